@@ -1,0 +1,55 @@
+// swift-tools-version:6.2
+import PackageDescription
+
+/// Settings every target of ours shares: Swift 6 language mode (the tools-version default), strict
+/// concurrency, and warnings as errors (ignored by SwiftPM when we are somebody's remote dependency).
+let strictSettings: [SwiftSetting] = [
+    .treatAllWarnings(as: .error),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "swift-auth-providers",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
+    products: [
+        .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
+        .library(name: "AuthTesting", targets: ["AuthTesting"]),
+        .executable(name: "oidc-example", targets: ["OIDCExample"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "AuthCore",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthTesting",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OIDCExample",
+            dependencies: ["AuthCore", "AuthOIDC", "AuthTesting"],
+            path: "Examples/OIDCExample",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
+    ]
+)

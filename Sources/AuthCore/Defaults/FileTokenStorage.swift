@@ -1,0 +1,143 @@
+public import Foundation
+import Crypto
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Keeps credentials in files, one per account, readable by the owner only.
+///
+/// Each write goes to a temporary file created with mode `0600`, is flushed with `fsync`, and then renamed over
+/// the old file, so a crash mid-write leaves the previous credential intact. The directory is created with mode
+/// `0700`. A file that cannot be decoded is reported as `storage_corrupted` for its key alone.
+public actor FileTokenStorage: TokenStorage {
+    /// The directory holding the credential files.
+    public nonisolated let directory: URL
+
+    /// Creates a storage in `directory` (created on first write).
+    public init(directory: URL) {
+        self.directory = directory
+    }
+
+    private struct Record: Codable {
+        var key: StorageKey
+        var credential: Credential
+    }
+
+    /// The file for `key`: the SHA-256 of the key, so file names reveal nothing about the account.
+    public nonisolated func fileURL(for key: StorageKey) -> URL {
+        let digest = SHA256.hash(data: Data(key.rawValue.utf8))
+        let name = digest.map { String(format: "%02x", $0) }.joined()
+        return directory.appendingPathComponent(name + ".credential.json")
+    }
+
+    /// The credential under `key`.
+    public func credential(for key: StorageKey) throws -> Credential? {
+        let url = fileURL(for: key)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        let record = try readRecord(at: url)
+        guard record.key == key else {
+            throw AuthError(.storageCorrupted, "The credential file \(url.lastPathComponent) belongs to another account.")
+        }
+        return record.credential
+    }
+
+    /// Stores `credential` under `key` with an atomic replace.
+    public func store(_ credential: Credential, for key: StorageKey) throws {
+        try createDirectoryIfNeeded()
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        let data: Data
+        do {
+            data = try encoder.encode(Record(key: key, credential: credential))
+        } catch {
+            throw AuthError(.storageFailed, "The credential could not be encoded.", underlying: error)
+        }
+        try Self.atomicWrite(data, to: fileURL(for: key))
+    }
+
+    /// Removes the credential under `key`.
+    public func removeCredential(for key: StorageKey) throws {
+        let path = fileURL(for: key).path
+        guard unlink(path) == 0 || errno == ENOENT else {
+            throw AuthError(.storageFailed, "The credential file could not be removed (errno \(errno)).")
+        }
+    }
+
+    /// Every key with a readable credential file (corrupted files are skipped here and reported on read).
+    public func storedKeys() throws -> [StorageKey] {
+        let names: [String]
+        do {
+            names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        } catch {
+            return []
+        }
+        return names.filter { $0.hasSuffix(".credential.json") }.compactMap {
+            try? readRecord(at: directory.appendingPathComponent($0)).key
+        }
+    }
+
+    private func readRecord(at url: URL) throws -> Record {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw AuthError(.storageFailed, "The credential file \(url.lastPathComponent) could not be read.", underlying: error)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .secondsSince1970
+        do {
+            return try decoder.decode(Record.self, from: data)
+        } catch {
+            throw AuthError(
+                .storageCorrupted,
+                "The credential file \(url.lastPathComponent) is truncated or corrupted; sign in again to replace it."
+            )
+        }
+    }
+
+    private func createDirectoryIfNeeded() throws {
+        do {
+            try FileManager.default.createDirectory(
+                at: directory,
+                withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700]
+            )
+        } catch {
+            throw AuthError(.storageFailed, "The storage directory \(directory.path) could not be created.", underlying: error)
+        }
+    }
+
+    /// Writes `data` to a fresh `0600` temporary file beside `url`, fsyncs it, and renames it over `url`.
+    static func atomicWrite(_ data: Data, to url: URL) throws {
+        let temporary = url.path + ".tmp-" + SecureRandom.token(byteCount: 8)
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw AuthError(.storageFailed, "A temporary credential file could not be created (errno \(errno)).")
+        }
+        var failure: Int32 = 0
+        data.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = errno
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == 0, fsync(descriptor) != 0 { failure = errno }
+        close(descriptor)
+        guard failure == 0, rename(temporary, url.path) == 0 else {
+            let code = failure != 0 ? failure : errno
+            unlink(temporary)
+            throw AuthError(.storageFailed, "The credential file could not be written (errno \(code)).")
+        }
+    }
+}

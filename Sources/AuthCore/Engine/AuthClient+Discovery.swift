@@ -1,0 +1,75 @@
+import Foundation
+
+extension AuthClient {
+    /// The provider's endpoints, loaded once and cached.
+    ///
+    /// For discovery, the document's `issuer` must equal the configured issuer exactly, and every endpoint must
+    /// use `https` unless its host is a loopback address.
+    ///
+    /// - Throws: `discovery_failed`, `discovery_issuer_mismatch`, `insecure_endpoint`, or a transport error.
+    public func metadata() async throws -> ProviderMetadata {
+        switch provider.endpointSource {
+        case .fixed(let metadata):
+            try checkEndpointsAreSecure(metadata)
+            return metadata
+        case .discovery(let issuer):
+            let channel = backChannel
+            return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
+                let metadata = try await Self.discover(issuer: issuer, channel: channel)
+                try checkEndpointsAreSecure(metadata)
+                return metadata
+            }
+        case .custom(let cacheKey, let load):
+            let transport = transport
+            return try await metadataCache.metadata(for: cacheKey) { [self] in
+                let metadata = try await load(transport)
+                try checkEndpointsAreSecure(metadata)
+                return metadata
+            }
+        }
+    }
+
+    static func discover(issuer: URL, channel: BackChannel) async throws -> ProviderMetadata {
+        // OpenID Connect Discovery §4: append the well-known path to the issuer, keeping any path it has.
+        let base = issuer.absoluteString.trimmingSuffix("/")
+        guard let url = URL(string: base + "/.well-known/openid-configuration") else {
+            throw AuthError(.invalidConfiguration, "The issuer '\(issuer)' is not a valid URL.", providerID: channel.providerID)
+        }
+        let data: Data
+        do {
+            data = try await channel.get(url)
+        } catch let error as AuthError where error.code == .httpError {
+            throw AuthError(
+                .discoveryFailed,
+                "The discovery document at \(url.absoluteString) could not be loaded (HTTP \(error.httpStatus ?? 0)); check the issuer URL.",
+                providerID: channel.providerID,
+                httpStatus: error.httpStatus
+            )
+        }
+        let document = try channel.decodeObject(data, what: "discovery document")
+        let metadata: ProviderMetadata
+        do {
+            metadata = try ProviderMetadata(document: document)
+        } catch let error as AuthError {
+            throw error.attributed(to: channel.providerID)
+        }
+        guard metadata.issuer == issuer.absoluteString else {
+            throw AuthError(
+                .discoveryIssuerMismatch,
+                "The discovery document names the issuer '\(metadata.issuer)', not '\(issuer.absoluteString)'.",
+                providerID: channel.providerID
+            )
+        }
+        return metadata
+    }
+
+    func checkEndpointsAreSecure(_ metadata: ProviderMetadata) throws {
+        for endpoint in metadata.allEndpoints where endpoint.scheme?.lowercased() != "https" && !endpoint.isLoopback {
+            throw AuthError(
+                .insecureEndpoint,
+                "The endpoint \(endpoint.host ?? "?")\(endpoint.path) does not use https; only loopback hosts may use http.",
+                providerID: provider.id
+            )
+        }
+    }
+}

@@ -1,0 +1,191 @@
+public import Foundation
+
+extension AuthClient {
+    /// Parameters only the engine may set; a provider or app that tries is told so.
+    static let reservedParameters: Set<String> = [
+        "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method",
+    ]
+
+    /// Signs a user in: prepares the request, lets `userAgent` show it, and completes with the redirect.
+    ///
+    /// - Returns: a session whose credential is already stored.
+    /// - Throws: an ``AuthError``; nothing is stored when sign-in fails.
+    public func signIn(with userAgent: any UserAgent, options: SignInOptions = SignInOptions()) async throws -> Session {
+        let request = try await prepareSignIn(options: options)
+        let redirect: URL
+        do {
+            redirect = try await userAgent.authorize(request)
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        } catch is CancellationError {
+            throw AuthError(.userCancelled, "The sign-in was cancelled.", providerID: provider.id)
+        }
+        return try await completeSignIn(redirect: redirect)
+    }
+
+    /// Builds an authorization request with a fresh PKCE verifier, `state` and `nonce`, and remembers it until
+    /// its redirect arrives (at most ``Options/authorizationLifetime``).
+    ///
+    /// Use this with ``completeSignIn(redirect:)`` when the redirect reaches the app by another path than a
+    /// ``UserAgent`` (a universal link, an app hand-off).
+    public func prepareSignIn(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
+        let metadata = try await metadata()
+        let client = provider.client
+        let redirectURI = options.redirectURI ?? client.redirectURI
+        var scopes = client.scopes
+        for scope in options.additionalScopes where !scopes.contains(scope) { scopes.append(scope) }
+        let request = SignInRequest(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
+
+        let pkce = PKCE.generate()
+        let state = SecureRandom.token()
+        let nonce = scopes.contains("openid") ? SecureRandom.token() : nil
+
+        var parameters: [(String, String)] = [
+            ("response_type", "code"),
+            ("client_id", client.clientID),
+            ("redirect_uri", redirectURI.absoluteString),
+            ("scope", scopes.joined(separator: " ")),
+            ("state", state),
+        ]
+        if let nonce { parameters.append(("nonce", nonce)) }
+        parameters += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)]
+
+        var extra: [String: String] = [:]
+        if let hint = options.loginHint, !hint.isEmpty { extra["login_hint"] = hint }
+        if let hint = options.idTokenHint, !hint.isEmpty { extra["id_token_hint"] = hint.reveal() }
+        if !options.prompt.isEmpty { extra["prompt"] = options.prompt.joined(separator: " ") }
+        if let maxAge = options.maxAge { extra["max_age"] = String(maxAge) }
+        if !options.acrValues.isEmpty { extra["acr_values"] = options.acrValues.joined(separator: " ") }
+        if !options.uiLocales.isEmpty { extra["ui_locales"] = options.uiLocales.joined(separator: " ") }
+        extra.merge(provider.authorizationParameters(for: request)) { _, fromProvider in fromProvider }
+        extra.merge(options.additionalParameters) { _, fromApp in fromApp }
+        let reserved = Set(extra.keys).intersection(Self.reservedParameters)
+        guard reserved.isEmpty else {
+            throw AuthError(
+                .invalidConfiguration,
+                "The parameters \(reserved.sorted().joined(separator: ", ")) are set by the engine and cannot be overridden.",
+                providerID: provider.id
+            )
+        }
+        parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+
+        let now = clock.now()
+        let expiresAt = now.addingTimeInterval(self.options.authorizationLifetime)
+        await pendingAuthorizations.insert(
+            PendingAuthorization(
+                state: state,
+                nonce: nonce,
+                pkce: pkce,
+                redirectURI: redirectURI,
+                request: request,
+                expiresAt: expiresAt
+            ),
+            now: now
+        )
+        let url = metadata.authorizationEndpoint.appendingQuery(parameters)
+        log(.debug, "signin.prepared", "Authorization request prepared.", [
+            "endpoint": metadata.authorizationEndpoint.host ?? "?",
+            "scopes": scopes.joined(separator: " "),
+        ])
+        return AuthorizationRequest(
+            providerID: provider.id,
+            url: url,
+            redirectURI: redirectURI,
+            state: state,
+            prefersEphemeralSession: options.prefersEphemeralSession ?? provider.prefersEphemeralWebSession,
+            expiresAt: expiresAt
+        )
+    }
+
+    /// Validates the redirect of a request from ``prepareSignIn(options:)``, exchanges the code, validates the
+    /// tokens, stores the credential, and returns the session.
+    ///
+    /// The redirect must match the redirect URI exactly; its `state` must belong to an outstanding request and is
+    /// consumed (a second use fails with `state_mismatch`); its RFC 9207 `iss` must name the provider's issuer,
+    /// and must be present when the provider declares support.
+    public func completeSignIn(redirect: URL) async throws -> Session {
+        do {
+            let (pending, code) = try await validateRedirect(redirect)
+            let result = try await exchange(code: code, pending: pending)
+            try provider.validate(result, for: pending.request)
+            let credential = makeCredential(from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer)
+            try await store(credential)
+            log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(Int($0)) } ?? "unknown"])
+            return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
+        } catch let error as AuthError {
+            let attributed = error.attributed(to: provider.id)
+            log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
+            throw attributed
+        }
+    }
+
+    func validateRedirect(_ redirect: URL) async throws -> (PendingAuthorization, Secret) {
+        let response = try AuthorizationResponse(parsing: redirect)
+        guard let state = response.state, !state.isEmpty else {
+            throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
+        }
+        guard let pending = await pendingAuthorizations.consume(state: state, now: clock.now()) else {
+            throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
+        }
+        guard AuthorizationResponse.redirect(redirect, matches: pending.redirectURI) else {
+            throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
+        }
+        let metadata = pending.request.metadata
+        if let issuer = response.issuer {
+            guard issuer == metadata.issuer else {
+                throw AuthError(.issuerParameterMismatch, "The authorization response comes from the issuer '\(issuer)', not '\(metadata.issuer)'.")
+            }
+        } else if metadata.authorizationResponseIssParameterSupported {
+            throw AuthError(.missingIssuerParameter, "The authorization response has no 'iss' though the provider declares RFC 9207 support.")
+        }
+        if let error = response.error {
+            let oauthError = AuthorizationResponse.plainText(error)
+            let detail = response.errorDescription.map { ": \($0)" } ?? ""
+            throw AuthError(.authorizationFailed, "The provider refused the sign-in with '\(oauthError)'\(detail).", oauthError: oauthError)
+        }
+        guard let code = response.code, !code.isEmpty else {
+            throw AuthError(.missingAuthorizationCode, "The authorization response has neither a 'code' nor an 'error'.")
+        }
+        return (pending, Secret(code))
+    }
+
+    func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
+        let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pending.pkce.verifier, redirectURI: pending.redirectURI)
+        let tokens = try await requestTokens(grant: grant, metadata: pending.request.metadata)
+        var claims: IDTokenClaims?
+        if let idToken = tokens.idToken {
+            claims = try await validateIDToken(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: pending.request.metadata)
+        } else if pending.nonce != nil {
+            throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
+        }
+        return SignInResult(tokens: tokens, idTokenClaims: claims)
+    }
+
+    func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String) -> Credential {
+        let now = clock.now()
+        return Credential(
+            providerID: provider.id,
+            issuer: issuer,
+            clientID: provider.client.clientID,
+            subject: claims?.subject,
+            accessToken: tokens.accessToken,
+            tokenType: tokens.tokenType,
+            refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken,
+            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) },
+            scopes: tokens.scope.map { $0.split(separator: " ").map(String.init) } ?? provider.client.scopes,
+            updatedAt: now
+        )
+    }
+
+    func store(_ credential: Credential) async throws {
+        do {
+            try await storage.store(credential, for: credential.storageKey)
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            throw AuthError(.storageFailed, "The credential could not be stored.", underlying: error)
+        }
+    }
+}
+

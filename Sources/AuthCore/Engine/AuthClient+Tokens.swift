@@ -1,0 +1,143 @@
+import Foundation
+
+extension AuthClient {
+    /// Sends a token request (form body, RFC 6749 §4.1.3 / §6) and parses the response.
+    func requestTokens(grant: TokenGrant, metadata: ProviderMetadata) async throws -> TokenResponse {
+        let client = provider.client
+        var parameters: [(String, String)] = [("grant_type", grant.grantType)]
+        switch grant {
+        case .authorizationCode(let code, let verifier, let redirectURI):
+            parameters += [
+                ("code", code.reveal()),
+                ("redirect_uri", redirectURI.absoluteString),
+                ("code_verifier", verifier.reveal()),
+            ]
+        case .refreshToken(let token):
+            parameters.append(("refresh_token", token.reveal()))
+        }
+        var headers = provider.tokenRequestHeaders(for: grant)
+        switch client.authenticationMethod {
+        case .none:
+            parameters.append(("client_id", client.clientID))
+        case .clientSecretPost:
+            parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
+        case .clientSecretBasic:
+            headers["Authorization"] = Self.basicAuthorization(clientID: client.clientID, secret: client.clientSecret)
+        }
+        let extra = provider.tokenRequestParameters(for: grant)
+        parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+
+        log(.debug, "token.request", "Requesting tokens.", [
+            "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
+        ])
+        let data = try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+        do {
+            return try TokenResponse(json: data)
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        }
+    }
+
+    /// `Basic base64(urlencode(id):urlencode(secret))`, as RFC 6749 §2.3.1 specifies.
+    static func basicAuthorization(clientID: String, secret: Secret?) -> String {
+        let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret?.reveal() ?? "")
+        return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+
+    /// Validates an ID token against the provider's issuer, this client, the key set and the injected clock.
+    func validateIDToken(
+        _ idToken: Secret,
+        nonce: String?,
+        accessToken: Secret?,
+        metadata: ProviderMetadata
+    ) async throws -> IDTokenClaims {
+        let validator = IDTokenValidator(
+            issuer: metadata.issuer,
+            clientID: provider.client.clientID,
+            policy: provider.idTokenPolicy
+        )
+        let (jws, algorithm) = try validator.parse(idToken.reveal())
+        guard let jwksURI = metadata.jwksURI else {
+            throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its ID tokens cannot be verified.")
+        }
+        let channel = backChannel
+        let now = clock.now()
+        let key = try await keySetCache.key(
+            id: jws.header.keyID,
+            for: algorithm,
+            at: jwksURI,
+            now: now,
+            minimumRefetchInterval: options.keySetRefetchInterval
+        ) {
+            try JSONWebKeySet(data: try await channel.get(jwksURI, accept: "application/jwk-set+json, application/json"))
+        }
+        let claims = try validator.validate(jws, algorithm: algorithm, key: key, nonce: nonce, accessToken: accessToken, now: now)
+        log(.debug, "idtoken.validated", "ID token validated.", ["alg": algorithm.rawValue])
+        return claims
+    }
+
+    /// Redeems `credential`'s refresh token and stores the result before returning it.
+    ///
+    /// A refresh response without a refresh token keeps the old one. A new ID token must name the same issuer
+    /// and subject. `invalid_grant` removes the credential from storage.
+    func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
+        guard let refreshToken = credential.refreshToken else {
+            throw AuthError(.notSignedIn, "The session has no refresh token; sign in again.", providerID: provider.id)
+        }
+        do {
+            let metadata = try await metadata()
+            let tokens = try await requestTokens(grant: .refreshToken(refreshToken), metadata: metadata)
+            var claims: IDTokenClaims?
+            if let idToken = tokens.idToken {
+                let validated = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
+                guard validated.issuer == credential.issuer, validated.subject == credential.subject else {
+                    throw AuthError(.subjectMismatch, "The refreshed ID token names another user or issuer than the signed-in one.")
+                }
+                claims = validated
+            }
+            var updated = makeCredential(from: tokens, claims: claims, issuer: credential.issuer)
+            updated.subject = credential.subject
+            updated.refreshToken = tokens.refreshToken ?? credential.refreshToken
+            updated.idToken = tokens.idToken ?? credential.idToken
+            if tokens.scope == nil { updated.scopes = credential.scopes }
+            try await store(updated)
+            log(.info, "refresh.completed", "Access token refreshed.")
+            return (updated, claims)
+        } catch let error as AuthError {
+            let attributed = error.attributed(to: provider.id)
+            log(.notice, "refresh.failed", attributed.message, ["code": attributed.code.rawValue])
+            if attributed.code == .invalidGrant {
+                try? await storage.removeCredential(for: credential.storageKey)
+            }
+            throw attributed
+        }
+    }
+
+    /// The session of the most recently updated stored credential of this client, or of `account` when given.
+    ///
+    /// The stored ID token's claims are read back without re-validation: they were validated when stored.
+    public func restoreSession(account: String? = nil) async throws -> Session? {
+        let keys: [StorageKey]
+        do {
+            keys = try await storage.storedKeys()
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        }
+        let metadata = try await metadata()
+        let mine = keys.filter {
+            $0.providerID == provider.id && $0.issuer == metadata.issuer && $0.clientID == provider.client.clientID
+                && (account == nil || $0.account == account)
+        }
+        var latest: Credential?
+        for key in mine {
+            guard let credential = try await storage.credential(for: key) else { continue }
+            if latest == nil || credential.updatedAt > latest!.updatedAt { latest = credential }
+        }
+        guard let latest else { return nil }
+        let claims = latest.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
+            .flatMap { try? JSONValue.parseObject($0.payload) }
+            .flatMap { try? IDTokenClaims($0) }
+        log(.info, "session.restored", "Session restored from storage.")
+        return Session(client: self, credential: latest, idTokenClaims: claims)
+    }
+}

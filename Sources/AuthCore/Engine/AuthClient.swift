@@ -1,0 +1,98 @@
+public import Foundation
+
+/// Signs users in with one provider and hands out ``Session``s.
+///
+/// The client runs the OAuth 2.0 authorization-code flow with PKCE and OpenID Connect on behalf of its
+/// ``provider``, sending HTTP through its ``transport``, keeping credentials in its ``storage`` and reporting to
+/// its ``logger``. Discovery documents and key sets are cached per client; outstanding `state` values are held
+/// in memory until their redirect arrives (each consumed once).
+///
+/// ```swift
+/// let client = AuthClient(provider: provider, storage: FileTokenStorage(directory: dir))
+/// let session = try await client.signIn(with: userAgent)
+/// ```
+public final class AuthClient: Sendable {
+    /// Tunables with safe defaults.
+    public struct Options: Sendable {
+        /// Refresh access tokens this many seconds before they expire.
+        public var refreshMargin: TimeInterval
+        /// How long an authorization request waits for its redirect.
+        public var authorizationLifetime: TimeInterval
+        /// The largest back-channel response body accepted.
+        public var maximumResponseSize: Int
+        /// The shortest interval between two JWKS refetches triggered by unknown key ids.
+        public var keySetRefetchInterval: TimeInterval
+
+        /// Creates options.
+        public init(
+            refreshMargin: TimeInterval = 60,
+            authorizationLifetime: TimeInterval = 600,
+            maximumResponseSize: Int = 1 << 20,
+            keySetRefetchInterval: TimeInterval = 60
+        ) {
+            self.refreshMargin = refreshMargin
+            self.authorizationLifetime = authorizationLifetime
+            self.maximumResponseSize = maximumResponseSize
+            self.keySetRefetchInterval = keySetRefetchInterval
+        }
+    }
+
+    /// The provider this client signs in with.
+    public let provider: any AuthProvider
+    /// Where credentials are kept.
+    public let storage: any TokenStorage
+    /// How HTTP requests are sent.
+    public let transport: any HTTPTransport
+    /// Where events go.
+    public let logger: any AuthLogger
+    /// The source of the current time.
+    public let clock: any WallClock
+    /// Tunables.
+    public let options: Options
+
+    let metadataCache = MetadataCache()
+    let keySetCache = KeySetCache()
+    let pendingAuthorizations = PendingAuthorizationStore()
+
+    /// Creates a client.
+    ///
+    /// - Parameters:
+    ///   - provider: the provider, for example from ``ProviderRegistry/provider(named:configuration:)``.
+    ///   - storage: where credentials live; in memory by default (nothing survives the process).
+    ///   - transport: URLSession by default.
+    ///   - logger: swift-log by default.
+    ///   - clock: the system clock by default.
+    public init(
+        provider: any AuthProvider,
+        storage: any TokenStorage = InMemoryTokenStorage(),
+        transport: any HTTPTransport = URLSessionTransport(),
+        logger: any AuthLogger = SwiftLogAuthLogger(),
+        clock: any WallClock = SystemWallClock(),
+        options: Options = Options()
+    ) {
+        self.provider = provider
+        self.storage = storage
+        self.transport = transport
+        self.logger = logger
+        self.clock = clock
+        self.options = options
+    }
+
+    /// The provider's id.
+    public var providerID: ProviderID { provider.id }
+
+    var backChannel: BackChannel {
+        BackChannel(
+            transport: transport,
+            logger: logger,
+            providerID: provider.id,
+            maximumResponseSize: options.maximumResponseSize
+        )
+    }
+
+    func log(_ level: AuthLogRecord.Level, _ event: String, _ message: String, _ metadata: [String: String] = [:]) {
+        logger.log(
+            AuthLogRecord(level: level, event: event, message: message, metadata: metadata, providerID: provider.id)
+        )
+    }
+}

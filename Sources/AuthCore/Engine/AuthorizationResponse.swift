@@ -1,0 +1,71 @@
+public import Foundation
+
+/// The parameters of an authorization response read from a redirect URL (RFC 6749 §4.1.2).
+///
+/// Parsing checks only the shape: the URL must be the registered redirect URI exactly (scheme, host, port and
+/// path), and no parameter may appear twice. Tokens in the front channel (`access_token`, `id_token`) are never
+/// read. The engine then checks `state`, `iss` and `error`.
+public struct AuthorizationResponse: Sendable {
+    /// The response parameters from the query.
+    public let parameters: [String: String]
+
+    /// `state`.
+    public var state: String? { parameters["state"] }
+    /// `code`.
+    public var code: String? { parameters["code"] }
+    /// `error`.
+    public var error: String? { parameters["error"] }
+    /// `error_description`, reduced to printable ASCII and 300 characters so it is safe to show.
+    public var errorDescription: String? { parameters["error_description"].map(Self.plainText) }
+    /// The RFC 9207 `iss`.
+    public var issuer: String? { parameters["iss"] }
+
+    /// The longest redirect URL accepted.
+    public static let maximumLength = 16 * 1024
+
+    /// Parses `redirect`, which must match `redirectURI` exactly.
+    ///
+    /// - Throws: `redirect_mismatch` for another URL; `duplicate_parameter` for a repeated parameter.
+    public init(redirect: URL, redirectURI: URL) throws {
+        guard Self.redirect(redirect, matches: redirectURI) else {
+            throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
+        }
+        try self.init(parsing: redirect)
+    }
+
+    /// Reads the response parameters of `redirect` without checking where it points.
+    ///
+    /// - Throws: `redirect_mismatch` for an oversized or unparsable URL; `duplicate_parameter` for a repeated
+    ///   parameter (RFC 6749 §3.1).
+    public init(parsing redirect: URL) throws {
+        guard redirect.absoluteString.utf8.count <= Self.maximumLength,
+            let components = URLComponents(url: redirect, resolvingAgainstBaseURL: false)
+        else {
+            throw AuthError(.redirectMismatch, "The redirect URL is unparsable or longer than \(Self.maximumLength) bytes.")
+        }
+        var parameters: [String: String] = [:]
+        for (name, value) in FormEncoding.decode(components.percentEncodedQuery ?? "") {
+            guard parameters.updateValue(value, forKey: name) == nil else {
+                throw AuthError(.duplicateParameter, "The authorization response repeats the parameter '\(name)'.")
+            }
+        }
+        self.parameters = parameters
+    }
+
+    /// Whether `redirect` points exactly at `redirectURI`: same scheme and host (case-insensitive), same port,
+    /// same path (byte for byte). Query parameters are the response and are not compared.
+    public static func redirect(_ redirect: URL, matches redirectURI: URL) -> Bool {
+        guard let received = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
+            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
+        else { return false }
+        return received.scheme?.lowercased() == expected.scheme?.lowercased()
+            && received.host?.lowercased() == expected.host?.lowercased()
+            && received.port == expected.port
+            && received.percentEncodedPath == expected.percentEncodedPath
+    }
+
+    static func plainText(_ text: String) -> String {
+        let printable = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
+        return String(String.UnicodeScalarView(printable.prefix(300)))
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Sends the engine's server-to-server requests and turns every failure into a precise ``AuthError``.
+///
+/// Redirects are refused, bodies are capped, 5xx is retryable, OAuth error bodies are decoded, and nothing
+/// secret reaches the log: only the method, the endpoint's host and path, and the status.
+struct BackChannel: Sendable {
+    let transport: any HTTPTransport
+    let logger: any AuthLogger
+    let providerID: ProviderID
+    let maximumResponseSize: Int
+
+    func get(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue(accept, forHTTPHeaderField: "Accept")
+        if let bearer { request.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization") }
+        return try await sendExpectingSuccess(request)
+    }
+
+    func postForm(
+        _ url: URL,
+        parameters: [(String, String)],
+        headers: [String: String] = [:]
+    ) async throws -> Data {
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        request.httpBody = Data(FormEncoding.encode(parameters).utf8)
+        return try await sendExpectingSuccess(request)
+    }
+
+    /// Sends `request`; returns the body of a 2xx response, throws a typed error for anything else.
+    func sendExpectingSuccess(_ request: URLRequest) async throws -> Data {
+        let (data, response) = try await send(request)
+        let status = response.statusCode
+        if (200..<300).contains(status) { return data }
+        throw error(forStatus: status, body: data)
+    }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let endpoint = "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "")"
+        logger.log(AuthLogRecord(level: .trace, event: "http.request", message: endpoint, providerID: providerID))
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            (data, response) = try await transport.send(request)
+        } catch let error as AuthError {
+            throw error.attributed(to: providerID)
+        } catch {
+            logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, providerID: providerID))
+            throw AuthError(
+                .network,
+                "The request to \(request.url?.host ?? "the provider") failed; check the network connection.",
+                providerID: providerID,
+                underlying: error
+            )
+        }
+        logger.log(
+            AuthLogRecord(
+                level: .trace,
+                event: "http.response",
+                message: endpoint,
+                metadata: ["status": String(response.statusCode), "bytes": String(data.count)],
+                providerID: providerID
+            )
+        )
+        if (300..<400).contains(response.statusCode) {
+            throw AuthError(
+                .unexpectedRedirect,
+                "\(endpoint) answered with a redirect (\(response.statusCode)); back-channel redirects are never followed.",
+                providerID: providerID,
+                httpStatus: response.statusCode
+            )
+        }
+        guard data.count <= maximumResponseSize else {
+            throw AuthError(
+                .responseTooLarge,
+                "\(endpoint) returned \(data.count) bytes; the limit is \(maximumResponseSize).",
+                providerID: providerID,
+                httpStatus: response.statusCode
+            )
+        }
+        return (data, response)
+    }
+
+    /// The error for a non-2xx response: an OAuth error body when there is one (RFC 6749 §5.2).
+    func error(forStatus status: Int, body: Data) -> AuthError {
+        let object = try? JSONValue.parseObject(body)
+        let oauthError = object?["error"]?.stringValue.map(AuthorizationResponse.plainText)
+        let description = object?["error_description"]?.stringValue.map(AuthorizationResponse.plainText)
+        if status >= 500 {
+            return AuthError(
+                .serverError,
+                "The provider had a server error (HTTP \(status)); try again later.",
+                providerID: providerID,
+                oauthError: oauthError,
+                httpStatus: status
+            )
+        }
+        if let oauthError {
+            let code: AuthError.Code = oauthError == "invalid_grant" ? .invalidGrant : .tokenRequestFailed
+            let detail = description.map { ": \($0)" } ?? ""
+            return AuthError(
+                code,
+                "The provider refused the request with '\(oauthError)'\(detail).",
+                providerID: providerID,
+                oauthError: oauthError,
+                httpStatus: status
+            )
+        }
+        return AuthError(
+            .httpError,
+            "The provider answered with HTTP \(status).",
+            providerID: providerID,
+            httpStatus: status
+        )
+    }
+
+    func decodeObject(_ data: Data, what: String) throws -> [String: JSONValue] {
+        do {
+            return try JSONValue.parseObject(data)
+        } catch {
+            throw AuthError(.invalidResponse, "The \(what) is not a JSON object.", providerID: providerID)
+        }
+    }
+}

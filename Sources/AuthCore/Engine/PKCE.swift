@@ -1,0 +1,44 @@
+import Foundation
+import Crypto
+
+/// A PKCE verifier and its S256 challenge (RFC 7636). The `plain` method is never used.
+public struct PKCE: Sendable {
+    /// The code verifier: 43–128 characters from the unreserved set, kept secret until the token request.
+    public let verifier: Secret
+    /// `BASE64URL(SHA256(verifier))`.
+    public let challenge: String
+    /// Always `S256`.
+    public let method = "S256"
+
+    /// A fresh verifier of `length` characters from the system CSPRNG (43, the default, carries 256 bits).
+    public static func generate(length: Int = 43) -> PKCE {
+        precondition((43...128).contains(length), "A PKCE verifier has 43 to 128 characters (RFC 7636 §4.1)")
+        let text =
+            length == 43
+            ? SecureRandom.token(byteCount: 32)
+            : SecureRandom.string(length: length, alphabet: unreservedAlphabet)
+        // A generated verifier is valid by construction.
+        return try! PKCE(verifier: Secret(text))
+    }
+
+    /// Wraps an existing verifier, for example RFC 7636 appendix B's example.
+    ///
+    /// - Throws: `invalid_configuration` when the verifier is not 43–128 unreserved characters.
+    public init(verifier: Secret) throws {
+        let text = verifier.reveal()
+        guard (43...128).contains(text.utf8.count),
+            text.unicodeScalars.allSatisfy({ Self.unreservedAlphabet.unicodeScalars.contains($0) })
+        else {
+            throw AuthError(.invalidConfiguration, "A PKCE verifier must be 43–128 characters of [A-Za-z0-9-._~].")
+        }
+        self.verifier = verifier
+        self.challenge = Self.challenge(for: verifier)
+    }
+
+    /// The S256 challenge of `verifier`.
+    public static func challenge(for verifier: Secret) -> String {
+        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.reveal().utf8))))
+    }
+
+    static let unreservedAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+}

@@ -1,0 +1,32 @@
+import Foundation
+
+/// What the engine remembers between sending the user to the provider and receiving the redirect.
+struct PendingAuthorization: Sendable {
+    let state: String
+    let nonce: String?
+    let pkce: PKCE
+    let redirectURI: URL
+    let request: SignInRequest
+    let expiresAt: Date
+}
+
+/// The outstanding authorization requests of one client, keyed by `state`.
+///
+/// Each state is consumed exactly once: the first response with it takes it out, so a replayed response
+/// finds nothing. Expired entries are dropped.
+actor PendingAuthorizationStore {
+    private var entries: [String: PendingAuthorization] = [:]
+
+    func insert(_ pending: PendingAuthorization, now: Date) {
+        entries = entries.filter { $0.value.expiresAt > now }
+        entries[pending.state] = pending
+    }
+
+    /// Removes and returns the entry for `state` if it exists and has not expired.
+    func consume(state: String, now: Date) -> PendingAuthorization? {
+        guard let pending = entries.removeValue(forKey: state), pending.expiresAt > now else { return nil }
+        return pending
+    }
+
+    var count: Int { entries.count }
+}

@@ -1,0 +1,100 @@
+public import Foundation
+
+/// Per-sign-in choices an app makes: hints, prompts, extra scopes and parameters.
+public struct SignInOptions: Sendable, Hashable {
+    /// `login_hint`: the user's e-mail or phone, to pre-fill the login page.
+    public var loginHint: String?
+    /// `id_token_hint`: a previous ID token, for re-authentication.
+    public var idTokenHint: Secret?
+    /// `prompt` values (`login`, `consent`, `select_account`, `none`), space-joined on the wire.
+    public var prompt: [String]
+    /// `max_age` in seconds.
+    public var maxAge: Int?
+    /// `acr_values`, space-joined on the wire.
+    public var acrValues: [String]
+    /// `ui_locales`, space-joined on the wire.
+    public var uiLocales: [String]
+    /// Scopes added to the provider's default scopes.
+    public var additionalScopes: [String]
+    /// Any other parameters for the authorization request.
+    public var additionalParameters: [String: String]
+    /// Overrides the provider's ephemeral-session preference for this sign-in.
+    public var prefersEphemeralSession: Bool?
+    /// Overrides the redirect URI (a loopback agent that listens on an ephemeral port sets the real port here).
+    public var redirectURI: URL?
+
+    /// Creates options; everything is optional.
+    public init(
+        loginHint: String? = nil,
+        idTokenHint: Secret? = nil,
+        prompt: [String] = [],
+        maxAge: Int? = nil,
+        acrValues: [String] = [],
+        uiLocales: [String] = [],
+        additionalScopes: [String] = [],
+        additionalParameters: [String: String] = [:],
+        prefersEphemeralSession: Bool? = nil,
+        redirectURI: URL? = nil
+    ) {
+        self.loginHint = loginHint
+        self.idTokenHint = idTokenHint
+        self.prompt = prompt
+        self.maxAge = maxAge
+        self.acrValues = acrValues
+        self.uiLocales = uiLocales
+        self.additionalScopes = additionalScopes
+        self.additionalParameters = additionalParameters
+        self.prefersEphemeralSession = prefersEphemeralSession
+        self.redirectURI = redirectURI
+    }
+}
+
+/// What a provider sees when it shapes an authorization request or checks its result.
+public struct SignInRequest: Sendable {
+    /// The app's options for this sign-in.
+    public let options: SignInOptions
+    /// The provider's endpoints.
+    public let metadata: ProviderMetadata
+    /// The scopes requested (the provider's defaults plus the options' additions).
+    public let scopes: [String]
+    /// The redirect URI used.
+    public let redirectURI: URL
+
+    /// Creates a request description.
+    public init(options: SignInOptions, metadata: ProviderMetadata, scopes: [String], redirectURI: URL) {
+        self.options = options
+        self.metadata = metadata
+        self.scopes = scopes
+        self.redirectURI = redirectURI
+    }
+}
+
+/// The grant of a token request, shown to providers that add headers or parameters.
+public enum TokenGrant: Sendable {
+    /// Exchanging an authorization code.
+    case authorizationCode(code: Secret, codeVerifier: Secret, redirectURI: URL)
+    /// Refreshing with a refresh token.
+    case refreshToken(Secret)
+
+    /// The `grant_type` value.
+    public var grantType: String {
+        switch self {
+        case .authorizationCode: "authorization_code"
+        case .refreshToken: "refresh_token"
+        }
+    }
+}
+
+/// A successful sign-in before it is stored: the tokens and the validated ID token claims.
+public struct SignInResult: Sendable {
+    /// The token response.
+    public let tokens: TokenResponse
+    /// The validated ID token claims, when an ID token was issued.
+    public let idTokenClaims: IDTokenClaims?
+
+    /// Creates a result.
+    public init(tokens: TokenResponse, idTokenClaims: IDTokenClaims?) {
+        self.tokens = tokens
+        self.idTokenClaims = idTokenClaims
+    }
+}

@@ -1,0 +1,76 @@
+public import Foundation
+
+/// A token endpoint's successful response (RFC 6749 §5.1).
+public struct TokenResponse: Sendable {
+    /// The access token.
+    public let accessToken: Secret
+    /// The token type, normalised to its canonical spelling (`Bearer`).
+    public let tokenType: String
+    /// Seconds until the access token expires, when stated.
+    public let expiresIn: TimeInterval?
+    /// A refresh token, when issued.
+    public let refreshToken: Secret?
+    /// The ID token, when issued.
+    public let idToken: Secret?
+    /// The granted scopes, when stated (they may differ from those requested).
+    public let scope: String?
+
+    /// The token types this client can use; compared case-insensitively (RFC 6749 §7.1).
+    static let supportedTokenTypes = ["bearer": "Bearer"]
+
+    /// Creates a response.
+    public init(
+        accessToken: Secret,
+        tokenType: String = "Bearer",
+        expiresIn: TimeInterval? = nil,
+        refreshToken: Secret? = nil,
+        idToken: Secret? = nil,
+        scope: String? = nil
+    ) {
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.expiresIn = expiresIn
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.scope = scope
+    }
+
+    /// Parses a token response body.
+    ///
+    /// - Throws: `invalid_response` for a body that is not a JSON object or lacks `access_token` / `token_type`;
+    ///   `unsupported_token_type` for a token type other than `Bearer` (in any case).
+    public init(json data: Data) throws {
+        let object: [String: JSONValue]
+        do {
+            object = try JSONValue.parseObject(data)
+        } catch {
+            throw AuthError(.invalidResponse, "The token response is not a JSON object.")
+        }
+        guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
+            throw AuthError(.invalidResponse, "The token response has no 'access_token'.")
+        }
+        guard let tokenType = object["token_type"]?.stringValue else {
+            throw AuthError(.invalidResponse, "The token response has no 'token_type'.")
+        }
+        guard let canonical = Self.supportedTokenTypes[tokenType.lowercased()] else {
+            throw AuthError(.unsupportedTokenType, "The token type '\(tokenType)' is not supported; expected Bearer.")
+        }
+        let expiresIn: TimeInterval?
+        switch object["expires_in"] {
+        case .number(let value): expiresIn = value
+        case .string(let value): expiresIn = TimeInterval(value)  // some servers quote it
+        default: expiresIn = nil
+        }
+        func secret(_ key: String) -> Secret? {
+            object[key]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }
+        }
+        self.init(
+            accessToken: Secret(accessToken),
+            tokenType: canonical,
+            expiresIn: expiresIn,
+            refreshToken: secret("refresh_token"),
+            idToken: secret("id_token"),
+            scope: object["scope"]?.stringValue
+        )
+    }
+}

@@ -1,0 +1,153 @@
+public import Foundation
+import Crypto
+
+/// Validates an ID token as OpenID Connect Core §3.1.3.7 requires, with pinned algorithms.
+///
+/// The checks, in order: the JWS parses; `alg` is in the policy's pinned list (never `none`, never HMAC);
+/// no unknown `crit`; the key comes only from the provider's JWKS (never from `jku`/`jwk`/`x5u`/`x5c`);
+/// the signature verifies; then `iss`, `aud` (no untrusted extra audience), `azp`, `exp`, `iat`, `nbf`,
+/// `nonce`, `sub` and, when present, `at_hash`.
+public struct IDTokenValidator: Sendable {
+    /// The validation policy.
+    public var policy: IDTokenPolicy
+    /// The expected issuer.
+    public var issuer: String
+    /// The client id, which must be an audience.
+    public var clientID: String
+
+    /// Creates a validator.
+    public init(issuer: String, clientID: String, policy: IDTokenPolicy = .standard) {
+        self.issuer = issuer
+        self.clientID = clientID
+        self.policy = policy
+    }
+
+    /// Parses `token` and checks its header against the pinned algorithms.
+    ///
+    /// - Returns: the parsed token and its algorithm, ready for key lookup.
+    public func parse(_ token: String) throws -> (jws: CompactJWS, algorithm: JWSAlgorithm) {
+        let jws = try CompactJWS(parsing: token)
+        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
+            policy.allowedAlgorithms.contains(algorithm)
+        else {
+            let allowed = policy.allowedAlgorithms.map(\.rawValue).joined(separator: ", ")
+            throw AuthError(
+                .unsupportedAlgorithm,
+                "The ID token is signed with '\(jws.header.algorithm)'; only \(allowed) are accepted."
+            )
+        }
+        if let critical = jws.header.critical {
+            throw AuthError(
+                .unsupportedCriticalHeader,
+                "The ID token marks header extensions as critical (\(critical.joined(separator: ", "))), which this client does not understand."
+            )
+        }
+        return (jws, algorithm)
+    }
+
+    /// Validates `token` completely, taking keys from `keySet`.
+    ///
+    /// - Parameters:
+    ///   - nonce: the nonce sent in the authorization request; `nil` skips the check (refresh responses).
+    ///   - accessToken: the access token issued with the ID token, to check `at_hash` when present.
+    ///   - now: the current time from the injected clock.
+    public func validate(
+        _ token: String,
+        keySet: JSONWebKeySet,
+        nonce: String?,
+        accessToken: Secret? = nil,
+        now: Date
+    ) throws -> IDTokenClaims {
+        let (jws, algorithm) = try parse(token)
+        let key = try keySet.key(id: jws.header.keyID, for: algorithm)
+        return try validate(jws, algorithm: algorithm, key: key, nonce: nonce, accessToken: accessToken, now: now)
+    }
+
+    /// Verifies the signature of a parsed token with `key`, then validates its claims.
+    public func validate(
+        _ jws: CompactJWS,
+        algorithm: JWSAlgorithm,
+        key: JSONWebKey,
+        nonce: String?,
+        accessToken: Secret? = nil,
+        now: Date
+    ) throws -> IDTokenClaims {
+        guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else {
+            throw AuthError(.invalidSignature, "The ID token's \(algorithm) signature does not verify with the provider's key.")
+        }
+        let object: [String: JSONValue]
+        do {
+            object = try JSONValue.parseObject(jws.payload)
+        } catch {
+            throw AuthError(.malformedIDToken, "The ID token's payload is not a JSON object.")
+        }
+        let claims = try IDTokenClaims(object)
+        try validateClaims(claims, algorithm: algorithm, nonce: nonce, accessToken: accessToken, now: now)
+        return claims
+    }
+
+    /// The claim checks of §3.1.3.7 steps 2–5 and 9–11, plus `nbf` and `at_hash`.
+    public func validateClaims(
+        _ claims: IDTokenClaims,
+        algorithm: JWSAlgorithm,
+        nonce: String?,
+        accessToken: Secret?,
+        now: Date
+    ) throws {
+        guard policy.issuerMatches(claims.issuer, expected: issuer) else {
+            throw AuthError(.invalidIssuer, "The ID token's issuer '\(claims.issuer)' is not '\(issuer)'.")
+        }
+        guard claims.audience.contains(clientID) else {
+            throw AuthError(.invalidAudience, "The ID token is not issued for this client id.")
+        }
+        let untrusted = claims.audience.filter { $0 != clientID && !policy.trustedAudiences.contains($0) }
+        guard untrusted.isEmpty else {
+            throw AuthError(.invalidAudience, "The ID token also names audiences this client does not trust: \(untrusted.joined(separator: ", ")).")
+        }
+        if let party = claims.authorizedParty, party != clientID {
+            throw AuthError(.invalidAuthorizedParty, "The ID token's 'azp' is not this client id.")
+        }
+        if claims.audience.count > 1, claims.authorizedParty == nil {
+            throw AuthError(.invalidAuthorizedParty, "The ID token has several audiences but no 'azp'.")
+        }
+        guard now.timeIntervalSince(claims.expiration) < policy.clockSkew else {
+            throw AuthError(.tokenExpired, "The ID token expired at \(claims.expiration).")
+        }
+        guard claims.issuedAt.timeIntervalSince(now) <= policy.clockSkew else {
+            throw AuthError(.invalidIssuedAt, "The ID token's 'iat' is in the future; check the device clock.")
+        }
+        guard now.timeIntervalSince(claims.issuedAt) <= policy.maximumIssuedAtAge + policy.clockSkew else {
+            throw AuthError(.invalidIssuedAt, "The ID token was issued too long ago (\(claims.issuedAt)).")
+        }
+        if let notBefore = claims["nbf"]?.numberValue,
+            Date(timeIntervalSince1970: notBefore).timeIntervalSince(now) > policy.clockSkew
+        {
+            throw AuthError(.invalidIssuedAt, "The ID token is not valid yet ('nbf' is in the future).")
+        }
+        if let nonce {
+            guard let claimed = claims.nonce else {
+                throw AuthError(.nonceMismatch, "The ID token has no 'nonce' though one was sent.")
+            }
+            guard claimed == nonce else {
+                throw AuthError(.nonceMismatch, "The ID token's 'nonce' is not the one sent with this sign-in.")
+            }
+        }
+        if let expectedHash = claims["at_hash"], let accessToken {
+            guard expectedHash.stringValue == Self.accessTokenHash(accessToken, algorithm: algorithm) else {
+                throw AuthError(.accessTokenHashMismatch, "The ID token's 'at_hash' does not match the access token.")
+            }
+        }
+    }
+
+    /// `at_hash`: the base64url left half of the access token's hash with the JWS algorithm's hash function.
+    public static func accessTokenHash(_ accessToken: Secret, algorithm: JWSAlgorithm) -> String {
+        let bytes = Data(accessToken.reveal().utf8)
+        let digest: Data
+        switch algorithm {
+        case .rs384, .es384: digest = Data(SHA384.hash(data: bytes))
+        case .rs512: digest = Data(SHA512.hash(data: bytes))
+        default: digest = Data(SHA256.hash(data: bytes))
+        }
+        return Base64URL.encode(digest.prefix(digest.count / 2))
+    }
+}

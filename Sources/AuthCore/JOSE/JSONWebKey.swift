@@ -1,0 +1,160 @@
+public import Foundation
+import Crypto
+import _CryptoExtras
+
+/// A public key from a provider's JWKS (RFC 7517), converted to a swift-crypto verification key.
+public struct JSONWebKey: Sendable {
+    /// The key type: `RSA` or `EC`.
+    public let keyType: String
+    /// The key id.
+    public let keyID: String?
+    /// The intended use (`sig`), if stated.
+    public let use: String?
+    /// The algorithm the key is restricted to, if stated.
+    public let algorithm: String?
+    /// The curve of an EC key.
+    public let curve: String?
+    let key: VerificationKey
+
+    enum VerificationKey: Sendable {
+        case rsa(_RSA.Signing.PublicKey)
+        case p256(P256.Signing.PublicKey)
+        case p384(P384.Signing.PublicKey)
+    }
+
+    /// Builds a key from its JWK members.
+    ///
+    /// - Throws: `unsupported_key` for unknown types or curves, bad encodings, or RSA keys under 2048 bits.
+    public init(_ members: [String: JSONValue]) throws {
+        guard let keyType = members["kty"]?.stringValue else {
+            throw AuthError(.unsupportedKey, "A JWK has no 'kty'.")
+        }
+        func bytes(_ name: String) throws -> Data {
+            guard let text = members[name]?.stringValue, let data = Base64URL.decode(text), !data.isEmpty else {
+                throw AuthError(.unsupportedKey, "A \(keyType) JWK has no valid '\(name)'.")
+            }
+            return data
+        }
+        self.keyType = keyType
+        self.keyID = members["kid"]?.stringValue
+        self.use = members["use"]?.stringValue
+        self.algorithm = members["alg"]?.stringValue
+        self.curve = members["crv"]?.stringValue
+        switch keyType {
+        case "RSA":
+            do {
+                key = .rsa(try _RSA.Signing.PublicKey(n: try bytes("n"), e: try bytes("e")))
+            } catch let error as AuthError {
+                throw error
+            } catch {
+                throw AuthError(.unsupportedKey, "An RSA JWK is invalid or shorter than 2048 bits.", underlying: error)
+            }
+        case "EC":
+            let x = try bytes("x")
+            let y = try bytes("y")
+            do {
+                switch curve {
+                case "P-256": key = .p256(try P256.Signing.PublicKey(rawRepresentation: x + y))
+                case "P-384": key = .p384(try P384.Signing.PublicKey(rawRepresentation: x + y))
+                default:
+                    throw AuthError(.unsupportedKey, "EC curve '\(curve ?? "none")' is not supported.")
+                }
+            } catch let error as AuthError {
+                throw error
+            } catch {
+                throw AuthError(.unsupportedKey, "An EC JWK is not a point on its curve.", underlying: error)
+            }
+        default:
+            throw AuthError(.unsupportedKey, "JWK key type '\(keyType)' is not supported.")
+        }
+    }
+
+    /// Whether this key may verify a signature made with `algorithm`.
+    public func canVerify(_ algorithm: JWSAlgorithm) -> Bool {
+        guard use == nil || use == "sig" else { return false }
+        guard self.algorithm == nil || self.algorithm == algorithm.rawValue else { return false }
+        switch (key, algorithm.curve) {
+        case (.rsa, nil): return algorithm.keyType == "RSA"
+        case (.p256, "P-256"), (.p384, "P-384"): return true
+        default: return false
+        }
+    }
+
+    /// Whether `signature` is a valid `algorithm` signature of `signingInput` by this key.
+    public func isValidSignature(_ signature: Data, for signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
+        guard canVerify(algorithm) else { return false }
+        switch key {
+        case .rsa(let publicKey):
+            let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
+            // PKCS#1 v1.5 is exactly what RS256 specifies; swift-crypto's name only warns against new designs.
+            let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
+            switch algorithm {
+            case .rs384:
+                return publicKey.isValidSignature(rsaSignature, for: SHA384.hash(data: signingInput), padding: padding)
+            case .rs512:
+                return publicKey.isValidSignature(rsaSignature, for: SHA512.hash(data: signingInput), padding: padding)
+            default:
+                return publicKey.isValidSignature(rsaSignature, for: SHA256.hash(data: signingInput), padding: padding)
+            }
+        case .p256(let publicKey):
+            guard signature.count == 64, Self.hasNonZeroHalves(signature),
+                let ecdsa = try? P256.Signing.ECDSASignature(rawRepresentation: signature)
+            else { return false }
+            return publicKey.isValidSignature(ecdsa, for: SHA256.hash(data: signingInput))
+        case .p384(let publicKey):
+            guard signature.count == 96, Self.hasNonZeroHalves(signature),
+                let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature)
+            else { return false }
+            return publicKey.isValidSignature(ecdsa, for: SHA384.hash(data: signingInput))
+        }
+    }
+
+    /// ECDSA signatures with r = 0 or s = 0 are invalid by definition (the "psychic signatures" class of bug);
+    /// refuse them before they reach the verifier.
+    private static func hasNonZeroHalves(_ signature: Data) -> Bool {
+        let half = signature.count / 2
+        return signature.prefix(half).contains { $0 != 0 } && signature.suffix(half).contains { $0 != 0 }
+    }
+}
+
+/// A JWK Set (RFC 7517 §5): the provider's published signing keys.
+public struct JSONWebKeySet: Sendable {
+    /// The usable keys; members of unsupported types are skipped, not fatal.
+    public let keys: [JSONWebKey]
+
+    /// Creates a set from keys.
+    public init(keys: [JSONWebKey]) { self.keys = keys }
+
+    /// Parses a JWKS document.
+    ///
+    /// - Throws: `invalid_response` when the body is not a JSON object with a `keys` array.
+    public init(data: Data) throws {
+        guard let object = try? JSONValue.parseObject(data), let keys = object["keys"]?.arrayValue else {
+            throw AuthError(.invalidResponse, "The JWKS document is not a JSON object with a 'keys' array.")
+        }
+        self.keys = keys.compactMap { $0.objectValue.flatMap { try? JSONWebKey($0) } }
+    }
+
+    /// The key to verify a JWS with `keyID` and `algorithm`.
+    ///
+    /// With a `kid`, the key with that id; without one, the only key that fits the algorithm
+    /// (OpenID Connect Core §10.1: several keys require a `kid`).
+    ///
+    /// - Throws: `missing_key_id` when there is no `kid` and several keys fit; `unknown_key_id` when none fits.
+    public func key(id keyID: String?, for algorithm: JWSAlgorithm) throws -> JSONWebKey {
+        let candidates = keys.filter { $0.canVerify(algorithm) }
+        if let keyID {
+            if let key = candidates.first(where: { $0.keyID == keyID }) { return key }
+            throw AuthError(.unknownKeyID, "No \(algorithm) key with kid '\(keyID)' is in the provider's JWKS.")
+        }
+        switch candidates.count {
+        case 1: return candidates[0]
+        case 0: throw AuthError(.unknownKeyID, "The provider's JWKS has no key for \(algorithm).")
+        default:
+            throw AuthError(
+                .missingKeyID,
+                "The token has no 'kid' and the provider's JWKS holds \(candidates.count) \(algorithm) keys."
+            )
+        }
+    }
+}

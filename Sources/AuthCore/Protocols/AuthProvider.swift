@@ -1,0 +1,69 @@
+import Foundation
+
+/// Everything that makes one identity provider different from plain OpenID Connect.
+///
+/// A provider is a value built from its configuration. The engine (``AuthClient``) runs the protocol — PKCE,
+/// state, nonce, redirect validation, token exchange, ID token validation, storage — and asks the provider only
+/// at the hooks below. Every hook has a default that gives standard OpenID Connect, so a provider overrides
+/// only its variation:
+///
+/// 1. identity: ``id``, ``displayName``;
+/// 2. configuration: ``init(configuration:)``, decoding the keys the vendor's SDK reads;
+/// 3. endpoints: ``endpointSource`` (discovery, a custom document, or fixed);
+/// 4. the authorization request: ``authorizationParameters(for:)``;
+/// 5. the token request: ``tokenRequestHeaders(for:)`` and ``tokenRequestParameters(for:)``;
+/// 6. extra validation of the result: ``validate(_:for:)``;
+/// 7. ID token rules: ``idTokenPolicy``.
+///
+/// The engine owns the security parameters (`state`, `nonce`, `code_challenge`, `redirect_uri`, `client_id`,
+/// `response_type`): a provider cannot replace them.
+public protocol AuthProvider: Sendable {
+    /// The stable lowercase id a registry selects this provider by, such as `"grab"`.
+    static var id: ProviderID { get }
+    /// A name to show people, such as `"Grab"`.
+    static var displayName: String { get }
+
+    /// Creates the provider from a configuration dictionary (an Info.plist section, a JSON file).
+    ///
+    /// - Throws: an ``AuthError`` naming each missing or invalid key.
+    init(configuration: ProviderConfiguration) throws
+
+    /// The app's registration with the provider.
+    var client: ClientRegistration { get }
+    /// Where the endpoints come from.
+    var endpointSource: EndpointSource { get }
+    /// The ID token validation rules. Default: ``IDTokenPolicy/standard``.
+    var idTokenPolicy: IDTokenPolicy { get }
+    /// Whether the web session should avoid shared cookies (an ephemeral browser session). Default: `false`.
+    var prefersEphemeralWebSession: Bool { get }
+
+    /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
+    func authorizationParameters(for request: SignInRequest) -> [String: String]
+    /// Extra headers for token requests (for example Schibsted's `X-OIDC: v1`). Default: none.
+    func tokenRequestHeaders(for grant: TokenGrant) -> [String: String]
+    /// Extra form parameters for token requests. Default: none.
+    func tokenRequestParameters(for grant: TokenGrant) -> [String: String]
+    /// Provider-specific checks of a validated sign-in (for example a required MFA method). Default: none.
+    ///
+    /// - Throws: an ``AuthError`` (typically `provider_validation_failed`); nothing is stored then.
+    func validate(_ result: SignInResult, for request: SignInRequest) throws
+}
+
+extension AuthProvider {
+    /// The instance's provider id (``id`` of its type), handy on `any AuthProvider`.
+    public var id: ProviderID { Self.id }
+    /// Defaults to the id's text.
+    public static var displayName: String { id.rawValue }
+    /// Standard validation.
+    public var idTokenPolicy: IDTokenPolicy { .standard }
+    /// Shared browser cookies (single sign-on) by default.
+    public var prefersEphemeralWebSession: Bool { false }
+    /// No extra parameters.
+    public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
+    /// No extra headers.
+    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { [:] }
+    /// No extra parameters.
+    public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { [:] }
+    /// No extra checks.
+    public func validate(_ result: SignInResult, for request: SignInRequest) throws {}
+}

@@ -1,0 +1,43 @@
+public import Foundation
+
+/// What the app registered with the provider: its client id, redirect URI and scopes.
+public struct ClientRegistration: Sendable, Hashable {
+    /// How the client authenticates at the token endpoint.
+    public enum AuthenticationMethod: String, Sendable, Hashable {
+        /// A public client (mobile, desktop): `client_id` in the body, PKCE proves possession.
+        case none
+        /// `Authorization: Basic` with the client id and secret (RFC 6749 §2.3.1).
+        case clientSecretBasic = "client_secret_basic"
+        /// `client_id` and `client_secret` in the form body.
+        case clientSecretPost = "client_secret_post"
+    }
+
+    /// The OAuth client identifier.
+    public var clientID: String
+    /// The client secret, for confidential clients only (never ship one in an app).
+    public var clientSecret: Secret?
+    /// The registered redirect URI; responses are matched against it exactly.
+    public var redirectURI: URL
+    /// The scopes requested by default.
+    public var scopes: [String]
+    /// How the client authenticates at the token endpoint.
+    public var authenticationMethod: AuthenticationMethod
+
+    /// Creates a registration; with a secret the method defaults to `client_secret_basic`, else `none`.
+    public init(
+        clientID: String,
+        clientSecret: Secret? = nil,
+        redirectURI: URL,
+        scopes: [String] = ["openid"],
+        authenticationMethod: AuthenticationMethod? = nil
+    ) {
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.authenticationMethod = authenticationMethod ?? (clientSecret == nil ? .none : .clientSecretBasic)
+    }
+
+    /// Whether `openid` is among the scopes, which makes an ID token (and a nonce) mandatory.
+    public var requestsOpenID: Bool { scopes.contains("openid") }
+}

@@ -1,0 +1,65 @@
+public import Foundation
+
+/// A signed-in user's tokens as stored between launches.
+public struct Credential: Sendable, Codable, Hashable {
+    /// The provider.
+    public var providerID: ProviderID
+    /// The issuer that issued the tokens.
+    public var issuer: String
+    /// The client id.
+    public var clientID: String
+    /// The user's subject, when an ID token identified them.
+    public var subject: String?
+    /// The access token.
+    public var accessToken: Secret
+    /// The token type (`Bearer`).
+    public var tokenType: String
+    /// The refresh token, when one was issued.
+    public var refreshToken: Secret?
+    /// The latest ID token, when one was issued.
+    public var idToken: Secret?
+    /// When the access token expires, when known.
+    public var expiresAt: Date?
+    /// The granted scopes.
+    public var scopes: [String]
+    /// When this credential was last written.
+    public var updatedAt: Date
+
+    /// Creates a credential.
+    public init(
+        providerID: ProviderID,
+        issuer: String,
+        clientID: String,
+        subject: String?,
+        accessToken: Secret,
+        tokenType: String = "Bearer",
+        refreshToken: Secret? = nil,
+        idToken: Secret? = nil,
+        expiresAt: Date? = nil,
+        scopes: [String] = [],
+        updatedAt: Date
+    ) {
+        self.providerID = providerID
+        self.issuer = issuer
+        self.clientID = clientID
+        self.subject = subject
+        self.accessToken = accessToken
+        self.tokenType = tokenType
+        self.refreshToken = refreshToken
+        self.idToken = idToken
+        self.expiresAt = expiresAt
+        self.scopes = scopes
+        self.updatedAt = updatedAt
+    }
+
+    /// The storage key for this credential.
+    public var storageKey: StorageKey {
+        StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? "default")
+    }
+
+    /// Whether the access token expires within `margin` seconds of `now` (unknown expiry counts as valid).
+    public func isExpired(at now: Date, margin: TimeInterval = 0) -> Bool {
+        guard let expiresAt else { return false }
+        return expiresAt.timeIntervalSince(now) <= margin
+    }
+}

@@ -1,0 +1,63 @@
+public import AuthCore
+public import Foundation
+
+extension TestIdentityProvider {
+    /// How the identity provider misbehaves; the default is an honest, standards-conforming server.
+    ///
+    /// Each knob makes one response wrong in one way, so a test can assert the client's specific reaction.
+    public struct Behavior: Sendable {
+        /// How ID tokens are signed.
+        public enum Signing: Sendable, Equatable {
+            /// With the configured algorithm and key.
+            case honest
+            /// `alg: none` with an empty signature.
+            case unsigned
+            /// `HS256` with the RSA public key's DER bytes as the HMAC secret.
+            case hmacWithRSAPublicKey
+            /// A valid header and payload with a signature over different bytes.
+            case corruptSignature
+            /// With the rotated key set, which the JWKS does not publish until ``Behavior/publishRotatedKeys``.
+            case rotatedKey
+        }
+
+        /// Members to set in (or add to) the discovery document.
+        public var discoveryOverrides: [String: JSONValue] = [:]
+        /// Whether discovery advertises RFC 9207 `authorization_response_iss_parameter_supported`.
+        public var advertisesIssParameter = true
+        /// Whether authorization responses carry `iss`.
+        public var sendsIssParameter = true
+        /// Parameters to set in (or add to) authorization responses (`state`, `iss`, `access_token`, …).
+        public var authorizationResponseOverrides: [String: String] = [:]
+        /// Parameters to remove from authorization responses.
+        public var authorizationResponseRemovals: Set<String> = []
+        /// Answer the authorization request with this OAuth error (and description) instead of a code.
+        public var authorizationError: (error: String, description: String?)?
+        /// Claims to set in (or add to) ID tokens.
+        public var idTokenClaimOverrides: [String: JSONValue] = [:]
+        /// Claims to remove from ID tokens.
+        public var idTokenClaimRemovals: Set<String> = []
+        /// Header members to set in ID tokens.
+        public var idTokenHeaderOverrides: [String: JSONValue] = [:]
+        /// Header members to remove from ID tokens (for example `kid`).
+        public var idTokenHeaderRemovals: Set<String> = []
+        /// How ID tokens are signed.
+        public var signing: Signing = .honest
+        /// Whether the JWKS also publishes the rotated keys.
+        public var publishRotatedKeys = false
+        /// Members to set in (or add to) token responses.
+        public var tokenResponseOverrides: [String: JSONValue] = [:]
+        /// Members to remove from token responses.
+        public var tokenResponseRemovals: Set<String> = []
+        /// Replace token responses entirely: status, body, headers.
+        public var tokenResponseReplacement: (status: Int, body: Data, headers: [String: String])?
+        /// Whether refresh responses omit the refresh token (the client must keep the old one).
+        public var omitsRefreshTokenOnRefresh = false
+        /// Claims to set in user info responses.
+        public var userInfoOverrides: [String: JSONValue] = [:]
+        /// Answer JWKS requests with this status (a failing key endpoint).
+        public var jwksFailureStatus: Int?
+
+        /// An honest server.
+        public init() {}
+    }
+}

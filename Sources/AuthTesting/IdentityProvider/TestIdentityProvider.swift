@@ -1,0 +1,497 @@
+public import AuthCore
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+import Crypto
+
+/// An OpenID Connect identity provider that runs in-process, reached through an ``InProcessTransport``.
+///
+/// It serves discovery, JWKS (RSA-2048 and P-256), authorize (approving its configured user at once and
+/// redirecting back), token (authorization code with mandatory PKCE S256; refresh with rotation and reuse
+/// detection that revokes the whole token family), user info, revocation (RFC 7009) and introspection
+/// (RFC 7662). It checks what a strict server checks, counts requests per endpoint, and can misbehave on
+/// purpose through ``Behavior``.
+///
+/// ```swift
+/// let idp = TestIdentityProvider()
+/// let client = AuthClient(provider: provider, transport: idp.transport, clock: idp.clock)
+/// let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+/// ```
+public actor TestIdentityProvider {
+    /// A registered client.
+    public struct Client: Sendable {
+        /// The client id.
+        public var id: String
+        /// The secret of a confidential client; `nil` for a public client.
+        public var secret: String?
+        /// The registered redirect URIs (matched exactly).
+        public var redirectURIs: [URL]
+
+        /// Creates a client.
+        public init(id: String, secret: String? = nil, redirectURIs: [URL]) {
+            self.id = id
+            self.secret = secret
+            self.redirectURIs = redirectURIs
+        }
+    }
+
+    /// The user the provider signs in.
+    public struct User: Sendable {
+        /// The subject.
+        public var subject: String
+        /// Claims for ID tokens and user info (`email`, `name`, …).
+        public var claims: [String: JSONValue]
+
+        /// Creates a user.
+        public init(subject: String, claims: [String: JSONValue] = [:]) {
+            self.subject = subject
+            self.claims = claims
+        }
+    }
+
+    /// The provider's fixed settings.
+    public struct Configuration: Sendable {
+        /// The issuer (its host is what the transport routes).
+        public var issuer: URL
+        /// The ID token signing algorithm: `RS256` or `ES256`.
+        public var signingAlgorithm: JWSAlgorithm
+        /// The registered clients.
+        public var clients: [Client]
+        /// The user signed in by every authorization request.
+        public var user: User
+        /// Access token lifetime in seconds.
+        public var accessTokenLifetime: TimeInterval
+        /// ID token lifetime in seconds.
+        public var idTokenLifetime: TimeInterval
+        /// Whether each refresh issues a new refresh token and invalidates the old one.
+        public var rotatesRefreshTokens: Bool
+
+        /// Creates settings; the defaults register ``TestIdentityProvider/defaultClientID`` with
+        /// ``TestIdentityProvider/defaultRedirectURI``.
+        public init(
+            issuer: URL = TestIdentityProvider.defaultIssuer,
+            signingAlgorithm: JWSAlgorithm = .rs256,
+            clients: [Client] = [Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [TestIdentityProvider.defaultRedirectURI])],
+            user: User = User(subject: "user-1234", claims: ["email": "alice@example.com", "name": "Alice Example", "email_verified": true]),
+            accessTokenLifetime: TimeInterval = 3600,
+            idTokenLifetime: TimeInterval = 3600,
+            rotatesRefreshTokens: Bool = true
+        ) {
+            self.issuer = issuer
+            self.signingAlgorithm = signingAlgorithm
+            self.clients = clients
+            self.user = user
+            self.accessTokenLifetime = accessTokenLifetime
+            self.idTokenLifetime = idTokenLifetime
+            self.rotatesRefreshTokens = rotatesRefreshTokens
+        }
+    }
+
+    /// `https://idp.example.test`.
+    public static let defaultIssuer = URL(string: "https://idp.example.test")!
+    /// `test-client`.
+    public static let defaultClientID = "test-client"
+    /// `com.example.app:/oauth/callback`.
+    public static let defaultRedirectURI = URL(string: "com.example.app:/oauth/callback")!
+
+    private struct IssuedCode {
+        let clientID: String
+        let redirectURI: String
+        let challenge: String
+        let nonce: String?
+        let scope: String
+        let expiresAt: Date
+        var used = false
+        var family: String?
+    }
+
+    private struct RefreshRecord {
+        let clientID: String
+        let scope: String
+        let family: String
+        var used = false
+    }
+
+    private struct AccessRecord {
+        let clientID: String
+        let scope: String
+        let family: String
+        let expiresAt: Date
+    }
+
+    /// The fixed settings.
+    public nonisolated let configuration: Configuration
+    /// The clock the provider stamps tokens with; share it with the client under test.
+    public nonisolated let clock: any WallClock
+    /// How the provider misbehaves (honest by default).
+    public private(set) var behavior = Behavior()
+
+    private var codes: [String: IssuedCode] = [:]
+    private var refreshTokens: [String: RefreshRecord] = [:]
+    private var accessTokens: [String: AccessRecord] = [:]
+    private var revokedFamilies: Set<String> = []
+    /// Requests received, by endpoint path (`/token`, `/jwks`, …).
+    public private(set) var requestCounts: [String: Int] = [:]
+    /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
+    public private(set) var refreshTokenReuseDetected = false
+    /// Every value the provider issued that a client must keep secret (codes, tokens), for log canary tests.
+    public private(set) var issuedSecrets: [String] = []
+
+    /// Creates a provider.
+    public init(configuration: Configuration = Configuration(), clock: any WallClock = ManualClock()) {
+        self.configuration = configuration
+        self.clock = clock
+    }
+
+    /// A transport that routes the issuer's host to this provider.
+    public nonisolated var transport: InProcessTransport {
+        InProcessTransport().adding(host: configuration.issuer.host ?? "") { [self] request in
+            await self.handle(request)
+        }
+    }
+
+    /// Changes the provider's behavior.
+    public func update(_ change: @Sendable (inout Behavior) -> Void) {
+        change(&behavior)
+    }
+
+    /// The number of token requests with `grant_type`.
+    public private(set) var tokenRequestsByGrant: [String: Int] = [:]
+
+    /// The URL of an endpoint path, such as `/token`.
+    public nonisolated func endpoint(_ path: String) -> URL {
+        URL(string: configuration.issuer.absoluteString.trimmingSuffix("/") + path)!
+    }
+
+    /// Answers one HTTP request.
+    public func handle(_ request: URLRequest) async -> (Data, HTTPURLResponse) {
+        let url = request.url ?? configuration.issuer
+        let issuerPath = URLComponents(url: configuration.issuer, resolvingAgainstBaseURL: false)?.path ?? ""
+        let path = String(url.path.dropFirst(issuerPath.trimmingSuffix("/").count))
+        requestCounts[path, default: 0] += 1
+        switch (request.httpMethod ?? "GET", path) {
+        case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument(), url: url)
+        case ("GET", "/jwks"): return jwks(url: url)
+        case ("GET", "/authorize"): return authorize(url)
+        case ("POST", "/token"): return token(request, url: url)
+        case ("GET", "/userinfo"), ("POST", "/userinfo"): return userInfo(request, url: url)
+        case ("POST", "/revoke"): return revoke(request, url: url)
+        case ("POST", "/introspect"): return introspect(request, url: url)
+        default: return json(["error": "not_found"], status: 404, url: url)
+        }
+    }
+
+    // MARK: Discovery and keys
+
+    private func discoveryDocument() -> [String: JSONValue] {
+        var document: [String: JSONValue] = [
+            "issuer": .string(configuration.issuer.absoluteString),
+            "authorization_endpoint": .string(endpoint("/authorize").absoluteString),
+            "token_endpoint": .string(endpoint("/token").absoluteString),
+            "jwks_uri": .string(endpoint("/jwks").absoluteString),
+            "userinfo_endpoint": .string(endpoint("/userinfo").absoluteString),
+            "revocation_endpoint": .string(endpoint("/revoke").absoluteString),
+            "introspection_endpoint": .string(endpoint("/introspect").absoluteString),
+            "end_session_endpoint": .string(endpoint("/logout").absoluteString),
+            "response_types_supported": ["code"],
+            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "code_challenge_methods_supported": ["S256"],
+            "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
+            "scopes_supported": ["openid", "email", "profile", "offline_access"],
+            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+            "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
+        ]
+        document.merge(behavior.discoveryOverrides) { _, override in override }
+        return document
+    }
+
+    private func jwks(url: URL) -> (Data, HTTPURLResponse) {
+        if let status = behavior.jwksFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
+        var keys = TestSigningKeys.primary.publicJWKs
+        if behavior.publishRotatedKeys { keys += TestSigningKeys.rotated.publicJWKs }
+        return json(["keys": .array(keys)], url: url)
+    }
+
+    // MARK: Authorization
+
+    private func authorize(_ url: URL) -> (Data, HTTPURLResponse) {
+        let query = Dictionary(
+            FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
+            uniquingKeysWith: { first, _ in first }
+        )
+        guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
+            return page("Unknown client.", status: 400, url: url)
+        }
+        // Never redirect to an unregistered URI: show an error page instead (RFC 6749 §4.1.2.1).
+        guard let redirectText = query["redirect_uri"],
+            let redirectURI = client.redirectURIs.first(where: { $0.absoluteString == redirectText })
+        else {
+            return page("The redirect_uri is not registered for this client.", status: 400, url: url)
+        }
+        var response: [(String, String)] = []
+        func finish() -> (Data, HTTPURLResponse) {
+            if let state = query["state"] { response.append(("state", state)) }
+            if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
+            response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
+            for (name, value) in behavior.authorizationResponseOverrides.sorted(by: { $0.key < $1.key }) {
+                response.removeAll { $0.0 == name }
+                response.append((name, value))
+            }
+            let location = redirectURI.appendingQuery(response)
+            return (Data(), .make(url: url, status: 302, headers: ["Location": location.absoluteString]))
+        }
+        if let (error, description) = behavior.authorizationError {
+            response.append(("error", error))
+            if let description { response.append(("error_description", description)) }
+            return finish()
+        }
+        guard query["response_type"] == "code" else {
+            response.append(("error", "unsupported_response_type"))
+            return finish()
+        }
+        guard let challenge = query["code_challenge"], query["code_challenge_method"] == "S256" else {
+            response += [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")]
+            return finish()
+        }
+        let code = issue("code")
+        codes[code] = IssuedCode(
+            clientID: client.id,
+            redirectURI: redirectText,
+            challenge: challenge,
+            nonce: query["nonce"],
+            scope: query["scope"] ?? "",
+            expiresAt: clock.now().addingTimeInterval(60)
+        )
+        response.append(("code", code))
+        return finish()
+    }
+
+    // MARK: Token
+
+    private func token(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        let form = formParameters(request)
+        tokenRequestsByGrant[form["grant_type"] ?? "", default: 0] += 1
+        if let replacement = behavior.tokenResponseReplacement {
+            return (replacement.body, .make(url: url, status: replacement.status, headers: replacement.headers))
+        }
+        guard let client = authenticateClient(request, form: form) else {
+            return oauthError("invalid_client", status: 401, url: url)
+        }
+        switch form["grant_type"] {
+        case "authorization_code": return redeemCode(form, client: client, url: url)
+        case "refresh_token": return redeemRefreshToken(form, client: client, url: url)
+        default: return oauthError("unsupported_grant_type", url: url)
+        }
+    }
+
+    private func authenticateClient(_ request: URLRequest, form: [String: String]) -> Client? {
+        if let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Basic "),
+            let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) })
+        {
+            let parts = decoded.split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            guard parts.count == 2, let client = configuration.clients.first(where: { $0.id == parts[0] }),
+                client.secret == parts[1]
+            else { return nil }
+            return client
+        }
+        guard let client = configuration.clients.first(where: { $0.id == form["client_id"] }) else { return nil }
+        if let secret = client.secret, form["client_secret"] != secret { return nil }
+        return client
+    }
+
+    private func redeemCode(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
+        guard let code = form["code"], var issued = codes[code] else { return oauthError("invalid_grant", url: url) }
+        guard !issued.used else {
+            // A replayed code: revoke what it issued (RFC 6749 §4.1.2).
+            if let family = issued.family { revokedFamilies.insert(family) }
+            return oauthError("invalid_grant", description: "code already used", url: url)
+        }
+        issued.used = true
+        codes[code] = issued
+        guard issued.clientID == client.id, issued.redirectURI == form["redirect_uri"], issued.expiresAt > clock.now()
+        else { return oauthError("invalid_grant", url: url) }
+        guard let verifier = form["code_verifier"],
+            PKCE.challenge(for: Secret(verifier)) == issued.challenge
+        else {
+            return oauthError("invalid_grant", description: "PKCE verification failed", url: url)
+        }
+        let family = issue("family")
+        codes[code]?.family = family
+        return tokenResponse(client: client, scope: issued.scope, family: family, nonce: issued.nonce, includeRefresh: true, url: url)
+    }
+
+    private func redeemRefreshToken(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
+        guard let token = form["refresh_token"], var record = refreshTokens[token], record.clientID == client.id else {
+            return oauthError("invalid_grant", url: url)
+        }
+        guard !revokedFamilies.contains(record.family) else { return oauthError("invalid_grant", url: url) }
+        if record.used {
+            refreshTokenReuseDetected = true
+            revokedFamilies.insert(record.family)
+            return oauthError("invalid_grant", description: "refresh token reuse detected", url: url)
+        }
+        if configuration.rotatesRefreshTokens {
+            record.used = true
+            refreshTokens[token] = record
+        }
+        return tokenResponse(
+            client: client,
+            scope: form["scope"] ?? record.scope,
+            family: record.family,
+            nonce: nil,
+            includeRefresh: configuration.rotatesRefreshTokens && !behavior.omitsRefreshTokenOnRefresh,
+            url: url
+        )
+    }
+
+    private func tokenResponse(
+        client: Client,
+        scope: String,
+        family: String,
+        nonce: String?,
+        includeRefresh: Bool,
+        url: URL
+    ) -> (Data, HTTPURLResponse) {
+        let now = clock.now()
+        let accessToken = issue("at")
+        accessTokens[accessToken] = AccessRecord(
+            clientID: client.id,
+            scope: scope,
+            family: family,
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime)
+        )
+        var body: [String: JSONValue] = [
+            "access_token": .string(accessToken),
+            "token_type": "Bearer",
+            "expires_in": .number(configuration.accessTokenLifetime),
+            "scope": .string(scope),
+        ]
+        if includeRefresh {
+            let refreshToken = issue("rt")
+            refreshTokens[refreshToken] = RefreshRecord(clientID: client.id, scope: scope, family: family)
+            body["refresh_token"] = .string(refreshToken)
+        }
+        if scope.split(separator: " ").contains("openid") {
+            let idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, now: now)
+            issuedSecrets.append(idToken)
+            body["id_token"] = .string(idToken)
+        }
+        body.merge(behavior.tokenResponseOverrides) { _, override in override }
+        for name in behavior.tokenResponseRemovals { body[name] = nil }
+        return json(body, url: url, headers: ["Cache-Control": "no-store", "Pragma": "no-cache"])
+    }
+
+    /// Builds an ID token for the configured user, applying the behavior's claim, header and signing knobs.
+    private func makeIDToken(clientID: String, nonce: String?, accessToken: String, now: Date) -> String {
+        let algorithm = configuration.signingAlgorithm
+        var claims: [String: JSONValue] = configuration.user.claims
+        claims["iss"] = .string(configuration.issuer.absoluteString)
+        claims["sub"] = .string(configuration.user.subject)
+        claims["aud"] = .string(clientID)
+        claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
+        claims["exp"] = .number((now.timeIntervalSince1970 + configuration.idTokenLifetime).rounded(.down))
+        claims["auth_time"] = .number(now.timeIntervalSince1970.rounded(.down))
+        claims["at_hash"] = .string(IDTokenValidator.accessTokenHash(Secret(accessToken), algorithm: algorithm))
+        if let nonce { claims["nonce"] = .string(nonce) }
+        claims.merge(behavior.idTokenClaimOverrides) { _, override in override }
+        for name in behavior.idTokenClaimRemovals { claims[name] = nil }
+
+        let keys = behavior.signing == .rotatedKey ? TestSigningKeys.rotated : TestSigningKeys.primary
+        var header: [String: JSONValue] = [
+            "alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "JWT",
+        ]
+        switch behavior.signing {
+        case .unsigned: header["alg"] = "none"
+        case .hmacWithRSAPublicKey: header["alg"] = "HS256"
+        default: break
+        }
+        header.merge(behavior.idTokenHeaderOverrides) { _, override in override }
+        for name in behavior.idTokenHeaderRemovals { header[name] = nil }
+
+        let signing = behavior.signing
+        return TestJWT.make(header: header, claims: claims) { input in
+            switch signing {
+            case .honest, .rotatedKey: return keys.sign(input, algorithm: algorithm)
+            case .unsigned: return Data()
+            case .hmacWithRSAPublicKey: return TestJWT.hmacSHA256(input, key: keys.rsaPublicKeyDER)
+            case .corruptSignature: return keys.sign(input + Data("tampered".utf8), algorithm: algorithm)
+            }
+        }
+    }
+
+    // MARK: User info, revocation, introspection
+
+    private func userInfo(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
+            let record = accessTokens[String(header.dropFirst(7))], isActive(record), record.scope.contains("openid")
+        else {
+            return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        }
+        var claims = configuration.user.claims
+        claims["sub"] = .string(configuration.user.subject)
+        claims.merge(behavior.userInfoOverrides) { _, override in override }
+        return json(claims, url: url)
+    }
+
+    private func isActive(_ record: AccessRecord) -> Bool {
+        record.expiresAt > clock.now() && !revokedFamilies.contains(record.family)
+    }
+
+    private func revoke(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        let form = formParameters(request)
+        guard authenticateClient(request, form: form) != nil else { return oauthError("invalid_client", status: 401, url: url) }
+        if let token = form["token"] {
+            if let record = refreshTokens[token] { revokedFamilies.insert(record.family) }
+            if accessTokens[token] != nil { accessTokens[token] = nil }
+        }
+        return (Data(), .make(url: url, status: 200))
+    }
+
+    private func introspect(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        let form = formParameters(request)
+        guard authenticateClient(request, form: form) != nil else { return oauthError("invalid_client", status: 401, url: url) }
+        guard let token = form["token"], let record = accessTokens[token], isActive(record) else {
+            return json(["active": false], url: url)
+        }
+        return json([
+            "active": true, "client_id": .string(record.clientID), "scope": .string(record.scope),
+            "sub": .string(configuration.user.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
+            "token_type": "Bearer",
+        ], url: url)
+    }
+
+    // MARK: Helpers
+
+    private func issue(_ prefix: String) -> String {
+        let value = prefix + "_" + SecureRandom.token(byteCount: 24)
+        if prefix != "family" { issuedSecrets.append(value) }
+        return value
+    }
+
+    private func formParameters(_ request: URLRequest) -> [String: String] {
+        let body = request.httpBody.flatMap { String(data: $0, encoding: .utf8) } ?? ""
+        return Dictionary(FormEncoding.decode(body), uniquingKeysWith: { first, _ in first })
+    }
+
+    private func json(
+        _ object: [String: JSONValue],
+        status: Int = 200,
+        url: URL,
+        headers: [String: String] = [:]
+    ) -> (Data, HTTPURLResponse) {
+        // Encoding a JSONValue cannot fail.
+        let data = try! JSONValue.object(object).jsonData()
+        return (data, .make(url: url, status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }))
+    }
+
+    private func oauthError(_ error: String, description: String? = nil, status: Int = 400, url: URL) -> (Data, HTTPURLResponse) {
+        var body: [String: JSONValue] = ["error": .string(error)]
+        if let description { body["error_description"] = .string(description) }
+        return json(body, status: status, url: url, headers: ["Cache-Control": "no-store"])
+    }
+
+    private func page(_ text: String, status: Int, url: URL) -> (Data, HTTPURLResponse) {
+        (Data("<html><body>\(text)</body></html>".utf8), .make(url: url, status: status, headers: ["Content-Type": "text/html"]))
+    }
+}

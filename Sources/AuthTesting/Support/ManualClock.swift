@@ -1,0 +1,25 @@
+public import AuthCore
+public import Foundation
+
+/// A wall clock that moves only when told to, for testing expiry.
+public final class ManualClock: WallClock {
+    private let current: LockedValue<Date>
+
+    /// Creates a clock at `date` (by default 2026-01-01T00:00:00Z).
+    public init(_ date: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+        current = LockedValue(date)
+    }
+
+    /// The clock's current date.
+    public func now() -> Date { current.withLock { $0 } }
+
+    /// Moves the clock forward by `interval` seconds.
+    public func advance(by interval: TimeInterval) {
+        current.withLock { $0 = $0.addingTimeInterval(interval) }
+    }
+
+    /// Sets the clock to `date`.
+    public func set(_ date: Date) {
+        current.withLock { $0 = date }
+    }
+}
