@@ -1,0 +1,83 @@
+import AuthCore
+import AuthTesting
+import Foundation
+import Testing
+
+@Suite("Session refresh")
+struct SessionRefreshTests {
+    @Test("A fresh token is returned without a refresh")
+    func noRefreshWhenValid() async throws {
+        let fixture = Fixture()
+        let session = try await fixture.signIn()
+        let token = try await session.validAccessToken()
+        #expect(token == (await session.credential.accessToken))
+        #expect(await fixture.idp.tokenRequestsByGrant["refresh_token"] == nil)
+    }
+
+    @Test("Concurrent callers on an expired token share one refresh request")
+    func singleFlight() async throws {
+        let fixture = Fixture()
+        let session = try await fixture.signIn()
+        let before = await session.credential
+        fixture.clock.advance(by: 3600)
+
+        let tokens = try await withThrowingTaskGroup(of: Secret.self) { group in
+            for _ in 0..<1000 { group.addTask { try await session.validAccessToken() } }
+            return try await group.reduce(into: [Secret]()) { $0.append($1) }
+        }
+        #expect(tokens.count == 1000)
+        #expect(Set(tokens).count == 1)
+        #expect(tokens[0] != before.accessToken)
+        #expect(await fixture.idp.tokenRequestsByGrant["refresh_token"] == 1)
+        #expect(await fixture.idp.refreshTokenReuseDetected == false)
+        // The rotated refresh token was stored.
+        let stored = try await fixture.storage.credential(for: before.storageKey)
+        #expect(stored?.refreshToken != before.refreshToken)
+        #expect(stored?.accessToken == tokens[0])
+    }
+
+    @Test("A refresh response without a refresh token keeps the old one")
+    func keepsRefreshToken() async throws {
+        let fixture = Fixture()
+        await fixture.idp.update { $0.omitsRefreshTokenOnRefresh = true }
+        let session = try await fixture.signIn()
+        let before = await session.credential
+        try await session.refresh()
+        #expect(await session.credential.refreshToken == before.refreshToken)
+        #expect(await session.credential.accessToken != before.accessToken)
+    }
+
+    @Test("A refreshed ID token for another subject is rejected and the stored credential is kept")
+    func refreshSubjectMismatch() async throws {
+        let fixture = Fixture()
+        let session = try await fixture.signIn()
+        let before = await session.credential
+        await fixture.idp.update { $0.idTokenClaimOverrides["sub"] = "someone-else" }
+        let error = await authError { try await session.refresh() }
+        #expect(error?.code == .subjectMismatch)
+        #expect(try await fixture.storage.credential(for: before.storageKey) == before)
+    }
+
+    @Test("invalid_grant on refresh removes the stored credential")
+    func invalidGrantSignsOut() async throws {
+        let fixture = Fixture()
+        let session = try await fixture.signIn()
+        await fixture.idp.update {
+            $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), [:])
+        }
+        let error = await authError { try await session.refresh() }
+        #expect(error?.code == .invalidGrant)
+        #expect(try await fixture.storedCount() == 0)
+    }
+
+    @Test("A transient failure keeps the tokens and is retryable")
+    func transientFailureKeepsTokens() async throws {
+        let fixture = Fixture()
+        let session = try await fixture.signIn()
+        await fixture.idp.update { $0.tokenResponseReplacement = (502, Data(), [:]) }
+        let error = await authError { try await session.refresh() }
+        #expect(error?.code == .serverError)
+        #expect(error?.isRetryable == true)
+        #expect(try await fixture.storedCount() == 1)
+    }
+}
