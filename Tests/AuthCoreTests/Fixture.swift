@@ -1,6 +1,9 @@
 import AuthCore
 import AuthTesting
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// A standard OpenID Connect provider for engine tests (AuthCore's tests must not depend on AuthOIDC).
 struct PlainOIDCProvider: AuthProvider {
@@ -111,5 +114,20 @@ extension URL {
         var components = URLComponents(url: self, resolvingAgainstBaseURL: false)!
         components.percentEncodedQuery = FormEncoding.encode(pairs)
         return components.url!
+    }
+}
+
+/// A transport that can be switched to fail like a lost network connection.
+actor FlakyTransport: HTTPTransport {
+    private let base: any HTTPTransport
+    private var failing = false
+
+    init(_ base: any HTTPTransport) { self.base = base }
+
+    func setFailing(_ value: Bool) { failing = value }
+
+    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        if failing { throw URLError(.notConnectedToInternet) }
+        return try await base.send(request)
     }
 }

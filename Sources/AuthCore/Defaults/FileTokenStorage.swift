@@ -13,13 +13,32 @@ import Darwin
 /// Each write goes to a temporary file created with mode `0600`, is flushed with `fsync`, and then renamed over
 /// the old file, so a crash mid-write leaves the previous credential intact. The directory is created with mode
 /// `0700`. A file that cannot be decoded is reported as `storage_corrupted` for its key alone.
+///
+/// With an encryption key, each file is sealed with AES-GCM (swift-crypto) with its file name — derived from
+/// the account's storage key — as associated data, so a file copied over another account's fails to open
+/// instead of impersonating it.
 public actor FileTokenStorage: TokenStorage {
     /// The directory holding the credential files.
     public nonisolated let directory: URL
+    private let encryptionKey: SymmetricKey?
 
     /// Creates a storage in `directory` (created on first write).
+    ///
+    /// - Parameter encryptionKey: 32 bytes to encrypt files at rest with AES-256-GCM (keep it in the platform's
+    ///   secure storage, not beside the files); `nil` stores plain JSON protected by file permissions only.
+    /// - Throws: `invalid_configuration` when the key is not 32 bytes.
+    public init(directory: URL, encryptionKey: Data? = nil) throws {
+        if let encryptionKey, encryptionKey.count != 32 {
+            throw AuthError(.invalidConfiguration, "The FileTokenStorage encryption key must be 32 bytes (AES-256); it has \(encryptionKey.count).")
+        }
+        self.directory = directory
+        self.encryptionKey = encryptionKey.map { SymmetricKey(data: $0) }
+    }
+
+    /// Creates an unencrypted storage in `directory` (created on first write).
     public init(directory: URL) {
         self.directory = directory
+        self.encryptionKey = nil
     }
 
     private struct Record: Codable {
@@ -51,9 +70,14 @@ public actor FileTokenStorage: TokenStorage {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
-        let data: Data
+        var data: Data
         do {
             data = try encoder.encode(Record(key: key, credential: credential))
+            if let encryptionKey {
+                // combined = nonce ‖ ciphertext ‖ tag; always present for the default 12-byte nonce.
+                let url = fileURL(for: key)
+                data = try AES.GCM.seal(data, using: encryptionKey, authenticating: Self.associatedData(for: url)).combined!
+            }
         } catch {
             throw AuthError(.storageFailed, "The credential could not be encoded.", underlying: error)
         }
@@ -91,13 +115,20 @@ public actor FileTokenStorage: TokenStorage {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         do {
-            return try decoder.decode(Record.self, from: data)
+            guard let encryptionKey else { return try decoder.decode(Record.self, from: data) }
+            let box = try AES.GCM.SealedBox(combined: data)
+            let plaintext = try AES.GCM.open(box, using: encryptionKey, authenticating: Self.associatedData(for: url))
+            return try decoder.decode(Record.self, from: plaintext)
         } catch {
             throw AuthError(
                 .storageCorrupted,
                 "The credential file \(url.lastPathComponent) is truncated or corrupted; sign in again to replace it."
             )
         }
+    }
+
+    private static func associatedData(for url: URL) -> Data {
+        Data(url.lastPathComponent.utf8)
     }
 
     private func createDirectoryIfNeeded() throws {

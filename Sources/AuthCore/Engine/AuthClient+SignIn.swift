@@ -111,6 +111,7 @@ extension AuthClient {
             let credential = makeCredential(from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer)
             try await store(credential)
             log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(Int($0)) } ?? "unknown"])
+            await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
             return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
         } catch let error as AuthError {
             let attributed = error.attributed(to: provider.id)

@@ -3,7 +3,6 @@ import Foundation
 extension AuthClient {
     /// Sends a token request (form body, RFC 6749 §4.1.3 / §6) and parses the response.
     func requestTokens(grant: TokenGrant, metadata: ProviderMetadata) async throws -> TokenResponse {
-        let client = provider.client
         var parameters: [(String, String)] = [("grant_type", grant.grantType)]
         switch grant {
         case .authorizationCode(let code, let verifier, let redirectURI):
@@ -16,14 +15,7 @@ extension AuthClient {
             parameters.append(("refresh_token", token.reveal()))
         }
         var headers = provider.tokenRequestHeaders(for: grant)
-        switch client.authenticationMethod {
-        case .none:
-            parameters.append(("client_id", client.clientID))
-        case .clientSecretPost:
-            parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
-        case .clientSecretBasic:
-            headers["Authorization"] = Self.basicAuthorization(clientID: client.clientID, secret: client.clientSecret)
-        }
+        authenticateClient(parameters: &parameters, headers: &headers)
         let extra = provider.tokenRequestParameters(for: grant)
         parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 
@@ -35,6 +27,20 @@ extension AuthClient {
             return try TokenResponse(json: data)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
+        }
+    }
+
+    /// Adds the client's credentials to a back-channel request, as its registration says (RFC 6749 §2.3.1):
+    /// `client_id` for a public client, HTTP Basic or form parameters for a confidential one.
+    func authenticateClient(parameters: inout [(String, String)], headers: inout [String: String]) {
+        let client = provider.client
+        switch client.authenticationMethod {
+        case .none:
+            parameters.append(("client_id", client.clientID))
+        case .clientSecretPost:
+            parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
+        case .clientSecretBasic:
+            headers["Authorization"] = Self.basicAuthorization(clientID: client.clientID, secret: client.clientSecret)
         }
     }
 

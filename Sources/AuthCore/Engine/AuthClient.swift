@@ -53,6 +53,7 @@ public final class AuthClient: Sendable {
     let metadataCache = MetadataCache()
     let keySetCache = KeySetCache()
     let pendingAuthorizations = PendingAuthorizationStore()
+    let eventHub = EventHub()
 
     /// Creates a client.
     ///

@@ -1,9 +1,15 @@
-import Foundation
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
 
 /// A signed-in user of one provider.
 ///
 /// ``validAccessToken()`` refreshes ahead of expiry **single-flight**: however many tasks ask at once, one
 /// refresh request is sent, the rotated refresh token is stored, and only then do the callers resume.
+/// ``send(_:)`` adds the bearer token and, on a 401, refreshes once (shared with concurrent 401s) and retries once.
+/// A refresh rejected with `invalid_grant` signs the account out and emits
+/// ``AuthEvent/Kind/signedOut(_:)``; a transient failure keeps the tokens.
 public actor Session {
     /// The client this session belongs to.
     public nonisolated let client: AuthClient
@@ -11,6 +17,8 @@ public actor Session {
     public private(set) var credential: Credential
     /// The claims of the latest validated ID token.
     public private(set) var idTokenClaims: IDTokenClaims?
+    /// Whether the session is still signed in (false after ``signOut(revokingTokens:)`` or a rejected refresh).
+    public private(set) var isSignedIn = true
     /// The storage key of this account.
     public nonisolated let storageKey: StorageKey
 
@@ -29,11 +37,21 @@ public actor Session {
     /// The user's subject, when the provider identified them with an ID token.
     public var subject: String? { credential.subject }
 
+    /// Events for this account only. Each call returns a new stream.
+    public nonisolated func events() async -> AsyncStream<AuthEvent> {
+        let account = storageKey
+        return await client.eventHub.subscribe { $0.account == account }
+    }
+
+    // MARK: Tokens
+
     /// An access token valid for at least the client's refresh margin, refreshing first when needed.
     ///
-    /// - Throws: `invalid_grant` when the refresh token was rejected (the session is signed out);
-    ///   a retryable error (`network_error`, `server_error`) when the refresh could not be done — tokens are kept.
+    /// - Throws: `not_signed_in` after sign-out; `invalid_grant` when the refresh token was rejected (the session
+    ///   is then signed out); a retryable error (`network_error`, `server_error`) when the refresh could not be
+    ///   done — the tokens are kept.
     public func validAccessToken() async throws -> Secret {
+        try requireSignedIn()
         if !credential.isExpired(at: client.clock.now(), margin: client.options.refreshMargin) {
             return credential.accessToken
         }
@@ -43,27 +61,158 @@ public actor Session {
     /// Refreshes now, sharing one request among concurrent callers.
     @discardableResult
     public func refresh() async throws -> Credential {
+        try requireSignedIn()
         if let refreshTask { return try await refreshTask.value }
         let current = credential
         let client = client
         let task = Task { () throws -> Credential in
-            let (updated, claims) = try await client.refresh(current)
-            self.apply(updated, claims: claims)
-            return updated
+            do {
+                let (updated, claims) = try await client.refresh(current)
+                self.credential = updated
+                if let claims { self.idTokenClaims = claims }
+                await client.eventHub.publish(AuthEvent(.refreshed, account: self.storageKey))
+                return updated
+            } catch let error as AuthError {
+                if error.code == .invalidGrant {
+                    // client.refresh already removed the stored credential.
+                    self.isSignedIn = false
+                    await client.eventHub.publish(AuthEvent(.signedOut(.refreshTokenRejected), account: self.storageKey))
+                } else {
+                    await client.eventHub.publish(AuthEvent(.refreshFailed(error.code), account: self.storageKey))
+                }
+                throw error
+            }
         }
         refreshTask = task
         defer { refreshTask = nil }
         return try await task.value
     }
 
-    private func apply(_ updated: Credential, claims: IDTokenClaims?) {
-        credential = updated
-        if let claims { idTokenClaims = claims }
+    /// The current access token after a request with `rejected` failed with 401: refreshes unless another
+    /// caller already replaced that token, so a burst of 401s costs one refresh.
+    private func accessToken(replacing rejected: Secret) async throws -> Secret {
+        try requireSignedIn()
+        if credential.accessToken != rejected { return credential.accessToken }
+        return try await refresh().accessToken
     }
 
-    /// Signs out locally: removes the stored credential.
-    public func signOut() async throws {
+    private func requireSignedIn() throws {
+        guard isSignedIn else {
+            throw AuthError(.notSignedIn, "The session is signed out; sign in again.", providerID: providerID)
+        }
+    }
+
+    // MARK: Authorized requests
+
+    /// Sends `request` with `Authorization: Bearer <access token>`; on 401 refreshes once and retries once.
+    ///
+    /// - Returns: the response as received (including a second 401, which is not retried again).
+    /// - Throws: refresh errors (see ``validAccessToken()``), or `network_error` when the request cannot be sent.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        let token = try await validAccessToken()
+        let first = try await send(request, bearer: token)
+        guard first.1.statusCode == 401 else { return first }
+        client.log(.debug, "request.unauthorized", "A request was answered 401; refreshing once.")
+        let fresh = try await accessToken(replacing: token)
+        return try await send(request, bearer: fresh)
+    }
+
+    private nonisolated func send(_ request: URLRequest, bearer: Secret) async throws -> (Data, HTTPURLResponse) {
+        var authorized = request
+        authorized.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization")
+        do {
+            return try await client.transport.send(authorized)
+        } catch let error as AuthError {
+            throw error.attributed(to: providerID)
+        } catch {
+            throw AuthError(
+                .network,
+                "The request to \(request.url?.host ?? "the server") failed; check the network connection.",
+                providerID: providerID,
+                underlying: error
+            )
+        }
+    }
+
+    // MARK: User info and introspection
+
+    /// The user's claims from the user info endpoint; `sub` must equal the ID token's. A 401 refreshes once.
+    ///
+    /// - Throws: `subject_mismatch` when the user info names another user; `endpoint_unavailable`.
+    public func userInfo() async throws -> UserInfo {
+        let token = try await validAccessToken()
+        if let (info, _) = try await userInfoIfAuthorized(token) { return info }
+        let fresh = try await accessToken(replacing: token)
+        guard let (info, _) = try await userInfoIfAuthorized(fresh) else {
+            throw AuthError(.httpError, "The user info endpoint rejected a freshly refreshed token (HTTP 401).", providerID: providerID, httpStatus: 401)
+        }
+        return info
+    }
+
+    private func userInfoIfAuthorized(_ token: Secret) async throws -> (UserInfo, Int)? {
+        let (info, status) = try await client.userInfo(accessToken: token, subject: credential.subject)
+        return info.map { ($0, status) }
+    }
+
+    /// Introspects the current access token (or refresh token) at the provider (RFC 7662).
+    public func introspect(_ hint: TokenTypeHint = .accessToken) async throws -> IntrospectionResult {
+        try requireSignedIn()
+        let token = hint == .refreshToken ? credential.refreshToken : credential.accessToken
+        guard let token else {
+            throw AuthError(.notSignedIn, "The session has no refresh token to introspect.", providerID: providerID)
+        }
+        return try await client.introspect(token, hint: hint)
+    }
+
+    // MARK: Sign-out
+
+    /// What ``signOut(revokingTokens:)`` managed to do at the provider.
+    public struct SignOutReport: Sendable {
+        /// Whether the refresh token was revoked.
+        public var revokedRefreshToken = false
+        /// Whether the access token was revoked.
+        public var revokedAccessToken = false
+        /// The first revocation error, if any (local sign-out happened regardless).
+        public var revocationError: AuthError?
+    }
+
+    /// Signs out: removes the stored credential first, then (when asked and the provider has a revocation
+    /// endpoint) revokes the refresh token and then the access token (RFC 7009).
+    ///
+    /// Local data is cleared even when revocation fails; the report says what happened at the provider.
+    ///
+    /// - Throws: only when the stored credential cannot be removed.
+    @discardableResult
+    public func signOut(revokingTokens: Bool = true) async throws -> SignOutReport {
         try await client.storage.removeCredential(for: storageKey)
-        client.log(.info, "signout.completed", "Signed out.")
+        let wasSignedIn = isSignedIn
+        isSignedIn = false
+        if wasSignedIn {
+            await client.eventHub.publish(AuthEvent(.signedOut(.requested), account: storageKey))
+        }
+        client.log(.info, "signout.completed", "Signed out locally.")
+        var report = SignOutReport()
+        guard revokingTokens, wasSignedIn, (try? await client.metadata().revocationEndpoint) != nil else { return report }
+        // The refresh token first: revoking it ends the grant, so a stolen access token is the smaller loss.
+        if let refreshToken = credential.refreshToken {
+            do {
+                try await client.revoke(refreshToken, hint: .refreshToken)
+                report.revokedRefreshToken = true
+            } catch let error as AuthError {
+                report.revocationError = error
+            }
+        }
+        do {
+            try await client.revoke(credential.accessToken, hint: .accessToken)
+            report.revokedAccessToken = true
+        } catch let error as AuthError {
+            report.revocationError = report.revocationError ?? error
+        }
+        return report
+    }
+
+    /// The RP-initiated logout URL to open in the browser, ending the provider's web session too.
+    public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil) async throws -> URL {
+        try await client.endSessionURL(for: credential, postLogoutRedirectURI: postLogoutRedirectURI, state: state)
     }
 }

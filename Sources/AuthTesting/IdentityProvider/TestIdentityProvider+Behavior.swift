@@ -56,6 +56,8 @@ extension TestIdentityProvider {
         public var userInfoOverrides: [String: JSONValue] = [:]
         /// Answer JWKS requests with this status (a failing key endpoint).
         public var jwksFailureStatus: Int?
+        /// Answer revocation requests with this status.
+        public var revocationFailureStatus: Int?
 
         /// An honest server.
         public init() {}

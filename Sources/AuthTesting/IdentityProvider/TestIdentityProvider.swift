@@ -114,6 +114,7 @@ public actor TestIdentityProvider {
     }
 
     private struct AccessRecord {
+        let subject: String
         let clientID: String
         let scope: String
         let family: String
@@ -126,6 +127,8 @@ public actor TestIdentityProvider {
     public nonisolated let clock: any WallClock
     /// How the provider misbehaves (honest by default).
     public private(set) var behavior = Behavior()
+    /// The user the next authorization request signs in (initially the configuration's).
+    public private(set) var user: User
 
     private var codes: [String: IssuedCode] = [:]
     private var refreshTokens: [String: RefreshRecord] = [:]
@@ -142,6 +145,17 @@ public actor TestIdentityProvider {
     public init(configuration: Configuration = Configuration(), clock: any WallClock = ManualClock()) {
         self.configuration = configuration
         self.clock = clock
+        self.user = configuration.user
+    }
+
+    /// Signs in `user` from the next authorization request on (a second account).
+    public func setUser(_ user: User) {
+        self.user = user
+    }
+
+    /// Revokes every access token issued so far, so protected requests with them get 401 (refresh tokens stay valid).
+    public func revokeAccessTokens() {
+        accessTokens.removeAll()
     }
 
     /// A transport that routes the issuer's host to this provider.
@@ -178,6 +192,7 @@ public actor TestIdentityProvider {
         case ("GET", "/userinfo"), ("POST", "/userinfo"): return userInfo(request, url: url)
         case ("POST", "/revoke"): return revoke(request, url: url)
         case ("POST", "/introspect"): return introspect(request, url: url)
+        case (_, "/api/resource"): return protectedResource(request, url: url)
         default: return json(["error": "not_found"], status: 404, url: url)
         }
     }
@@ -356,6 +371,7 @@ public actor TestIdentityProvider {
         let now = clock.now()
         let accessToken = issue("at")
         accessTokens[accessToken] = AccessRecord(
+            subject: user.subject,
             clientID: client.id,
             scope: scope,
             family: family,
@@ -385,9 +401,9 @@ public actor TestIdentityProvider {
     /// Builds an ID token for the configured user, applying the behavior's claim, header and signing knobs.
     private func makeIDToken(clientID: String, nonce: String?, accessToken: String, now: Date) -> String {
         let algorithm = configuration.signingAlgorithm
-        var claims: [String: JSONValue] = configuration.user.claims
+        var claims: [String: JSONValue] = user.claims
         claims["iss"] = .string(configuration.issuer.absoluteString)
-        claims["sub"] = .string(configuration.user.subject)
+        claims["sub"] = .string(user.subject)
         claims["aud"] = .string(clientID)
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number((now.timeIntervalSince1970 + configuration.idTokenLifetime).rounded(.down))
@@ -428,10 +444,20 @@ public actor TestIdentityProvider {
         else {
             return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
         }
-        var claims = configuration.user.claims
-        claims["sub"] = .string(configuration.user.subject)
+        var claims = record.subject == user.subject ? user.claims : [:]
+        claims["sub"] = .string(record.subject)
         claims.merge(behavior.userInfoOverrides) { _, override in override }
         return json(claims, url: url)
+    }
+
+    /// A protected API: 200 with the caller's subject for an active bearer token, else 401.
+    private func protectedResource(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
+            let record = accessTokens[String(header.dropFirst(7))], isActive(record)
+        else {
+            return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        }
+        return json(["ok": true, "client_id": .string(record.clientID)], url: url)
     }
 
     private func isActive(_ record: AccessRecord) -> Bool {
@@ -439,6 +465,7 @@ public actor TestIdentityProvider {
     }
 
     private func revoke(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+        if let status = behavior.revocationFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
         let form = formParameters(request)
         guard authenticateClient(request, form: form) != nil else { return oauthError("invalid_client", status: 401, url: url) }
         if let token = form["token"] {
@@ -456,7 +483,7 @@ public actor TestIdentityProvider {
         }
         return json([
             "active": true, "client_id": .string(record.clientID), "scope": .string(record.scope),
-            "sub": .string(configuration.user.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
+            "sub": .string(record.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
             "token_type": "Bearer",
         ], url: url)
     }

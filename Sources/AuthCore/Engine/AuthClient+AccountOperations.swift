@@ -1,0 +1,144 @@
+public import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The result of RFC 7662 token introspection.
+public struct IntrospectionResult: Sendable {
+    /// Whether the token is active.
+    public let isActive: Bool
+    /// The token's scopes, when stated.
+    public let scope: String?
+    /// The client the token was issued to, when stated.
+    public let clientID: String?
+    /// The subject, when stated.
+    public let subject: String?
+    /// When the token expires, when stated.
+    public let expiresAt: Date?
+    /// Every member of the response.
+    public let all: [String: JSONValue]
+}
+
+/// Claims from the user info endpoint; `sub` has been checked against the ID token's.
+public struct UserInfo: Sendable {
+    /// `sub`.
+    public let subject: String
+    /// Every claim.
+    public let claims: [String: JSONValue]
+
+    /// The claim named `name`.
+    public subscript(name: String) -> JSONValue? { claims[name] }
+}
+
+extension AuthClient {
+    /// A stream of events for every account of this client (signed in, refreshed, refresh failed, signed out).
+    ///
+    /// Each call returns a new stream; it ends when the consumer stops iterating.
+    public func events() async -> AsyncStream<AuthEvent> {
+        await eventHub.subscribe()
+    }
+
+    /// The stored accounts of this client, most recently updated first.
+    public func accounts() async throws -> [Credential] {
+        let metadata = try await metadata()
+        var credentials: [Credential] = []
+        for key in try await storage.storedKeys()
+        where key.providerID == provider.id && key.issuer == metadata.issuer && key.clientID == provider.client.clientID {
+            if let credential = try? await storage.credential(for: key) { credentials.append(credential) }
+        }
+        return credentials.sorted { $0.updatedAt > $1.updatedAt }
+    }
+
+    /// Revokes `token` at the provider's RFC 7009 endpoint, with the right `token_type_hint` and client
+    /// authentication, form-encoded.
+    ///
+    /// - Throws: `endpoint_unavailable` when the provider has no revocation endpoint; transport and HTTP errors.
+    public func revoke(_ token: Secret, hint: TokenTypeHint) async throws {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.revocationEndpoint else {
+            throw AuthError(.endpointUnavailable, "The provider has no revocation endpoint.", providerID: provider.id)
+        }
+        var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
+        var headers: [String: String] = [:]
+        authenticateClient(parameters: &parameters, headers: &headers)
+        _ = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
+        log(.info, "token.revoked", "Token revoked.", ["hint": hint.rawValue])
+    }
+
+    /// Asks the provider's RFC 7662 endpoint whether `token` is active.
+    ///
+    /// - Throws: `endpoint_unavailable` when the provider has no introspection endpoint; `invalid_response` when
+    ///   the answer has no boolean `active`.
+    public func introspect(_ token: Secret, hint: TokenTypeHint = .accessToken) async throws -> IntrospectionResult {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.introspectionEndpoint else {
+            throw AuthError(.endpointUnavailable, "The provider has no introspection endpoint.", providerID: provider.id)
+        }
+        var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
+        var headers: [String: String] = [:]
+        authenticateClient(parameters: &parameters, headers: &headers)
+        let data = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
+        let object = try backChannel.decodeObject(data, what: "introspection response")
+        guard let active = object["active"]?.boolValue else {
+            throw AuthError(.invalidResponse, "The introspection response has no boolean 'active'.", providerID: provider.id)
+        }
+        return IntrospectionResult(
+            isActive: active,
+            scope: object["scope"]?.stringValue,
+            clientID: object["client_id"]?.stringValue,
+            subject: object["sub"]?.stringValue,
+            expiresAt: object["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
+            all: object
+        )
+    }
+
+    /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0) for a credential.
+    ///
+    /// - Throws: `endpoint_unavailable` when the provider has no `end_session_endpoint`.
+    public func endSessionURL(for credential: Credential, postLogoutRedirectURI: URL? = nil, state: String? = nil) async throws -> URL {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.endSessionEndpoint else {
+            throw AuthError(.endpointUnavailable, "The provider has no end-session endpoint.", providerID: provider.id)
+        }
+        var parameters: [(String, String)] = []
+        if let idToken = credential.idToken { parameters.append(("id_token_hint", idToken.reveal())) }
+        parameters.append(("client_id", provider.client.clientID))
+        if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
+        if let state { parameters.append(("state", state)) }
+        return endpoint.appendingQuery(parameters)
+    }
+
+    /// Fetches user info with `accessToken` and checks that its `sub` is `subject` (OpenID Connect Core §5.3.2).
+    func userInfo(accessToken: Secret, subject: String?) async throws -> (UserInfo?, status: Int) {
+        let metadata = try await metadata()
+        guard let endpoint = metadata.userinfoEndpoint else {
+            throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id)
+        }
+        var request = URLRequest(url: endpoint)
+        request.httpMethod = "GET"
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.setValue("Bearer \(accessToken.reveal())", forHTTPHeaderField: "Authorization")
+        let channel = backChannel
+        let (data, response) = try await channel.send(request)
+        if response.statusCode == 401 { return (nil, 401) }
+        guard (200..<300).contains(response.statusCode) else {
+            throw channel.error(forStatus: response.statusCode, body: data)
+        }
+        let claims = try channel.decodeObject(data, what: "user info response")
+        guard let claimed = claims["sub"]?.stringValue, !claimed.isEmpty else {
+            throw AuthError(.missingClaim, "The user info response has no 'sub'.", providerID: provider.id)
+        }
+        if let subject, claimed != subject {
+            throw AuthError(.subjectMismatch, "The user info belongs to another subject than the signed-in user.", providerID: provider.id)
+        }
+        return (UserInfo(subject: claimed, claims: claims), response.statusCode)
+    }
+}
+
+/// The RFC 7009 / RFC 7662 `token_type_hint`.
+public enum TokenTypeHint: String, Sendable {
+    /// `access_token`.
+    case accessToken = "access_token"
+    /// `refresh_token`.
+    case refreshToken = "refresh_token"
+}
