@@ -18,6 +18,10 @@ extension TestIdentityProvider {
             case corruptSignature
             /// With the rotated key set, which the JWKS does not publish until ``Behavior/publishRotatedKeys``.
             case rotatedKey
+            /// An ECDSA signature whose r half is zero (ES256 only).
+            case ecdsaZeroR
+            /// An ECDSA signature whose s half is zero (ES256 only).
+            case ecdsaZeroS
         }
 
         /// Members to set in (or add to) the discovery document.
@@ -28,6 +32,8 @@ extension TestIdentityProvider {
         public var sendsIssParameter = true
         /// Parameters to set in (or add to) authorization responses (`state`, `iss`, `access_token`, …).
         public var authorizationResponseOverrides: [String: String] = [:]
+        /// Whether authorization responses carry `code` twice (the second from the overrides).
+        public var duplicatesCodeParameter = false
         /// Parameters to remove from authorization responses.
         public var authorizationResponseRemovals: Set<String> = []
         /// Answer the authorization request with this OAuth error (and description) instead of a code.

@@ -250,7 +250,7 @@ public actor TestIdentityProvider {
             if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
             response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
             for (name, value) in behavior.authorizationResponseOverrides.sorted(by: { $0.key < $1.key }) {
-                response.removeAll { $0.0 == name }
+                if !(name == "code" && behavior.duplicatesCodeParameter) { response.removeAll { $0.0 == name } }
                 response.append((name, value))
             }
             let location = redirectURI.appendingQuery(response)
@@ -432,6 +432,8 @@ public actor TestIdentityProvider {
             case .unsigned: return Data()
             case .hmacWithRSAPublicKey: return TestJWT.hmacSHA256(input, key: keys.rsaPublicKeyDER)
             case .corruptSignature: return keys.sign(input + Data("tampered".utf8), algorithm: algorithm)
+            case .ecdsaZeroR: return Data(count: 32) + keys.sign(input, algorithm: .es256).suffix(32)
+            case .ecdsaZeroS: return keys.sign(input, algorithm: .es256).prefix(32) + Data(count: 32)
             }
         }
     }

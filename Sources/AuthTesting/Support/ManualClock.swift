@@ -5,8 +5,11 @@ public import Foundation
 public final class ManualClock: WallClock {
     private let current: LockedValue<Date>
 
-    /// Creates a clock at `date` (by default 2026-01-01T00:00:00Z).
-    public init(_ date: Date = Date(timeIntervalSince1970: 1_767_225_600)) {
+    /// The default start: 2026-01-01T00:00:00Z, as seconds since 1970.
+    public static let defaultEpoch: Double = 1_767_225_600
+
+    /// Creates a clock at `date` (by default ``defaultEpoch``).
+    public init(_ date: Date = Date(timeIntervalSince1970: ManualClock.defaultEpoch)) {
         current = LockedValue(date)
     }
 

@@ -1,0 +1,274 @@
+public import AuthCore
+import Foundation
+
+/// One way an identity provider can misbehave during sign-in, and how a correct client must react.
+///
+/// ``all`` is the catalog this package's security tests run, one test case per scenario, and that third parties
+/// can run against their own providers: configure a ``TestIdentityProvider`` with ``configure``, sign in, and
+/// check the outcome against ``expectation``. Ids follow the OpenID Foundation's relying-party conformance
+/// suite (`oidcc-client-test-*`) where one exists, else `rfc9700-*` / `oauth-*` names.
+public struct HostileScenario: Sendable, CustomStringConvertible {
+    /// What a correct client does.
+    public enum Expectation: Sendable, Equatable {
+        /// Sign-in fails with this code, nothing is stored, and user info is never requested.
+        case rejected(AuthError.Code)
+        /// Sign-in succeeds (the deviation is harmless or must be tolerated).
+        case accepted
+    }
+
+    /// Where in the flow the client must reject (or tolerate) the misbehaviour.
+    public enum Stage: String, Sendable {
+        /// The discovery document.
+        case discovery
+        /// The redirect back to the app.
+        case authorizationResponse = "authorization response"
+        /// The token endpoint's answer.
+        case tokenResponse = "token response"
+        /// The ID token.
+        case idToken = "ID token"
+    }
+
+    /// A stable id, such as `oidcc-client-test-invalid-iss`.
+    public let id: String
+    /// What the provider does wrong.
+    public let summary: String
+    /// The specification the check comes from.
+    public let reference: String
+    /// Where it happens.
+    public let stage: Stage
+    /// The ID token algorithm the provider uses for this scenario.
+    public let algorithm: JWSAlgorithm
+    /// The correct outcome.
+    public let expectation: Expectation
+    /// Makes a ``TestIdentityProvider`` misbehave this way.
+    public let configure: @Sendable (inout TestIdentityProvider.Behavior) -> Void
+
+    /// Creates a scenario.
+    public init(
+        id: String,
+        summary: String,
+        reference: String,
+        stage: Stage,
+        algorithm: JWSAlgorithm = .rs256,
+        expectation: Expectation,
+        configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
+    ) {
+        self.id = id
+        self.summary = summary
+        self.reference = reference
+        self.stage = stage
+        self.algorithm = algorithm
+        self.expectation = expectation
+        self.configure = configure
+    }
+
+    /// The id (so test reports name each case).
+    public var description: String { id }
+}
+
+extension HostileScenario {
+    /// Every scenario, in flow order.
+    public static let all: [HostileScenario] = discovery + authorizationResponse + tokenResponse + idToken
+
+    static let discovery: [HostileScenario] = [
+        .init(id: "oidcc-client-test-discovery-issuer-mismatch", summary: "discovery document names another issuer",
+              reference: "OIDC Discovery §4.3", stage: .discovery, expectation: .rejected(.discoveryIssuerMismatch)) {
+            $0.discoveryOverrides["issuer"] = "https://impostor.example.test"
+        },
+        .init(id: "rfc9700-discovery-insecure-endpoint", summary: "a non-loopback endpoint over plain http",
+              reference: "RFC 9700 §4.13 / RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+            $0.discoveryOverrides["token_endpoint"] = "http://idp.example.test/token"
+        },
+        .init(id: "oauth-discovery-algorithms-not-widened", summary: "metadata advertises none and HS256, token uses none",
+              reference: "OIDC Core §3.1.3.7 step 7", stage: .idToken, expectation: .rejected(.unsupportedAlgorithm)) {
+            $0.discoveryOverrides["id_token_signing_alg_values_supported"] = ["none", "HS256", "RS256"]
+            $0.signing = .unsigned
+        },
+    ]
+
+    static let authorizationResponse: [HostileScenario] = [
+        .init(id: "oidcc-client-test-wrong-state", summary: "state differs from the one sent",
+              reference: "RFC 6749 §10.12, RFC 9700 §4.7", stage: .authorizationResponse, expectation: .rejected(.stateMismatch)) {
+            $0.authorizationResponseOverrides["state"] = "forged-state"
+        },
+        .init(id: "oidcc-client-test-missing-state", summary: "state missing",
+              reference: "RFC 6749 §4.1.2", stage: .authorizationResponse, expectation: .rejected(.missingState)) {
+            $0.authorizationResponseRemovals = ["state"]
+        },
+        .init(id: "rfc9207-wrong-iss", summary: "iss names another issuer (mix-up)",
+              reference: "RFC 9207 §2.4, RFC 9700 §4.4", stage: .authorizationResponse, expectation: .rejected(.issuerParameterMismatch)) {
+            $0.authorizationResponseOverrides["iss"] = "https://attacker.example"
+        },
+        .init(id: "rfc9207-missing-iss", summary: "iss missing though metadata declares support",
+              reference: "RFC 9207 §2.4", stage: .authorizationResponse, expectation: .rejected(.missingIssuerParameter)) {
+            $0.sendsIssParameter = false
+        },
+        .init(id: "oauth-authorization-error-response", summary: "error=access_denied with a description",
+              reference: "RFC 6749 §4.1.2.1", stage: .authorizationResponse, expectation: .rejected(.authorizationFailed)) {
+            $0.authorizationError = ("access_denied", "The user declined")
+        },
+        .init(id: "oauth-duplicate-response-parameter", summary: "code appears twice",
+              reference: "RFC 6749 §3.1", stage: .authorizationResponse, expectation: .rejected(.duplicateParameter)) {
+            $0.authorizationResponseOverrides["code"] = "second-code"
+            $0.duplicatesCodeParameter = true
+        },
+        .init(id: "rfc9700-front-channel-tokens-ignored", summary: "access_token and id_token in the redirect",
+              reference: "RFC 9700 §2.1.2", stage: .authorizationResponse, expectation: .accepted) {
+            $0.authorizationResponseOverrides["access_token"] = "front-channel-token"
+            $0.authorizationResponseOverrides["id_token"] = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJtYWxsb3J5In0."
+        },
+    ]
+
+    static let tokenResponse: [HostileScenario] = [
+        .init(id: "oauth-token-error-response", summary: "400 with error=invalid_request",
+              reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.tokenRequestFailed)) {
+            $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_request"}"#.utf8), ["Content-Type": "application/json"])
+        },
+        .init(id: "oauth-token-server-error", summary: "500 without a body",
+              reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.serverError)) {
+            $0.tokenResponseReplacement = (500, Data(), [:])
+        },
+        .init(id: "oauth-token-malformed-json", summary: "200 with a body that is not JSON",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            $0.tokenResponseReplacement = (200, Data("{\"access_token\": ".utf8), ["Content-Type": "application/json"])
+        },
+        .init(id: "oauth-token-oversized", summary: "a 2 MiB token response",
+              reference: "RFC 9700 §4 (resource exhaustion)", stage: .tokenResponse, expectation: .rejected(.responseTooLarge)) {
+            $0.tokenResponseOverrides["padding"] = .string(String(repeating: "x", count: 2 << 20))
+        },
+        .init(id: "oauth-token-unknown-token-type", summary: "token_type=mac",
+              reference: "RFC 6749 §7.1", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)) {
+            $0.tokenResponseOverrides["token_type"] = "mac"
+        },
+        .init(id: "oauth-token-type-case-insensitive", summary: "token_type=bEaReR",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .accepted) {
+            $0.tokenResponseOverrides["token_type"] = "bEaReR"
+        },
+        .init(id: "oauth-token-missing-expires-in", summary: "no expires_in",
+              reference: "RFC 6749 §5.1 (RECOMMENDED)", stage: .tokenResponse, expectation: .accepted) {
+            $0.tokenResponseRemovals = ["expires_in"]
+        },
+        .init(id: "oauth-token-redirect-refused", summary: "302 to another host",
+              reference: "RFC 9700 §4.11", stage: .tokenResponse, expectation: .rejected(.unexpectedRedirect)) {
+            $0.tokenResponseReplacement = (302, Data(), ["Location": "https://attacker.example/token"])
+        },
+        .init(id: "oidcc-client-test-missing-id-token", summary: "no id_token though openid was requested",
+              reference: "OIDC Core §3.1.3.3", stage: .tokenResponse, expectation: .rejected(.missingIDToken)) {
+            $0.tokenResponseRemovals = ["id_token"]
+        },
+    ]
+
+    static let idToken: [HostileScenario] = [
+        claim("oidcc-client-test-invalid-iss", "iss is another issuer", "OIDC Core §3.1.3.7 step 2", .invalidIssuer) {
+            $0.idTokenClaimOverrides["iss"] = "https://impostor.example.test"
+        },
+        claim("oidcc-client-test-missing-iss", "iss missing", "OIDC Core §3.1.3.7 step 2", .invalidIssuer) {
+            $0.idTokenClaimRemovals = ["iss"]
+        },
+        claim("oidcc-client-test-invalid-aud", "aud is another client", "OIDC Core §3.1.3.7 step 3", .invalidAudience) {
+            $0.idTokenClaimOverrides["aud"] = "another-client"
+        },
+        claim("oidcc-client-test-missing-aud", "aud missing", "OIDC Core §3.1.3.7 step 3", .invalidAudience) {
+            $0.idTokenClaimRemovals = ["aud"]
+        },
+        claim("oidcc-client-test-untrusted-aud", "aud also names an untrusted audience", "OIDC Core §3.1.3.7 step 3", .invalidAudience) {
+            $0.idTokenClaimOverrides["aud"] = ["test-client", "untrusted-client"]
+            $0.idTokenClaimOverrides["azp"] = "test-client"
+        },
+        accepted("oidcc-client-test-aud-single-element-array", "aud is a one-element array", "OIDC Core §2") {
+            $0.idTokenClaimOverrides["aud"] = ["test-client"]
+        },
+        claim("oidcc-client-test-invalid-azp", "azp is another client", "OIDC Core §3.1.3.7 step 5", .invalidAuthorizedParty) {
+            $0.idTokenClaimOverrides["azp"] = "another-client"
+        },
+        claim("oidcc-client-test-missing-sub", "sub missing", "OIDC Core §2", .missingClaim) {
+            $0.idTokenClaimRemovals = ["sub"]
+        },
+        claim("oidcc-client-test-missing-iat", "iat missing", "OIDC Core §2", .missingClaim) {
+            $0.idTokenClaimRemovals = ["iat"]
+        },
+        claim("oidcc-client-test-iat-far-past", "iat a day in the past", "OIDC Core §3.1.3.7 step 10", .invalidIssuedAt) {
+            $0.idTokenClaimOverrides["iat"] = .number(ManualClock.defaultEpoch - 86_400)
+        },
+        claim("oidcc-client-test-iat-future", "iat an hour in the future", "OIDC Core §3.1.3.7 step 10", .invalidIssuedAt) {
+            $0.idTokenClaimOverrides["iat"] = .number(ManualClock.defaultEpoch + 3600)
+        },
+        claim("oidcc-client-test-expired-exp", "exp ten minutes ago", "OIDC Core §3.1.3.7 step 9", .tokenExpired) {
+            $0.idTokenClaimOverrides["exp"] = .number(ManualClock.defaultEpoch - 600)
+        },
+        claim("oidcc-client-test-missing-exp", "exp missing", "OIDC Core §2", .missingClaim) {
+            $0.idTokenClaimRemovals = ["exp"]
+        },
+        claim("oidcc-client-test-invalid-nonce", "nonce differs", "OIDC Core §3.1.3.7 step 11", .nonceMismatch) {
+            $0.idTokenClaimOverrides["nonce"] = "replayed-nonce"
+        },
+        claim("oidcc-client-test-missing-nonce", "nonce missing", "OIDC Core §3.1.3.7 step 11", .nonceMismatch) {
+            $0.idTokenClaimRemovals = ["nonce"]
+        },
+        claim("oidcc-client-test-invalid-sig-rs256", "RS256 signature over other bytes", "OIDC Core §3.1.3.7 step 6", .invalidSignature) {
+            $0.signing = .corruptSignature
+        },
+        claim("oidcc-client-test-invalid-sig-es256", "ES256 signature over other bytes", "OIDC Core §3.1.3.7 step 6", .invalidSignature, algorithm: .es256) {
+            $0.signing = .corruptSignature
+        },
+        claim("oidcc-client-test-es256-zero-r", "ES256 signature with r = 0", "FIPS 186-4 §6.4 (CVE-2022-21449)", .invalidSignature, algorithm: .es256) {
+            $0.signing = .ecdsaZeroR
+        },
+        claim("oidcc-client-test-es256-zero-s", "ES256 signature with s = 0", "FIPS 186-4 §6.4 (CVE-2022-21449)", .invalidSignature, algorithm: .es256) {
+            $0.signing = .ecdsaZeroS
+        },
+        claim("oidcc-client-test-idtoken-sig-none", "alg none, empty signature", "OIDC Core §3.1.3.7 step 7, RFC 8725 §3.1", .unsupportedAlgorithm) {
+            $0.signing = .unsigned
+        },
+        claim("rfc8725-hs256-with-rsa-public-key", "HS256 keyed with the RSA public key", "RFC 8725 §2.1", .unsupportedAlgorithm) {
+            $0.signing = .hmacWithRSAPublicKey
+        },
+        claim("rfc8725-alg-outside-pinned-list", "alg RS512, which the client did not pin", "RFC 8725 §3.1", .unsupportedAlgorithm) {
+            $0.idTokenHeaderOverrides["alg"] = "RS512"
+        },
+        claim("rfc7515-unknown-crit", "crit names an unknown extension", "RFC 7515 §4.1.11", .unsupportedCriticalHeader) {
+            $0.idTokenHeaderOverrides["crit"] = ["urn:example:unknown"]
+            $0.idTokenHeaderOverrides["urn:example:unknown"] = true
+        },
+        accepted("oidcc-client-test-kid-absent-single-jwks", "no kid, one matching key", "OIDC Core §10.1") {
+            $0.idTokenHeaderRemovals = ["kid"]
+        },
+        claim("oidcc-client-test-kid-absent-multiple-jwks", "no kid, several matching keys", "OIDC Core §10.1", .missingKeyID) {
+            $0.idTokenHeaderRemovals = ["kid"]
+            $0.publishRotatedKeys = true
+        },
+        accepted("rfc8725-embedded-keys-ignored", "jku, jwk, x5u and x5c headers point elsewhere", "RFC 8725 §3.10") {
+            $0.idTokenHeaderOverrides["jku"] = "https://attacker.example/jwks"
+            $0.idTokenHeaderOverrides["jwk"] = ["kty": "oct", "k": "c2VjcmV0"]
+            $0.idTokenHeaderOverrides["x5u"] = "https://attacker.example/cert.pem"
+            $0.idTokenHeaderOverrides["x5c"] = ["MIIB"]
+        },
+        claim("oidcc-client-test-unknown-kid", "kid not in the JWKS (even after a refetch)", "OIDC Core §10.1.1", .unknownKeyID) {
+            $0.signing = .rotatedKey
+        },
+        claim("oidcc-client-test-at-hash-mismatch", "at_hash of another access token", "OIDC Core §3.2.2.9", .accessTokenHashMismatch) {
+            $0.idTokenClaimOverrides["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA"
+        },
+    ]
+
+    private static func claim(
+        _ id: String,
+        _ summary: String,
+        _ reference: String,
+        _ code: AuthError.Code,
+        algorithm: JWSAlgorithm = .rs256,
+        _ configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
+    ) -> HostileScenario {
+        HostileScenario(id: id, summary: summary, reference: reference, stage: .idToken, algorithm: algorithm,
+                        expectation: .rejected(code), configure: configure)
+    }
+
+    private static func accepted(
+        _ id: String,
+        _ summary: String,
+        _ reference: String,
+        _ configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
+    ) -> HostileScenario {
+        HostileScenario(id: id, summary: summary, reference: reference, stage: .idToken, expectation: .accepted, configure: configure)
+    }
+}
