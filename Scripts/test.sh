@@ -9,3 +9,6 @@ swift build --build-tests
 
 echo "==> swift test"
 swift test
+
+echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
+Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"

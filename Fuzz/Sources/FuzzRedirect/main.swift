@@ -1,0 +1,27 @@
+// Fuzzes the authorization response parser: redirect URL parsing, exact redirect matching, form decoding and
+// the plain-text reduction of error descriptions. Any input must end in a value or an AuthError, never a crash.
+import AuthCore
+import CFuzzerDriver
+import Foundation
+
+let registered = URL(string: "com.example.app:/oauth/callback")!
+let loopback = URL(string: "http://127.0.0.1:53682/callback")!
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzRedirect(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    guard let bytes else { return 0 }
+    let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
+    _ = FormEncoding.decode(text)
+    guard let url = URL(string: text) else { return 0 }
+    _ = AuthorizationResponse.redirect(url, matches: registered)
+    _ = AuthorizationResponse.redirect(url, matches: loopback)
+    if let response = try? AuthorizationResponse(parsing: url) {
+        _ = (response.state, response.code, response.error, response.errorDescription, response.issuer)
+    }
+    _ = try? AuthorizationResponse(redirect: url, redirectURI: registered)
+    return 0
+}
+
+var argc = CommandLine.argc
+var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzzRedirect($0, $1) })
