@@ -45,17 +45,24 @@ struct Fixture {
         algorithm: JWSAlgorithm = .rs256,
         scopes: [String] = ["openid", "email", "offline_access"],
         storage: (any TokenStorage)? = nil,
+        clientSecret: String? = nil,
         options: AuthClient.Options = AuthClient.Options()
     ) {
         let clock = ManualClock()
         self.clock = clock
-        idp = TestIdentityProvider(configuration: .init(signingAlgorithm: algorithm), clock: clock)
+        let registered = TestIdentityProvider.Client(
+            id: TestIdentityProvider.defaultClientID,
+            secret: clientSecret,
+            redirectURIs: [TestIdentityProvider.defaultRedirectURI]
+        )
+        idp = TestIdentityProvider(configuration: .init(signingAlgorithm: algorithm, clients: [registered]), clock: clock)
         transport = RecordingTransport(idp.transport)
         agent = HeadlessUserAgent(transport: idp.transport)
         let provider = PlainOIDCProvider(
             issuer: TestIdentityProvider.defaultIssuer,
             client: ClientRegistration(
                 clientID: TestIdentityProvider.defaultClientID,
+                clientSecret: clientSecret.map(Secret.init),
                 redirectURI: TestIdentityProvider.defaultRedirectURI,
                 scopes: scopes
             )

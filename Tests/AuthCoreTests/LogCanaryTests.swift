@@ -1,33 +1,55 @@
 import AuthCore
 import AuthTesting
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 
 @Suite("No secret in any log")
 struct LogCanaryTests {
-    @Test("Logs of a sign-in, a refresh and failures contain no issued token, code or verifier")
-    func noSecretsInLogs() async throws {
-        let fixture = Fixture()
+    @Test("Sign-in, refresh, user info, requests, introspection, revocation and failures log no secret",
+          arguments: [nil, "client-secret-canary-7f3a"])
+    func noSecretsInLogs(clientSecret: String?) async throws {
+        let fixture = Fixture(clientSecret: clientSecret)
         let session = try await fixture.signIn()
         fixture.clock.advance(by: 3600)
         _ = try await session.validAccessToken()
-        // A failure path too: a replayed redirect and a token error.
+        _ = try await session.userInfo()
+        _ = try await session.introspect()
+        await fixture.idp.revokeAccessTokens()
+        var request = URLRequest(url: fixture.idp.endpoint("/api/resource"))
+        request.httpMethod = "GET"
+        _ = try await session.send(request)
+        // Failure paths: a replayed redirect, a rejected refresh, then sign-out with revocation.
         let (_, redirect) = try await fixture.redirect()
-        _ = try await fixture.client.completeSignIn(redirect: redirect)
-        _ = await authError { _ = try await fixture.client.completeSignIn(redirect: redirect) }
+        let second = try await fixture.client.completeSignIn(redirect: redirect)
+        var errors: [AuthError] = []
+        if let replay = await authError({ _ = try await fixture.client.completeSignIn(redirect: redirect) }) { errors.append(replay) }
+        await fixture.idp.update { $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), [:]) }
+        if let rejected = await authError({ try await second.refresh() }) { errors.append(rejected) }
+        await fixture.idp.update { $0.tokenResponseReplacement = nil }
+        try await session.signOut()
 
-        let verifiers = await fixture.transport.exchanges(pathSuffix: "/token").compactMap { $0.formParameters["code_verifier"] }
-        let secrets = await fixture.idp.issuedSecrets + verifiers
-        #expect(secrets.count >= 8)
-        #expect(fixture.logger.records.count >= 10)
-        // Trace level captured everything the engine said.
+        let exchanges = await fixture.transport.exchanges
+        let verifiers = exchanges.compactMap { $0.formParameters["code_verifier"] }
+        let headers = exchanges.compactMap { $0.request.value(forHTTPHeaderField: "Authorization") }
+        var secrets = await fixture.idp.issuedSecrets + verifiers + headers
+        secrets += headers.map { String($0.drop { $0 != " " }.dropFirst()) }  // the credential part alone
+        if let clientSecret { secrets.append(clientSecret) }
+        #expect(headers.contains { $0.hasPrefix("Bearer ") })
+        #expect(clientSecret == nil || headers.contains { $0.hasPrefix("Basic ") })
+        #expect(secrets.count >= 12)
+        #expect(errors.count == 2)
         #expect(fixture.logger.records.contains { $0.level == .trace })
+
+        let texts = fixture.logger.lines + errors.flatMap { [$0.description, $0.message, $0.localizedDescription] }
         for secret in secrets {
-            #expect(!fixture.logger.contains(secret), "a log line contains an issued secret")
+            #expect(!texts.contains { $0.contains(secret) }, "a log line or error contains a secret")
         }
         let credential = await session.credential
-        #expect("\(credential)".contains(credential.accessToken.reveal()) == false)
-        #expect(String(reflecting: credential).contains(credential.accessToken.reveal()) == false)
+        #expect(!"\(credential)".contains(credential.accessToken.reveal()))
+        #expect(!String(reflecting: credential).contains(credential.accessToken.reveal()))
     }
 
     @Test("Secret never prints its value")
