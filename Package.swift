@@ -16,11 +16,13 @@ let package = Package(
         .library(name: "AuthCore", targets: ["AuthCore"]),
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
+        .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -33,6 +35,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthLoopback",
+            dependencies: [
+                "AuthCore",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AuthTesting",
             dependencies: [
@@ -51,5 +63,6 @@ let package = Package(
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
     ]
 )

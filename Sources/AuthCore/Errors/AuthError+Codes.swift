@@ -23,6 +23,8 @@ extension AuthError.Code {
 
     /// The user (or the system) cancelled the sign-in.
     public static let userCancelled: Self = "user_cancelled"
+    /// The user did not complete the sign-in in time.
+    public static let timedOut: Self = "timed_out"
     /// A sign-in for this client is already in progress.
     public static let signInInProgress: Self = "sign_in_in_progress"
     /// The redirect does not match the registered redirect URI exactly.

@@ -239,8 +239,8 @@ public actor TestIdentityProvider {
             return page("Unknown client.", status: 400, url: url)
         }
         // Never redirect to an unregistered URI: show an error page instead (RFC 6749 §4.1.2.1).
-        guard let redirectText = query["redirect_uri"],
-            let redirectURI = client.redirectURIs.first(where: { $0.absoluteString == redirectText })
+        guard let redirectText = query["redirect_uri"], let requested = URL(string: redirectText),
+            client.redirectURIs.contains(where: { Self.redirect(requested, matchesRegistered: $0) })
         else {
             return page("The redirect_uri is not registered for this client.", status: 400, url: url)
         }
@@ -253,7 +253,7 @@ public actor TestIdentityProvider {
                 if !(name == "code" && behavior.duplicatesCodeParameter) { response.removeAll { $0.0 == name } }
                 response.append((name, value))
             }
-            let location = redirectURI.appendingQuery(response)
+            let location = requested.appendingQuery(response)
             return (Data(), .make(url: url, status: 302, headers: ["Location": location.absoluteString]))
         }
         if let (error, description) = behavior.authorizationError {
@@ -280,6 +280,17 @@ public actor TestIdentityProvider {
         )
         response.append(("code", code))
         return finish()
+    }
+
+    /// Exact match, except that a registered loopback IP redirect (`http://127.0.0.1/…`, `http://[::1]/…`)
+    /// accepts any port, as RFC 8252 §7.3 requires of servers.
+    static func redirect(_ requested: URL, matchesRegistered registered: URL) -> Bool {
+        if requested.absoluteString == registered.absoluteString { return true }
+        guard registered.scheme == "http", let host = registered.host, ["127.0.0.1", "::1", "[::1]"].contains(host) else {
+            return false
+        }
+        return requested.scheme == "http" && requested.host == host && requested.path == registered.path
+            && requested.query == nil && requested.fragment == nil
     }
 
     // MARK: Token

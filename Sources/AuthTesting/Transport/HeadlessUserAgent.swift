@@ -21,6 +21,12 @@ public struct HeadlessUserAgent: UserAgent {
     ///
     /// - Throws: `authorization_failed` when the page answers without redirecting (an error page).
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
+        try await followRedirects(request)
+    }
+
+    /// Follows the authorization URL's redirects and returns the first URL on a loopback host or matching the
+    /// redirect URI, without delivering it anywhere (scripted browsers then request it themselves).
+    public func followRedirects(_ request: AuthorizationRequest) async throws -> URL {
         var url = request.url
         for _ in 0...maximumRedirects {
             var page = URLRequest(url: url)
@@ -37,7 +43,7 @@ public struct HeadlessUserAgent: UserAgent {
                     httpStatus: response.statusCode
                 )
             }
-            if AuthorizationResponse.redirect(next, matches: request.redirectURI) { return next }
+            if AuthorizationResponse.redirect(next, matches: request.redirectURI) || next.isLoopback { return next }
             url = next
         }
         throw AuthError(.authorizationFailed, "The authorization page redirected more than \(maximumRedirects) times.")

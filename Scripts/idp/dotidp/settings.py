@@ -1,0 +1,61 @@
+"""Settings for the local django-oauth-toolkit identity server used by the integration tests.
+
+Everything lives under STATE_DIR (the repo's .idp/ by default). Test-only choices are marked.
+"""
+import os
+from pathlib import Path
+
+STATE_DIR = Path(os.environ.get("AUTH_IDP_STATE", Path(__file__).resolve().parents[3] / ".idp"))
+PORT = int(os.environ.get("AUTH_IDP_PORT", "8765"))
+ISSUER = f"http://127.0.0.1:{PORT}/o"
+
+SECRET_KEY = "test-only-not-secret"  # test-only
+DEBUG = False
+ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+ROOT_URLCONF = "dotidp.urls"
+INSTALLED_APPS = [
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "oauth2_provider",
+]
+MIDDLEWARE = [
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+]
+TEMPLATES = [{
+    "BACKEND": "django.template.backends.django.DjangoTemplates",
+    "DIRS": [Path(__file__).resolve().parent / "templates"],
+    "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
+}]
+DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": STATE_DIR / "db.sqlite3"}}
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # test-only: fast logins
+LOGIN_URL = "/accounts/login/"
+USE_TZ = True
+DEFAULT_AUTO_FIELD = "django.db.models.AutoField"
+
+OAUTH2_PROVIDER = {
+    "OIDC_ENABLED": True,
+    "OIDC_RSA_PRIVATE_KEY": (STATE_DIR / "oidc.key").read_text() if (STATE_DIR / "oidc.key").exists() else "",
+    "OIDC_ISS_ENDPOINT": ISSUER,
+    "OIDC_RP_INITIATED_LOGOUT_ENABLED": True,
+    "OIDC_RP_INITIATED_LOGOUT_ALWAYS_PROMPT": False,
+    "PKCE_REQUIRED": True,
+    "ROTATE_REFRESH_TOKEN": True,
+    "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
+    "OAUTH2_VALIDATOR_CLASS": "dotidp.validators.Validator",
+    "SCOPES": {
+        "openid": "OpenID Connect",
+        "email": "E-mail address",
+        "profile": "Profile",
+        "offline_access": "Refresh tokens",
+    },
+}
+
+# Keep-alive requests otherwise wait ~40 ms on delayed ACKs (NOTES-LINUX.md).
+from django.core.servers.basehttp import WSGIRequestHandler  # noqa: E402
+
+WSGIRequestHandler.disable_nagle_algorithm = True

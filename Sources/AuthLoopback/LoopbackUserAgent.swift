@@ -1,0 +1,187 @@
+public import AuthCore
+public import Foundation
+import NIOCore
+import NIOPosix
+
+/// A desktop and command-line ``UserAgent`` (RFC 8252 §7.3): opens the system browser (or prints the URL) and
+/// receives the redirect on `127.0.0.1` (or `::1`).
+///
+/// The listener binds the loopback address only, on the redirect URI's port or — when the URI has no port or
+/// port 0 — an ephemeral port, which ``redirectURI`` then reports. It accepts exactly one `GET` to the redirect
+/// path, answers the browser with a small "you can close this window" page, answers every other path with 404,
+/// gives up after the timeout, and closes the listener when done.
+///
+/// ```swift
+/// let session = try await client.signInWithLoopback(browser: .system)
+/// ```
+public final class LoopbackUserAgent: UserAgent {
+    /// How the authorization URL reaches a browser.
+    public enum Browser: Sendable {
+        /// Open the system browser (`open` on macOS, `xdg-open` elsewhere); print the URL if that fails.
+        case system
+        /// Print the URL on a line of its own to standard output and wait.
+        case print
+        /// Hand the URL to your own code (a test's scripted browser, an embedded web view).
+        case custom(@Sendable (URL) async throws -> Void)
+    }
+
+    /// The redirect URI with the port actually bound; put it in the authorization request.
+    public let redirectURI: URL
+    private let browser: Browser
+    private let timeout: Duration
+    private let status: @Sendable (String) -> Void
+    private let channel: any Channel
+    private let waiter: RedirectWaiter
+
+    private init(
+        redirectURI: URL,
+        browser: Browser,
+        timeout: Duration,
+        status: @escaping @Sendable (String) -> Void,
+        channel: any Channel,
+        waiter: RedirectWaiter
+    ) {
+        self.redirectURI = redirectURI
+        self.browser = browser
+        self.timeout = timeout
+        self.status = status
+        self.channel = channel
+        self.waiter = waiter
+    }
+
+    /// Binds the listener for `redirectURI`.
+    ///
+    /// - Parameters:
+    ///   - redirectURI: an `http` URI on `127.0.0.1`, `[::1]` or `localhost` (which binds `127.0.0.1`).
+    ///   - browser: how to show the authorization URL.
+    ///   - timeout: how long to wait for the redirect.
+    ///   - status: where progress messages go (standard error by default).
+    /// - Throws: `invalid_configuration` for a non-loopback or non-http URI; `network_error` when the port is taken.
+    public static func start(
+        redirectURI: URL,
+        browser: Browser = .system,
+        timeout: Duration = .seconds(300),
+        status: @escaping @Sendable (String) -> Void = { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }
+    ) async throws -> LoopbackUserAgent {
+        guard redirectURI.scheme?.lowercased() == "http", let host = redirectURI.host?.lowercased(),
+            ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host)
+        else {
+            throw AuthError(
+                .invalidConfiguration,
+                "A loopback redirect URI must be http://127.0.0.1[:port]/path (RFC 8252 §7.3); got \(redirectURI.absoluteString)."
+            )
+        }
+        let bindHost = host.contains(":") ? "::1" : "127.0.0.1"
+        let path = redirectURI.path.isEmpty ? "/" : redirectURI.path
+        let waiter = RedirectWaiter()
+        let channel: any Channel
+        do {
+            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                .childChannelInitializer { child in
+                    child.eventLoop.makeCompletedFuture {
+                        try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                        try child.pipeline.syncOperations.addHandler(RedirectHandler(path: path, waiter: waiter))
+                    }
+                }
+                .bind(host: bindHost, port: redirectURI.port ?? 0)
+                .get()
+        } catch {
+            throw AuthError(
+                .network,
+                "Cannot listen on \(bindHost):\(redirectURI.port ?? 0) for the redirect; is another program using the port?",
+                underlying: error
+            )
+        }
+        var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
+        components.port = channel.localAddress?.port
+        if components.path.isEmpty { components.path = "/" }
+        // The components came from a valid URL with only the port changed.
+        let bound = components.url!
+        await waiter.setOrigin(bound)
+        return LoopbackUserAgent(redirectURI: bound, browser: browser, timeout: timeout, status: status, channel: channel, waiter: waiter)
+    }
+
+    /// Shows `request` in the browser and waits for its redirect, then closes the listener.
+    ///
+    /// - Throws: `timed_out` when no redirect arrives in time; `user_cancelled` when the task is cancelled.
+    public func authorize(_ request: AuthorizationRequest) async throws -> URL {
+        defer { close() }
+        switch browser {
+        case .print:
+            print(request.url.absoluteString)
+            status("Open the URL above in a browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
+        case .system:
+            if Self.openSystemBrowser(request.url) {
+                status("Opened the browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
+            } else {
+                print(request.url.absoluteString)
+                status("Could not open a browser; open the URL above. Waiting up to \(timeout) …")
+            }
+        case .custom(let open):
+            try await open(request.url)
+        }
+        let waiter = waiter
+        let timeout = timeout
+        return try await withThrowingTaskGroup(of: URL.self) { group in
+            group.addTask { try await waiter.wait() }
+            group.addTask {
+                try await Task.sleep(for: timeout)
+                throw AuthError(.timedOut, "No redirect arrived within \(timeout); run the sign-in again.", providerID: request.providerID)
+            }
+            defer { group.cancelAll() }
+            // The group has two tasks, so next() yields at least one result.
+            return try await group.next()!
+        }
+    }
+
+    /// Closes the listener (also done after ``authorize(_:)``).
+    public func close() {
+        channel.close(promise: nil)
+    }
+
+    /// Whether the listener still accepts connections.
+    public var isListening: Bool { channel.isActive }
+
+    private static func openSystemBrowser(_ url: URL) -> Bool {
+        let process = Process()
+        #if os(macOS)
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+        process.arguments = [url.absoluteString]
+        #else
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["xdg-open", url.absoluteString]
+        #endif
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        do {
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus == 0
+        } catch {
+            return false
+        }
+    }
+}
+
+extension AuthClient {
+    /// Signs in through the system browser (or `browser`) with a loopback redirect listener.
+    ///
+    /// The redirect URI comes from `options.redirectURI` or the provider's registration; with no port (or port 0)
+    /// an ephemeral port is chosen and sent in the authorization and token requests.
+    public func signInWithLoopback(
+        browser: LoopbackUserAgent.Browser = .system,
+        timeout: Duration = .seconds(300),
+        options: SignInOptions = SignInOptions()
+    ) async throws -> Session {
+        let agent = try await LoopbackUserAgent.start(
+            redirectURI: options.redirectURI ?? provider.client.redirectURI,
+            browser: browser,
+            timeout: timeout
+        )
+        defer { agent.close() }
+        var options = options
+        options.redirectURI = agent.redirectURI
+        return try await signIn(with: agent, options: options)
+    }
+}
