@@ -1,11 +1,20 @@
 #!/usr/bin/env bash
-# The one test command: builds everything (warnings are errors in our targets) and runs every test.
-# `.ci/run` runs exactly this script.
+# The one test command: builds everything (warnings are errors in our targets), starts the real identity
+# server (django-oauth-toolkit, installed from PyPI on first use), runs every test against it, stops it,
+# and fuzzes each parser briefly. `.ci/run` runs exactly this script.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "==> swift build (all targets, warnings as errors)"
 swift build --build-tests
+
+echo "==> starting the identity server for the integration tests"
+trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true' EXIT
+Scripts/idp/dot.sh start
+set -a
+eval "$(Scripts/idp/dot.sh env)"
+AUTH_IT_REQUIRED=1   # the integration suite fails, rather than skips, if the server is unreachable
+set +a
 
 echo "==> swift test"
 swift test
