@@ -17,12 +17,16 @@ let package = Package(
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
+        .library(name: "AuthProviders", targets: ["AuthProviders"]),
+        .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // Examples only (auth-cli and the sample executables); SwiftPM does not build it for library users.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     ],
     targets: [
         .target(
@@ -52,6 +56,16 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: strictSettings
+        ),
+        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "AuthCLI",
+            dependencies: [
+                "AuthProviders", "AuthLoopback", "AuthTesting",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Examples/AuthCLI",
             swiftSettings: strictSettings
         ),
         .executableTarget(

@@ -19,5 +19,8 @@ set +a
 echo "==> swift test"
 swift test
 
+echo "==> auth-cli end to end (embedded identity provider, then the real server)"
+Scripts/cli-integration.sh
+
 echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
 Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"

@@ -109,13 +109,13 @@ public final class LoopbackUserAgent: UserAgent {
         defer { close() }
         switch browser {
         case .print:
-            print(request.url.absoluteString)
+            Self.printLine(request.url.absoluteString)
             status("Open the URL above in a browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
         case .system:
             if Self.openSystemBrowser(request.url) {
                 status("Opened the browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
             } else {
-                print(request.url.absoluteString)
+                Self.printLine(request.url.absoluteString)
                 status("Could not open a browser; open the URL above. Waiting up to \(timeout) …")
             }
         case .custom(let open):
@@ -142,6 +142,12 @@ public final class LoopbackUserAgent: UserAgent {
 
     /// Whether the listener still accepts connections.
     public var isListening: Bool { channel.isActive }
+
+    /// Writes `line` to standard output unbuffered: a script reading the URL from a pipe must see it now,
+    /// not when the process exits.
+    private static func printLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
 
     private static func openSystemBrowser(_ url: URL) -> Bool {
         let process = Process()

@@ -1,12 +1,5 @@
 public import Foundation
 import Crypto
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Keeps credentials in files, one per account, readable by the owner only.
 ///
@@ -81,15 +74,12 @@ public actor FileTokenStorage: TokenStorage {
         } catch {
             throw AuthError(.storageFailed, "The credential could not be encoded.", underlying: error)
         }
-        try Self.atomicWrite(data, to: fileURL(for: key))
+        try AtomicFile.write(data, to: fileURL(for: key))
     }
 
     /// Removes the credential under `key`.
     public func removeCredential(for key: StorageKey) throws {
-        let path = fileURL(for: key).path
-        guard unlink(path) == 0 || errno == ENOENT else {
-            throw AuthError(.storageFailed, "The credential file could not be removed (errno \(errno)).")
-        }
+        try AtomicFile.remove(fileURL(for: key))
     }
 
     /// Every key with a readable credential file (corrupted files are skipped here and reported on read).
@@ -140,35 +130,6 @@ public actor FileTokenStorage: TokenStorage {
             )
         } catch {
             throw AuthError(.storageFailed, "The storage directory \(directory.path) could not be created.", underlying: error)
-        }
-    }
-
-    /// Writes `data` to a fresh `0600` temporary file beside `url`, fsyncs it, and renames it over `url`.
-    static func atomicWrite(_ data: Data, to url: URL) throws {
-        let temporary = url.path + ".tmp-" + SecureRandom.token(byteCount: 8)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw AuthError(.storageFailed, "A temporary credential file could not be created (errno \(errno)).")
-        }
-        var failure: Int32 = 0
-        data.withUnsafeBytes { buffer in
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = errno
-                    return
-                }
-                offset += written
-            }
-        }
-        if failure == 0, fsync(descriptor) != 0 { failure = errno }
-        close(descriptor)
-        guard failure == 0, rename(temporary, url.path) == 0 else {
-            let code = failure != 0 ? failure : errno
-            unlink(temporary)
-            throw AuthError(.storageFailed, "The credential file could not be written (errno \(code)).")
         }
     }
 }

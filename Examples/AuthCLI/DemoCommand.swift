@@ -1,0 +1,86 @@
+import ArgumentParser
+import AuthProviders
+import AuthTesting
+import Foundation
+
+/// `auth-cli demo`: every registered provider that has an emulator — sign in, refresh, sign out — one row each.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Sign in, refresh and sign out with every provider that has an emulator, and print one row each."
+    )
+
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            var rows: [[String: JSONValue]] = []
+            var failed = false
+            let registry = ProviderRegistry.builtIn
+            for id in registry.providerIDs {
+                guard let emulator = ProviderEmulator.make(for: id) else { continue }
+                let row = await Self.exercise(emulator, registry: registry)
+                if row["ok"] != .bool(true) { failed = true }
+                rows.append(row)
+            }
+            let header = "provider    route          sign-in  refresh  sign-out  checks"
+            output.emit(
+                ["providers": .array(rows.map(JSONValue.object))],
+                human: [header] + rows.map(Self.line)
+            )
+            if failed { throw ExitCode(1) }
+        }
+    }
+
+    /// Runs one provider's flow against its emulator and reports what was checked.
+    static func exercise(_ emulator: ProviderEmulator, registry: ProviderRegistry) async -> [String: JSONValue] {
+        var row: [String: JSONValue] = ["provider": .string(emulator.providerID.rawValue), "route": .string(emulator.route)]
+        let transport = RecordingTransport(emulator.transport)
+        let logger = RecordingLogger()
+        let storage = InMemoryTokenStorage()
+        do {
+            let provider = try registry.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration)
+            let client = AuthClient(provider: provider, storage: storage, transport: transport, logger: logger, clock: emulator.clock)
+            let request = try await client.prepareSignIn()
+            let redirect = try await emulator.userAgent.authorize(request)
+            let session = try await client.completeSignIn(redirect: redirect)
+            row["sign_in"] = "ok"
+
+            var checks: [String] = []
+            let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            if query.contains(where: { $0.name == "code_challenge_method" && $0.value == "S256" }) { checks.append("PKCE S256") }
+            if query.contains(where: { $0.name == "state" }) { checks.append("state") }
+            if query.contains(where: { $0.name == "nonce" }) { checks.append("nonce") }
+            if await session.idTokenClaims != nil { checks.append("ID token") }
+
+            if emulator.supportsRefresh {
+                let before = await session.credential.accessToken
+                let after = try await session.refresh().accessToken
+                row["refresh"] = after != before ? "ok" : "unchanged"
+            } else {
+                row["refresh"] = "n/a"
+            }
+            try await session.signOut()
+            row["sign_out"] = await storage.isEmpty ? "ok" : "left data"
+            let secrets = await transport.exchanges.compactMap { $0.request.value(forHTTPHeaderField: "Authorization") }
+            if !secrets.contains(where: { logger.contains($0) }) { checks.append("no secrets logged") }
+            row["checks"] = .array(checks.map(JSONValue.string))
+            row["requests"] = .number(Double(await transport.exchanges.count))
+            row["ok"] = .bool(row["refresh"] != "unchanged" && row["sign_out"] == "ok")
+        } catch {
+            row["error"] = .string("\(error)")
+            row["ok"] = false
+        }
+        return row
+    }
+
+    private static func line(_ row: [String: JSONValue]) -> String {
+        func cell(_ key: String, _ width: Int) -> String {
+            (row[key]?.stringValue ?? "-").padding(toLength: width, withPad: " ", startingAt: 0)
+        }
+        if let error = row["error"]?.stringValue { return cell("provider", 12) + "FAILED: " + error }
+        let checks = row["checks"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
+        return cell("provider", 12) + cell("route", 15) + cell("sign_in", 9) + cell("refresh", 9) + cell("sign_out", 10) + checks
+    }
+}

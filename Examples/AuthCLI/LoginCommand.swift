@@ -1,0 +1,142 @@
+import ArgumentParser
+import AuthLoopback
+import AuthProviders
+import AuthTesting
+import Foundation
+
+/// `auth-cli login`: sign in and store the session.
+struct LoginCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "login",
+        abstract: "Sign in with a registered provider, any OpenID Connect issuer, or the embedded identity provider.",
+        discussion: """
+            auth-cli login                                   # the embedded identity provider (no network)
+            auth-cli login --provider oidc --config oidc.json
+            auth-cli login --issuer https://id.example.com --client-id cli \\
+                           --redirect-uri http://127.0.0.1:53682/callback --browser print
+            """
+    )
+
+    @Option(help: "A registered provider id (see `auth-cli providers`).")
+    var provider: String?
+
+    @Option(help: "The provider's configuration: a JSON or property-list file with a dictionary.")
+    var config: String?
+
+    @Option(help: "An OpenID Connect issuer URL (uses the `oidc` provider).")
+    var issuer: String?
+
+    @Option(help: "The client id registered at the issuer.")
+    var clientID: String?
+
+    @Option(help: "A client secret (confidential clients only).")
+    var clientSecret: String?
+
+    @Option(help: "The redirect URI: http://127.0.0.1[:port]/path; without a port an ephemeral one is used.")
+    var redirectURI: String?
+
+    @Option(help: "Space-separated scopes.")
+    var scope: String = "openid email profile"
+
+    @Option(name: .customLong("param"), help: "An extra authorization parameter, key=value (repeatable).")
+    var parameters: [KeyValue] = []
+
+    @Option(help: "A login hint (e-mail or phone) to pre-fill the login page.")
+    var loginHint: String?
+
+    @Option(help: "A prompt value: login, consent, select_account, none (repeatable).")
+    var prompt: [String] = []
+
+    @Option(help: "How to show the authorization page: system, print, none (none: embedded identity provider only).")
+    var browser: BrowserChoice?
+
+    @Option(help: "Seconds to wait for the browser's redirect.")
+    var timeout: Int = 300
+
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let setup = try resolve()
+            let logger = TerminalLogger(minimum: self.output.verbose ? .trace : .warning)
+            let provider = try ProviderRegistry.builtIn.provider(named: setup.providerID.rawValue, configuration: setup.configuration)
+            // Sessions from the embedded identity provider are stored only when --store is given.
+            let storage: any TokenStorage =
+                setup.emulator != nil && store.store == nil
+                ? InMemoryTokenStorage()
+                : CLIStore(url: store.url, provider: setup.providerID, embedded: setup.emulator != nil, configuration: setup.configuration)
+            let client = AuthClient(
+                provider: provider,
+                storage: storage,
+                transport: setup.emulator?.transport ?? URLSessionTransport(),
+                logger: logger,
+                clock: setup.emulator?.clock ?? SystemWallClock()
+            )
+            let options = SignInOptions(loginHint: loginHint, prompt: prompt)
+            let session: Session
+            switch browser ?? (setup.emulator == nil ? .system : .none) {
+            case .none:
+                guard let emulator = setup.emulator else {
+                    throw ValidationError("--browser none needs the embedded identity provider; use system or print with a real issuer.")
+                }
+                session = try await client.signIn(with: emulator.userAgent, options: options)
+            case .system, .print:
+                guard setup.emulator == nil else {
+                    throw ValidationError("The embedded identity provider has no browser page; use --browser none (the default).")
+                }
+                session = try await client.signInWithLoopback(
+                    browser: browser == .print ? .print : .system,
+                    timeout: .seconds(timeout),
+                    options: options
+                )
+            }
+            var object = await output.describe(session)
+            if storage is CLIStore { object["store"] = .string(store.url.path) }
+            var human = ["signed in"] + (await output.humanLines(session))
+            if storage is CLIStore { human.append("stored     \(store.url.path)") }
+            output.emit(object, human: human)
+        }
+    }
+
+    private struct Setup {
+        let providerID: ProviderID
+        let configuration: ProviderConfiguration
+        let emulator: ProviderEmulator?
+    }
+
+    private func resolve() throws -> Setup {
+        if let issuer {
+            guard provider == nil || provider == "oidc", config == nil else {
+                throw ValidationError("Use either --issuer … or --provider/--config, not both.")
+            }
+            guard let clientID, let redirectURI else {
+                throw ValidationError("--issuer needs --client-id and --redirect-uri.")
+            }
+            var values: [String: JSONValue] = [
+                "issuer": .string(issuer), "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
+                "scope": .string(scope),
+            ]
+            if let clientSecret { values["client_secret"] = .string(clientSecret) }
+            if !parameters.isEmpty {
+                values["parameters"] = .object(Dictionary(parameters.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
+            }
+            return Setup(providerID: "oidc", configuration: ProviderConfiguration(values), emulator: nil)
+        }
+        let providerID = ProviderID(rawValue: provider ?? "oidc")
+        let registry = ProviderRegistry.builtIn
+        guard registry.contains(providerID.rawValue) else {
+            let known = registry.providerIDs.map(\.rawValue).joined(separator: ", ")
+            throw AuthError(.unknownProvider, "No provider is registered as '\(providerID)'. Known providers: \(known).")
+        }
+        if let config {
+            let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
+            return Setup(providerID: providerID, configuration: try ProviderConfiguration(contentsOf: url), emulator: nil)
+        }
+        guard let emulator = ProviderEmulator.make(for: providerID) else {
+            throw AuthError(.invalidConfiguration, "'\(providerID)' has no embedded emulator; pass --config FILE with its settings.")
+        }
+        return Setup(providerID: providerID, configuration: emulator.configuration, emulator: emulator)
+    }
+}

@@ -1,0 +1,161 @@
+import ArgumentParser
+import AuthProviders
+import Foundation
+
+/// Opens the stored session for the commands that act on it.
+struct StoredSession {
+    let client: AuthClient
+    let session: Session
+
+    static func open(_ store: StoreOptions, verbose: Bool) async throws -> StoredSession {
+        let file = try CLIStore(opening: store.url)
+        if await file.isEmbedded {
+            throw AuthError(
+                .invalidConfiguration,
+                "This session came from the embedded identity provider, which exists only during one command; log in against a real issuer to use it."
+            )
+        }
+        let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
+        let client = AuthClient(provider: provider, storage: file, logger: TerminalLogger(minimum: verbose ? .trace : .warning))
+        guard let session = try await client.restoreSession() else {
+            throw AuthError(.notSignedIn, "The session file \(store.url.path) holds no credential; run `auth-cli login`.")
+        }
+        return StoredSession(client: client, session: session)
+    }
+}
+
+/// `auth-cli status`: the stored session, without network access.
+struct StatusCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the stored session (no network).")
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            // Status reads the file only: no provider, no discovery, no network.
+            let file = try CLIStore(opening: store.url)
+            guard let key = await file.storedKeys().first, let credential = await file.credential(for: key) else {
+                throw AuthError(.notSignedIn, "No credential in \(store.url.path); run `auth-cli login`.")
+            }
+            let remaining = credential.expiresAt.map { Int($0.timeIntervalSinceNow) }
+            output.emit(
+                [
+                    "provider": .string(credential.providerID.rawValue), "issuer": .string(credential.issuer),
+                    "subject": credential.subject.map(JSONValue.string) ?? .null,
+                    "expires_at": credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null,
+                    "expired": .bool(credential.isExpired(at: Date())),
+                    "has_refresh_token": .bool(credential.refreshToken != nil),
+                    "embedded": .bool(await file.isEmbedded),
+                ],
+                human: [
+                    "provider   \(credential.providerID)", "issuer     \(credential.issuer)",
+                    "subject    \(credential.subject ?? "-")",
+                    "expires    \(credential.expiresAt.map(Output.timestamp) ?? "unknown")\(remaining.map { $0 > 0 ? " (in \($0) s)" : " (expired)" } ?? "")",
+                    "refresh    \(credential.refreshToken == nil ? "none" : "stored")",
+                ]
+            )
+        }
+    }
+}
+
+/// `auth-cli refresh`.
+struct RefreshCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Refresh the stored session's access token now.")
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+            try await stored.session.refresh()
+            output.emit(await output.describe(stored.session), human: ["refreshed"] + (await output.humanLines(stored.session)))
+        }
+    }
+}
+
+/// `auth-cli userinfo`.
+struct UserInfoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "userinfo", abstract: "Fetch the user's claims (sub checked against the ID token).")
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+            let info = try await stored.session.userInfo()
+            output.emit(info.claims, human: info.claims.sorted { $0.key < $1.key }.map { "\($0.key) = \(Output.jsonText(["v": $0.value]).dropFirst(5).dropLast())" })
+        }
+    }
+}
+
+/// `auth-cli introspect`.
+struct IntrospectCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "introspect", abstract: "Ask the provider whether the token is active (RFC 7662).")
+    @Option(help: "Which token: access or refresh.")
+    var token: String = "access"
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+            let result = try await stored.session.introspect(token == "refresh" ? .refreshToken : .accessToken)
+            output.emit(result.all, human: ["active     \(result.isActive)", "scope      \(result.scope ?? "-")", "client     \(result.clientID ?? "-")"])
+        }
+    }
+}
+
+/// `auth-cli revoke`.
+struct RevokeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "revoke", abstract: "Revoke the stored access or refresh token (RFC 7009).")
+    @Option(help: "Which token: access or refresh.")
+    var token: String = "refresh"
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+            let credential = await stored.session.credential
+            let hint: TokenTypeHint = token == "access" ? .accessToken : .refreshToken
+            guard let value = hint == .accessToken ? credential.accessToken : credential.refreshToken else {
+                throw AuthError(.notSignedIn, "The stored session has no refresh token.")
+            }
+            try await stored.client.revoke(value, hint: hint)
+            output.emit(["revoked": .string(hint.rawValue)], human: ["revoked    \(hint.rawValue)"])
+        }
+    }
+}
+
+/// `auth-cli logout`.
+struct LogoutCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out: revoke the tokens and delete the stored session.")
+    @Flag(help: "Only delete the local session; do not revoke at the provider.")
+    var local = false
+    @OptionGroup var store: StoreOptions
+    @OptionGroup var output: OutputOptions
+
+    func run() async throws {
+        let output = Output(options: output)
+        try await output.reportingErrors {
+            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+            let endSession = try? await stored.session.endSessionURL()
+            let report = try await stored.session.signOut(revokingTokens: !local)
+            var object: [String: JSONValue] = [
+                "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),
+                "revoked_access_token": .bool(report.revokedAccessToken),
+            ]
+            if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
+            if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }
+            var human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"]
+            if let error = report.revocationError { human.append("warning    revocation failed: \(error.message)") }
+            if let endSession { human.append("browser    open to end the provider's web session: \(endSession.absoluteString)") }
+            output.emit(object, human: human)
+        }
+    }
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# auth-cli end to end against the running identity server (Scripts/idp/dot.sh start; variables from
+# `Scripts/idp/dot.sh env` exported): login with --browser print, a scripted browser following the printed URL,
+# then status, userinfo, refresh and logout on the stored session. Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+: "${AUTH_IT_ISSUER:?export the variables from Scripts/idp/dot.sh env first}"
+cli="$(swift build --show-bin-path)/auth-cli"
+work="$(mktemp -d)"
+trap 'kill "${login_pid:-0}" 2>/dev/null || true; rm -rf "$work"' EXIT
+store="$work/session.json"
+redirect="http://127.0.0.1:53682/callback"
+
+# The embedded identity provider: no network, nothing stored.
+"$cli" login --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["subject"]=="user-1234" and r["expires_at"], r; print("cli-integration: embedded login ok")'
+"$cli" demo --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["providers"] and all(p["ok"] for p in d["providers"]), d; print("cli-integration: demo ok,", len(d["providers"]), "provider(s)")'
+if "$cli" login --provider no-such-provider --json > "$work/unknown" 2>/dev/null; then echo "cli-integration: unknown provider accepted"; exit 1; fi
+grep -q '"unknown_provider"' "$work/unknown" || { echo "cli-integration: wrong error for an unknown provider"; cat "$work/unknown"; exit 1; }
+
+"$cli" login --issuer "$AUTH_IT_ISSUER" --client-id "$AUTH_IT_PUBLIC_CLIENT" --redirect-uri "$redirect" \
+  --browser print --json --store "$store" --timeout 60 > "$work/out" 2> "$work/err" &
+login_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/out" ] && break; sleep 0.1; done
+url="$(head -n 1 "$work/out")"
+case "$url" in http*) ;; *) echo "cli-integration: auth-cli printed no URL"; cat "$work/err"; exit 1 ;; esac
+grep -q "waiting up to" "$work/err" || { echo "cli-integration: no waiting message"; exit 1; }
+python3 Scripts/idp/browser.py "$url" "$AUTH_IT_USERNAME" "$AUTH_IT_PASSWORD" "http://127.0.0.1:53682/"
+wait "$login_pid"
+login_json="$(tail -n 1 "$work/out")"
+python3 - "$login_json" <<'PY'
+import json, sys
+result = json.loads(sys.argv[1])
+assert result["subject"] and result["provider"] == "oidc", result
+assert result["id_token_claims"]["email"] == "alice@example.com", result
+assert "tokens" not in result, "tokens must only appear with --show-tokens"
+print(f"cli-integration: login ok, subject {result['subject']}")
+PY
+test "$(stat -c %a "$store")" = "600" || { echo "cli-integration: the store is not mode 0600"; exit 1; }
+
+"$cli" status --store "$store" --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert not s["expired"], s; print("cli-integration: status ok")'
+"$cli" userinfo --store "$store" --json | python3 -c 'import json,sys; u=json.load(sys.stdin); assert u["email"]=="alice@example.com", u; print("cli-integration: userinfo ok")'
+"$cli" refresh --store "$store" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["has_refresh_token"], r; print("cli-integration: refresh ok")'
+"$cli" logout --store "$store" --json | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["revoked_refresh_token"] and l["revoked_access_token"], l; print("cli-integration: logout ok (tokens revoked)")'
+if "$cli" status --store "$store" --json > "$work/after" 2>&1; then
+  echo "cli-integration: status after logout should fail"; exit 1
+fi
+grep -q '"not_signed_in"' "$work/after" || { echo "cli-integration: unexpected error after logout"; cat "$work/after"; exit 1; }
+echo "cli-integration: every step passed"
