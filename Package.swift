@@ -18,8 +18,10 @@ let package = Package(
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
+        .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
+        .executable(name: "govuk-example", targets: ["GOVUKExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -58,7 +60,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC"], swiftSettings: strictSettings),
+        .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK"], swiftSettings: strictSettings),
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
@@ -68,16 +71,19 @@ let package = Package(
             path: "Examples/AuthCLI",
             swiftSettings: strictSettings
         ),
-        .executableTarget(
-            name: "OIDCExample",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthTesting"],
-            path: "Examples/OIDCExample",
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting"],
+            path: "Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
+        .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
+        .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["AuthCore", "AuthOIDC", "AuthLoopback", "AuthTesting"],

@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
                 if row["ok"] != .bool(true) { failed = true }
                 rows.append(row)
             }
-            let header = "provider    route          sign-in  refresh  sign-out  checks"
+            let header = "provider    route             sign-in  refresh  sign-out  checks"
             output.emit(
                 ["providers": .array(rows.map(JSONValue.object))],
                 human: [header] + rows.map(Self.line)
@@ -81,6 +81,6 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if let error = row["error"]?.stringValue { return cell("provider", 12) + "FAILED: " + error }
         let checks = row["checks"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
-        return cell("provider", 12) + cell("route", 15) + cell("sign_in", 9) + cell("refresh", 9) + cell("sign_out", 10) + checks
+        return cell("provider", 12) + cell("route", 18) + cell("sign_in", 9) + cell("refresh", 9) + cell("sign_out", 10) + checks
     }
 }

@@ -1,5 +1,6 @@
 @_exported public import AuthCore
 @_exported public import AuthOIDC
+@_exported public import AuthGOVUK
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -8,6 +9,7 @@ extension ProviderRegistry {
     public static var builtIn: ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(OpenIDProvider.self)
+        registry.register(GOVUKProvider.self)
         return registry
     }
 }

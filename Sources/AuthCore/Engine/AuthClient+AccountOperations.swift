@@ -20,7 +20,7 @@ public struct IntrospectionResult: Sendable {
 }
 
 /// Claims from the user info endpoint; `sub` has been checked against the ID token's.
-public struct UserInfo: Sendable {
+public struct UserInfoClaims: Sendable {
     /// `sub`.
     public let subject: String
     /// Every claim.
@@ -109,7 +109,7 @@ extension AuthClient {
     }
 
     /// Fetches user info with `accessToken` and checks that its `sub` is `subject` (OpenID Connect Core §5.3.2).
-    func userInfo(accessToken: Secret, subject: String?) async throws -> (UserInfo?, status: Int) {
+    func userInfo(accessToken: Secret, subject: String?) async throws -> (UserInfoClaims?, status: Int) {
         let metadata = try await metadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id)
@@ -131,7 +131,7 @@ extension AuthClient {
         if let subject, claimed != subject {
             throw AuthError(.subjectMismatch, "The user info belongs to another subject than the signed-in user.", providerID: provider.id)
         }
-        return (UserInfo(subject: claimed, claims: claims), response.statusCode)
+        return (UserInfoClaims(subject: claimed, claims: claims), response.statusCode)
     }
 }
 

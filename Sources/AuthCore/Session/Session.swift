@@ -139,7 +139,7 @@ public actor Session {
     /// The user's claims from the user info endpoint; `sub` must equal the ID token's. A 401 refreshes once.
     ///
     /// - Throws: `subject_mismatch` when the user info names another user; `endpoint_unavailable`.
-    public func userInfo() async throws -> UserInfo {
+    public func userInfo() async throws -> UserInfoClaims {
         let token = try await validAccessToken()
         if let (info, _) = try await userInfoIfAuthorized(token) { return info }
         let fresh = try await accessToken(replacing: token)
@@ -149,7 +149,7 @@ public actor Session {
         return info
     }
 
-    private func userInfoIfAuthorized(_ token: Secret) async throws -> (UserInfo, Int)? {
+    private func userInfoIfAuthorized(_ token: Secret) async throws -> (UserInfoClaims, Int)? {
         let (info, status) = try await client.userInfo(accessToken: token, subject: credential.subject)
         return info.map { ($0, status) }
     }

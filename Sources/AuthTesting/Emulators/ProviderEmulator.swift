@@ -50,6 +50,7 @@ public struct ProviderEmulator: Sendable {
 
     private static let factories: [ProviderID: @Sendable (any WallClock) -> ProviderEmulator] = [
         "oidc": openIDConnect,
+        "govuk": govUK,
     ]
 
     /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.

@@ -66,6 +66,10 @@ public actor TestIdentityProvider {
         public var idTokenLifetime: TimeInterval
         /// Whether each refresh issues a new refresh token and invalidates the old one.
         public var rotatesRefreshTokens: Bool
+        /// Endpoint paths.
+        public var paths = Paths()
+        /// The provider's peculiarities (validators and extra claims).
+        public var quirks = Quirks()
 
         /// Creates settings; the defaults register ``TestIdentityProvider/defaultClientID`` with
         /// ``TestIdentityProvider/defaultRedirectURI``.
@@ -101,6 +105,7 @@ public actor TestIdentityProvider {
         let challenge: String
         let nonce: String?
         let scope: String
+        let extraClaims: [String: JSONValue]
         let expiresAt: Date
         var used = false
         var family: String?
@@ -134,6 +139,7 @@ public actor TestIdentityProvider {
     private var refreshTokens: [String: RefreshRecord] = [:]
     private var accessTokens: [String: AccessRecord] = [:]
     private var revokedFamilies: Set<String> = []
+    private var familyClaims: [String: [String: JSONValue]] = [:]
     /// Requests received, by endpoint path (`/token`, `/jwks`, …).
     public private(set) var requestCounts: [String: Int] = [:]
     /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
@@ -184,15 +190,17 @@ public actor TestIdentityProvider {
         let issuerPath = URLComponents(url: configuration.issuer, resolvingAgainstBaseURL: false)?.path ?? ""
         let path = String(url.path.dropFirst(issuerPath.trimmingSuffix("/").count))
         requestCounts[path, default: 0] += 1
-        switch (request.httpMethod ?? "GET", path) {
-        case ("GET", "/.well-known/openid-configuration"): return json(discoveryDocument(), url: url)
-        case ("GET", "/jwks"): return jwks(url: url)
-        case ("GET", "/authorize"): return authorize(url)
-        case ("POST", "/token"): return token(request, url: url)
-        case ("GET", "/userinfo"), ("POST", "/userinfo"): return userInfo(request, url: url)
-        case ("POST", "/revoke"): return revoke(request, url: url)
-        case ("POST", "/introspect"): return introspect(request, url: url)
-        case (_, "/api/resource"): return protectedResource(request, url: url)
+        let paths = configuration.paths
+        let method = request.httpMethod ?? "GET"
+        switch path {
+        case paths.discovery where method == "GET": return json(discoveryDocument(), url: url)
+        case paths.jwks where method == "GET": return jwks(url: url)
+        case paths.authorize where method == "GET": return authorize(url)
+        case paths.token where method == "POST": return token(request, url: url)
+        case paths.userinfo: return userInfo(request, url: url)
+        case paths.revoke where method == "POST": return revoke(request, url: url)
+        case paths.introspect where method == "POST": return introspect(request, url: url)
+        case paths.resource: return protectedResource(request, url: url)
         default: return json(["error": "not_found"], status: 404, url: url)
         }
     }
@@ -202,13 +210,13 @@ public actor TestIdentityProvider {
     private func discoveryDocument() -> [String: JSONValue] {
         var document: [String: JSONValue] = [
             "issuer": .string(configuration.issuer.absoluteString),
-            "authorization_endpoint": .string(endpoint("/authorize").absoluteString),
-            "token_endpoint": .string(endpoint("/token").absoluteString),
-            "jwks_uri": .string(endpoint("/jwks").absoluteString),
-            "userinfo_endpoint": .string(endpoint("/userinfo").absoluteString),
-            "revocation_endpoint": .string(endpoint("/revoke").absoluteString),
-            "introspection_endpoint": .string(endpoint("/introspect").absoluteString),
-            "end_session_endpoint": .string(endpoint("/logout").absoluteString),
+            "authorization_endpoint": .string(endpoint(configuration.paths.authorize).absoluteString),
+            "token_endpoint": .string(endpoint(configuration.paths.token).absoluteString),
+            "jwks_uri": .string(endpoint(configuration.paths.jwks).absoluteString),
+            "userinfo_endpoint": .string(endpoint(configuration.paths.userinfo).absoluteString),
+            "revocation_endpoint": .string(endpoint(configuration.paths.revoke).absoluteString),
+            "introspection_endpoint": .string(endpoint(configuration.paths.introspect).absoluteString),
+            "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
             "response_types_supported": ["code"],
             "grant_types_supported": ["authorization_code", "refresh_token"],
             "code_challenge_methods_supported": ["S256"],
@@ -269,6 +277,10 @@ public actor TestIdentityProvider {
             response += [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")]
             return finish()
         }
+        if let problem = configuration.quirks.validateAuthorization?(query) {
+            response += [("error", "invalid_request"), ("error_description", problem)]
+            return finish()
+        }
         let code = issue("code")
         codes[code] = IssuedCode(
             clientID: client.id,
@@ -276,6 +288,7 @@ public actor TestIdentityProvider {
             challenge: challenge,
             nonce: query["nonce"],
             scope: query["scope"] ?? "",
+            extraClaims: configuration.quirks.idTokenClaims?(query) ?? [:],
             expiresAt: clock.now().addingTimeInterval(60)
         )
         response.append(("code", code))
@@ -303,6 +316,9 @@ public actor TestIdentityProvider {
         }
         guard let client = authenticateClient(request, form: form) else {
             return oauthError("invalid_client", status: 401, url: url)
+        }
+        if let problem = configuration.quirks.validateTokenRequest?(request, form) {
+            return oauthError("invalid_request", description: problem, url: url)
         }
         switch form["grant_type"] {
         case "authorization_code": return redeemCode(form, client: client, url: url)
@@ -344,6 +360,7 @@ public actor TestIdentityProvider {
         }
         let family = issue("family")
         codes[code]?.family = family
+        familyClaims[family] = issued.extraClaims
         return tokenResponse(client: client, scope: issued.scope, family: family, nonce: issued.nonce, includeRefresh: true, url: url)
     }
 
@@ -400,7 +417,7 @@ public actor TestIdentityProvider {
             body["refresh_token"] = .string(refreshToken)
         }
         if scope.split(separator: " ").contains("openid") {
-            let idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, now: now)
+            let idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: familyClaims[family] ?? [:], now: now)
             issuedSecrets.append(idToken)
             body["id_token"] = .string(idToken)
         }
@@ -410,9 +427,9 @@ public actor TestIdentityProvider {
     }
 
     /// Builds an ID token for the configured user, applying the behavior's claim, header and signing knobs.
-    private func makeIDToken(clientID: String, nonce: String?, accessToken: String, now: Date) -> String {
+    private func makeIDToken(clientID: String, nonce: String?, accessToken: String, extraClaims: [String: JSONValue], now: Date) -> String {
         let algorithm = configuration.signingAlgorithm
-        var claims: [String: JSONValue] = user.claims
+        var claims: [String: JSONValue] = user.claims.merging(extraClaims) { _, extra in extra }
         claims["iss"] = .string(configuration.issuer.absoluteString)
         claims["sub"] = .string(user.subject)
         claims["aud"] = .string(clientID)
@@ -459,6 +476,7 @@ public actor TestIdentityProvider {
         }
         var claims = record.subject == user.subject ? user.claims : [:]
         claims["sub"] = .string(record.subject)
+        if let shape = configuration.quirks.userInfo { claims = shape(record.subject, claims) }
         claims.merge(behavior.userInfoOverrides) { _, override in override }
         return json(claims, url: url)
     }

@@ -1,0 +1,67 @@
+public import AuthCore
+import Foundation
+
+/// GOV.UK One Login: fixed endpoints, vectors of trust (`vtr`), Welsh or English pages (`ui_locales`), an optional
+/// persistent session id, an ephemeral web session by default, and a claimed `https` redirect.
+public struct GOVUKProvider: AuthProvider {
+    /// `govuk`.
+    public static let id: ProviderID = "govuk"
+    /// `GOV.UK One Login`.
+    public static let displayName = "GOV.UK One Login"
+
+    /// The session configuration.
+    public let configuration: LoginSessionConfiguration
+
+    /// Creates the provider from a typed configuration.
+    public init(configuration: LoginSessionConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Creates the provider from a dictionary (see ``LoginSessionConfiguration/init(dictionary:)``).
+    public init(configuration: ProviderConfiguration) throws {
+        self.init(configuration: try LoginSessionConfiguration(dictionary: configuration))
+    }
+
+    /// The client id, redirect and scopes.
+    public var client: ClientRegistration {
+        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes)
+    }
+
+    /// Fixed endpoints: GOV.UK One Login's SDK does not use discovery.
+    public var endpointSource: EndpointSource {
+        let issuer = configuration.effectiveIssuer
+        return .fixed(
+            ProviderMetadata(
+                issuer: issuer.absoluteString,
+                authorizationEndpoint: configuration.authorizationEndpoint,
+                tokenEndpoint: configuration.tokenEndpoint,
+                jwksURI: configuration.jwksEndpoint ?? issuer.appendingPathComponent(".well-known/jwks.json"),
+                userinfoEndpoint: configuration.userInfoEndpoint ?? issuer.appendingPathComponent("userinfo")
+            )
+        )
+    }
+
+    /// Standard validation, with the issuer compared ignoring one trailing `/` (the service publishes
+    /// `https://oidc.account.gov.uk/`). ES256 is pinned too: GOV.UK One Login signs ID tokens with it.
+    public var idTokenPolicy: IDTokenPolicy {
+        IDTokenPolicy(allowedAlgorithms: [.es256, .rs256], issuerComparison: .ignoringTrailingSlash)
+    }
+
+    /// `true` unless configured otherwise.
+    public var prefersEphemeralWebSession: Bool { configuration.prefersEphemeralWebSession }
+
+    /// `vtr` (JSON array text), `ui_locales`, and `govuk_signin_session_id` when set.
+    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+        var parameters = ["vtr": configuration.vectorsOfTrustParameter, "ui_locales": configuration.locale.rawValue]
+        if let session = configuration.persistentSessionID, !session.isEmpty {
+            parameters["govuk_signin_session_id"] = session
+        }
+        return parameters
+    }
+
+    /// The configured extra token headers.
+    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { configuration.tokenHeaders }
+
+    /// The configured extra token parameters.
+    public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { configuration.tokenParameters }
+}

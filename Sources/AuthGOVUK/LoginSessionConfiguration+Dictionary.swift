@@ -1,0 +1,59 @@
+public import AuthCore
+import Foundation
+
+extension LoginSessionConfiguration {
+    /// Reads a configuration from a dictionary (for the registry, a JSON file, or an Info.plist section).
+    ///
+    /// Keys mirror the vendor's property names: `authorizationEndpoint`, `tokenEndpoint`, `issuer`, `jwksEndpoint`,
+    /// `userInfoEndpoint`, `responseType`, `scopes` (array or space-separated), `clientID`, `redirectURI`,
+    /// `prefersEphemeralWebSession`, `vectorsOfTrust` (array or string), `locale` (`en`/`cy`),
+    /// `persistentSessionId`, `tokenParameters`, `tokenHeaders`. With `environment` (`production` or
+    /// `integration`) the endpoints default to that environment's.
+    public init(dictionary configuration: ProviderConfiguration) throws {
+        let id = GOVUKProvider.id
+        let environment = try configuration.string("environment").map { name -> Environment in
+            guard let environment = Environment(rawValue: name) else {
+                throw AuthError(.invalidConfiguration, "Unknown GOV.UK One Login environment '\(name)'; use production or integration.", providerID: id)
+            }
+            return environment
+        }
+        func url(_ key: String, default fallback: URL?) throws -> URL? {
+            configuration[key] == nil ? fallback : try configuration.requiredURL(key, providerID: id)
+        }
+        guard let authorizationEndpoint = try url("authorizationEndpoint", default: environment?.endpoint("authorize")) else {
+            throw AuthError(.missingConfigurationKey, "The configuration key 'authorizationEndpoint' is missing (or set 'environment').", providerID: id)
+        }
+        guard let tokenEndpoint = try url("tokenEndpoint", default: environment?.endpoint("token")) else {
+            throw AuthError(.missingConfigurationKey, "The configuration key 'tokenEndpoint' is missing (or set 'environment').", providerID: id)
+        }
+        let responseType = try configuration.string("responseType").map { value -> ResponseType in
+            guard let type = ResponseType(rawValue: value) else {
+                throw AuthError(.invalidConfiguration, "GOV.UK One Login supports responseType 'code' only.", providerID: id)
+            }
+            return type
+        } ?? .code
+        let locale = try configuration.string("locale").map { value -> UILocale in
+            guard let locale = UILocale(rawValue: value) else {
+                throw AuthError(.invalidConfiguration, "The locale must be 'en' or 'cy'; got '\(value)'.", providerID: id)
+            }
+            return locale
+        } ?? .en
+        try self.init(
+            authorizationEndpoint: authorizationEndpoint,
+            tokenEndpoint: tokenEndpoint,
+            issuer: try url("issuer", default: environment?.issuer),
+            jwksEndpoint: try url("jwksEndpoint", default: environment?.endpoint(".well-known/jwks.json")),
+            userInfoEndpoint: try url("userInfoEndpoint", default: environment?.endpoint("userinfo")),
+            responseType: responseType,
+            scopes: configuration.scopes("scopes") ?? Self.defaultScopes,
+            clientID: try configuration.requiredString("clientID", aliases: ["clientId", "client_id"], providerID: id),
+            redirectURI: try configuration.requiredURL("redirectURI", aliases: ["redirectUri", "redirect_uri"], providerID: id),
+            prefersEphemeralWebSession: configuration.bool("prefersEphemeralWebSession") ?? true,
+            vectorsOfTrust: configuration.scopes("vectorsOfTrust") ?? Self.defaultVectorsOfTrust,
+            locale: locale,
+            persistentSessionID: configuration.string("persistentSessionId", "persistentSessionID"),
+            tokenParameters: configuration.stringDictionary("tokenParameters") ?? [:],
+            tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:]
+        )
+    }
+}

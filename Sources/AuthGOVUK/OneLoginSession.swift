@@ -1,0 +1,90 @@
+public import AuthCore
+public import Foundation
+
+/// The vendor SDK's `present` / `finalise(callback:)` shape on top of the shared engine.
+///
+/// ```swift
+/// let login = OneLoginSession(client: AuthClient(provider: GOVUKProvider(configuration: configuration)))
+/// let request = try await login.present()          // open request.url in ASWebAuthenticationSession
+/// // … the universal link arrives in the scene delegate:
+/// let tokens = try await login.finalise(callback: url)
+/// let userInfo = try await UserService(session: login.session!).fetchUserInfo()
+/// ```
+public actor OneLoginSession {
+    /// The client that runs the protocol.
+    public nonisolated let client: AuthClient
+    /// The signed-in session after a successful ``finalise(callback:)``.
+    public private(set) var session: Session?
+    private var pending: AuthorizationRequest?
+
+    /// Creates a login session for `client` (whose provider is a ``GOVUKProvider``).
+    public init(client: AuthClient) {
+        self.client = client
+    }
+
+    /// Starts a sign-in: a fresh PKCE verifier, state and nonce, and the authorization URL to open (with
+    /// ``AuthorizationRequest/prefersEphemeralSession`` from the configuration). A previous unfinished sign-in is
+    /// abandoned.
+    public func present(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
+        let request = try await client.prepareSignIn(options: options)
+        pending = request
+        return request
+    }
+
+    /// Presents with `userAgent` and finalises with the URL it returns, in one call.
+    public func present(with userAgent: any UserAgent, options: SignInOptions = SignInOptions()) async throws -> LoginTokens {
+        let request = try await present(options: options)
+        let callback: URL
+        do {
+            callback = try await userAgent.authorize(request)
+        } catch {
+            pending = nil
+            throw error
+        }
+        return try await finalise(callback: callback)
+    }
+
+    /// Completes the sign-in with the universal-link callback.
+    ///
+    /// - Throws: ``AuthError``; its ``AuthError/govUKLoginError`` is `.invalidRedirectURL(reason:)` for a callback
+    ///   that does not belong to this session (reason `"error: error_description"` when the callback carries an
+    ///   OAuth error), and `.generic` when ``present(options:)`` was not called.
+    public func finalise(callback: URL) async throws -> LoginTokens {
+        guard let pending else {
+            throw AuthError(.signInInProgress, "There is no login in progress: call present() before finalise(callback:).", providerID: GOVUKProvider.id)
+        }
+        let response = try? AuthorizationResponse(parsing: callback)
+        guard AuthorizationResponse.redirect(callback, matches: pending.redirectURI), response?.state == pending.state else {
+            let reason = response?.error.map { error in
+                [error, response?.errorDescription].compactMap { $0 }.joined(separator: ": ")
+            } ?? "The callback does not belong to this login session."
+            throw AuthError(.redirectMismatch, reason, providerID: GOVUKProvider.id, oauthError: response?.error)
+        }
+        self.pending = nil
+        let session = try await client.completeSignIn(redirect: callback)
+        self.session = session
+        return LoginTokens(await session.credential)
+    }
+}
+
+/// The tokens `finalise(callback:)` returns (the vendor's `TokenResponse`).
+public struct LoginTokens: Sendable {
+    /// The access token.
+    public let accessToken: Secret
+    /// The token type (`Bearer`).
+    public let tokenType: String
+    /// When the access token expires.
+    public let expiryDate: Date?
+    /// The refresh token, when issued (`offline_access`).
+    public let refreshToken: Secret?
+    /// The ID token (already validated), when issued.
+    public let idToken: Secret?
+
+    init(_ credential: Credential) {
+        accessToken = credential.accessToken
+        tokenType = credential.tokenType
+        expiryDate = credential.expiresAt
+        refreshToken = credential.refreshToken
+        idToken = credential.idToken
+    }
+}
