@@ -64,4 +64,12 @@ public struct GOVUKProvider: AuthProvider {
 
     /// The configured extra token parameters.
     public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { configuration.tokenParameters }
+
+    /// GOV.UK One Login always states the access token's lifetime; a response without `expires_in` is refused
+    /// (the engine has already required the access token and token type, and validated the ID token).
+    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+        guard result.tokens.expiresIn != nil else {
+            throw AuthError(.invalidResponse, "The GOV.UK One Login token response has no 'expires_in'.", providerID: Self.id)
+        }
+    }
 }

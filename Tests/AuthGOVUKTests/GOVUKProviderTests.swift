@@ -154,6 +154,24 @@ struct GOVUKProviderTests {
         #expect(error?.code == .signInInProgress)
     }
 
+    @Test("A token response without expires_in is refused and nothing is stored")
+    func expiryRequired() async throws {
+        let harness = try harness()
+        let stripping = InProcessTransport().adding(host: "oidc.integration.account.gov.uk") { request in
+            let (data, response) = try await harness.emulator.transport.send(request)
+            guard request.url?.path == "/token", var body = try? JSONValue.parseObject(data) else { return (data, response) }
+            body["expires_in"] = nil
+            return (try JSONValue.object(body).jsonData(), response)
+        }
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(provider: harness.client.provider, storage: storage, transport: stripping, clock: harness.emulator.clock)
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await OneLoginSession(client: client).present(with: HeadlessUserAgent(transport: stripping))
+        }
+        #expect(error?.code == .invalidResponse)
+        #expect(await storage.isEmpty)
+    }
+
     @Test("Extra token parameters and headers are sent")
     func tokenExtras() async throws {
         let harness = try harness {
