@@ -19,9 +19,11 @@ let package = Package(
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
+        .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
         .executable(name: "govuk-example", targets: ["GOVUKExample"]),
+        .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -61,7 +63,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK"], swiftSettings: strictSettings),
+        .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin"], swiftSettings: strictSettings),
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
@@ -79,11 +82,13 @@ let package = Package(
         ),
         .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
+        .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["AuthCore", "AuthOIDC", "AuthLoopback", "AuthTesting"],

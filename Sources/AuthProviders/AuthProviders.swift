@@ -1,6 +1,7 @@
 @_exported public import AuthCore
 @_exported public import AuthOIDC
 @_exported public import AuthGOVUK
+@_exported public import AuthOneLogin
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -10,6 +11,7 @@ extension ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(OpenIDProvider.self)
         registry.register(GOVUKProvider.self)
+        registry.register(OneLoginProvider.self)
         return registry
     }
 }

@@ -5,6 +5,10 @@ extension AuthError.Code {
     public static let invalidConfiguration: Self = "invalid_configuration"
     /// A required configuration key is absent or empty.
     public static let missingConfigurationKey: Self = "missing_configuration_key"
+    /// The configuration file does not exist.
+    public static let configurationFileNotFound: Self = "configuration_file_not_found"
+    /// The configuration file exists but is not a JSON object or property-list dictionary.
+    public static let configurationFileInvalid: Self = "configuration_file_invalid"
     /// No provider with the requested id is registered.
     public static let unknownProvider: Self = "unknown_provider"
 

@@ -42,18 +42,28 @@ public struct ProviderConfiguration: Sendable, Hashable {
     }
 
     /// Reads a JSON or property-list file (chosen by content: a file starting with `{` is JSON).
+    ///
+    /// - Throws: `configuration_file_not_found` when the file is missing; `configuration_file_invalid` when it is
+    ///   not a JSON object or a property-list dictionary.
     public init(contentsOf url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw AuthError(.configurationFileNotFound, "The configuration file \(url.path) does not exist.")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw AuthError(.invalidConfiguration, "Cannot read the configuration file at \(url.path).", underlying: error)
+            throw AuthError(.configurationFileInvalid, "Cannot read the configuration file at \(url.path).", underlying: error)
         }
         let firstByte = data.first { !($0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09) }
-        if firstByte == UInt8(ascii: "{") {
-            try self.init(json: data)
-        } else {
-            try self.init(propertyList: data)
+        do {
+            if firstByte == UInt8(ascii: "{") {
+                try self.init(json: data)
+            } else {
+                try self.init(propertyList: data)
+            }
+        } catch let error as AuthError {
+            throw AuthError(.configurationFileInvalid, "\(url.lastPathComponent): \(error.message)", underlying: error)
         }
     }
 

@@ -51,6 +51,7 @@ public struct ProviderEmulator: Sendable {
     private static let factories: [ProviderID: @Sendable (any WallClock) -> ProviderEmulator] = [
         "oidc": openIDConnect,
         "govuk": govUK,
+        "onelogin": oneLogin,
     ]
 
     /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.

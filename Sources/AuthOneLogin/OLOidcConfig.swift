@@ -1,0 +1,73 @@
+public import AuthCore
+public import Foundation
+
+/// OneLogin's configuration, as the vendor SDK reads it from `OL-Oidc.plist` or a dictionary.
+///
+/// Required: `issuer`, `clientId`, `redirectUri`, `scopes` (space-separated, containing `openid`); all values are
+/// strings. **Every other key is an additional authorization parameter** (for example `resource`).
+public struct OLOidcConfig: Sendable, Hashable {
+    /// The default property-list name.
+    public static let defaultPlistName = "OL-Oidc"
+    /// The keys the SDK reads itself; every other key is sent as an authorization parameter.
+    public static let reservedKeys: Set<String> = ["issuer", "clientId", "redirectUri", "scopes"]
+
+    /// The issuer (`https://<subdomain>.onelogin.com/oidc/2`).
+    public let issuer: URL
+    /// The client id.
+    public let clientId: String
+    /// The redirect URI (a custom scheme registered in `CFBundleURLTypes`).
+    public let redirectUri: URL
+    /// The scopes.
+    public let scopes: [String]
+    /// Additional authorization parameters: every other key.
+    public let additionalParameters: [String: String]
+
+    /// Reads a configuration dictionary of strings (the vendor's `OLOidcConfig(dict:)`).
+    ///
+    /// - Throws: `missing_configuration_key` naming the key; `invalid_configuration` for a non-URL issuer or
+    ///   redirect, scopes without `openid`, or a value that is not a string.
+    public init(dict: [String: String]) throws {
+        try self.init(ProviderConfiguration(dict.mapValues(JSONValue.string)))
+    }
+
+    /// Reads the configuration from a dictionary from any source.
+    public init(_ configuration: ProviderConfiguration) throws {
+        let id = OneLoginProvider.id
+        issuer = try configuration.requiredURL("issuer", providerID: id)
+        clientId = try configuration.requiredString("clientId", providerID: id)
+        redirectUri = try configuration.requiredURL("redirectUri", providerID: id)
+        let scopeText = try configuration.requiredString("scopes", providerID: id)
+        scopes = scopeText.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard scopes.contains("openid") else {
+            throw AuthError(.invalidConfiguration, "The OneLogin 'scopes' must contain openid; got '\(scopeText)'.", providerID: id)
+        }
+        var extra: [String: String] = [:]
+        for (key, value) in configuration.values where !Self.reservedKeys.contains(key) {
+            guard let text = value.stringValue else {
+                throw AuthError(.invalidConfiguration, "The OneLogin configuration value for '\(key)' must be a string.", providerID: id)
+            }
+            extra[key] = text
+        }
+        additionalParameters = extra
+    }
+
+    /// Reads a property list (the vendor's `OLOidcConfig(plist:)`): `<name>.plist` in `directory`.
+    ///
+    /// - Throws: `configuration_file_not_found` / `configuration_file_invalid`, then the dictionary's errors.
+    public init(plist name: String = OLOidcConfig.defaultPlistName, in directory: URL) throws {
+        let file = directory.appendingPathComponent(name.hasSuffix(".plist") ? name : name + ".plist")
+        do {
+            try self.init(try ProviderConfiguration(contentsOf: file))
+        } catch let error as AuthError {
+            throw error.attributed(to: OneLoginProvider.id)
+        }
+    }
+
+    /// Reads `<name>.plist` from `bundle`'s resources (the app bundle by default).
+    public init(plist name: String = OLOidcConfig.defaultPlistName, bundle: Bundle = .main) throws {
+        guard let url = bundle.url(forResource: name, withExtension: "plist") else {
+            throw AuthError(.configurationFileNotFound, "\(name).plist is not in the app bundle; add it to the target's resources.", providerID: OneLoginProvider.id)
+        }
+        try self.init(plist: name, in: url.deletingLastPathComponent())
+    }
+}

@@ -1,0 +1,40 @@
+public import AuthCore
+import Foundation
+
+/// OneLogin as an OpenID Connect provider: discovery at the issuer, the standard code flow with PKCE, and every
+/// unrecognised configuration key sent as an authorization parameter.
+public struct OneLoginProvider: AuthProvider {
+    /// `onelogin`.
+    public static let id: ProviderID = "onelogin"
+    /// `OneLogin`.
+    public static let displayName = "OneLogin"
+
+    /// The configuration.
+    public let configuration: OLOidcConfig
+    /// Whether the browser session should be ephemeral (no shared cookies).
+    public let prefersEphemeralWebSession: Bool
+
+    /// Creates the provider from a typed configuration.
+    public init(configuration: OLOidcConfig, ephemeralSession: Bool = false) {
+        self.configuration = configuration
+        self.prefersEphemeralWebSession = ephemeralSession
+    }
+
+    /// Creates the provider from a configuration dictionary (see ``OLOidcConfig``).
+    public init(configuration: ProviderConfiguration) throws {
+        self.init(configuration: try OLOidcConfig(configuration))
+    }
+
+    /// The client id, redirect and scopes.
+    public var client: ClientRegistration {
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUri, scopes: configuration.scopes)
+    }
+
+    /// Discovery at `issuer/.well-known/openid-configuration`.
+    public var endpointSource: EndpointSource { .discovery(issuer: configuration.issuer) }
+
+    /// The configuration's additional parameters.
+    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+        configuration.additionalParameters
+    }
+}
