@@ -20,10 +20,12 @@ let package = Package(
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
+        .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
         .executable(name: "govuk-example", targets: ["GOVUKExample"]),
         .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
+        .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -64,7 +66,16 @@ let package = Package(
         ),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthProviders", dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthSchibsted",
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "AuthProviders",
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted"],
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
@@ -82,12 +93,14 @@ let package = Package(
         ),
         .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
+        .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthSchibstedTests", dependencies: ["AuthSchibsted", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "IntegrationTests",

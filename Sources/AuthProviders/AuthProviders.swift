@@ -2,6 +2,7 @@
 @_exported public import AuthOIDC
 @_exported public import AuthGOVUK
 @_exported public import AuthOneLogin
+@_exported public import AuthSchibsted
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -12,6 +13,7 @@ extension ProviderRegistry {
         registry.register(OpenIDProvider.self)
         registry.register(GOVUKProvider.self)
         registry.register(OneLoginProvider.self)
+        registry.register(SchibstedProvider.self)
         return registry
     }
 }

@@ -22,11 +22,26 @@ extension AuthClient {
         log(.debug, "token.request", "Requesting tokens.", [
             "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
         ])
-        let data = try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+        let data = try await withRetries(provider.tokenRequestRetries) {
+            try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+        }
         do {
             return try TokenResponse(json: data)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
+        }
+    }
+
+    /// Runs `operation`, repeating it up to `retries` more times after a retryable failure (5xx, transport).
+    func withRetries<T>(_ retries: Int, _ operation: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await operation()
+            } catch let error as AuthError where error.isRetryable && attempt < retries {
+                attempt += 1
+                log(.notice, "http.retry", "Retrying after a transient failure.", ["code": error.code.rawValue, "attempt": String(attempt)])
+            }
         }
     }
 

@@ -36,6 +36,8 @@ public protocol AuthProvider: Sendable {
     var idTokenPolicy: IDTokenPolicy { get }
     /// Whether the web session should avoid shared cookies (an ephemeral browser session). Default: `false`.
     var prefersEphemeralWebSession: Bool { get }
+    /// How many times a token request is retried after a 5xx or a transport failure. Default: 0.
+    var tokenRequestRetries: Int { get }
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
     func authorizationParameters(for request: SignInRequest) -> [String: String]
@@ -58,6 +60,8 @@ extension AuthProvider {
     public var idTokenPolicy: IDTokenPolicy { .standard }
     /// Shared browser cookies (single sign-on) by default.
     public var prefersEphemeralWebSession: Bool { false }
+    /// No retries.
+    public var tokenRequestRetries: Int { 0 }
     /// No extra parameters.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
     /// No extra headers.

@@ -52,6 +52,7 @@ public struct ProviderEmulator: Sendable {
         "oidc": openIDConnect,
         "govuk": govUK,
         "onelogin": oneLogin,
+        "schibsted": schibsted,
     ]
 
     /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.

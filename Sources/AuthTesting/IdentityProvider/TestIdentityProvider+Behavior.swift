@@ -56,6 +56,8 @@ extension TestIdentityProvider {
         public var tokenResponseRemovals: Set<String> = []
         /// Replace token responses entirely: status, body, headers.
         public var tokenResponseReplacement: (status: Int, body: Data, headers: [String: String])?
+        /// Answer this many upcoming token requests with HTTP 503 (a transient outage), then recover.
+        public var failingTokenRequests = 0
         /// Whether refresh responses omit the refresh token (the client must keep the old one).
         public var omitsRefreshTokenOnRefresh = false
         /// Claims to set in user info responses.

@@ -201,7 +201,11 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
-        default: return json(["error": "not_found"], status: 404, url: url)
+        default:
+            if let api = configuration.quirks.api, let (status, body) = api(request, bearerSubject(request)) {
+                return (try! body.jsonData(), .make(url: url, status: status, headers: ["Content-Type": "application/json"]))
+            }
+            return json(["error": "not_found"], status: 404, url: url)
         }
     }
 
@@ -311,6 +315,10 @@ public actor TestIdentityProvider {
     private func token(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
         let form = formParameters(request)
         tokenRequestsByGrant[form["grant_type"] ?? "", default: 0] += 1
+        if behavior.failingTokenRequests > 0 {
+            behavior.failingTokenRequests -= 1
+            return json(["error": "temporarily_unavailable"], status: 503, url: url)
+        }
         if let replacement = behavior.tokenResponseReplacement {
             return (replacement.body, .make(url: url, status: replacement.status, headers: replacement.headers))
         }
@@ -489,6 +497,14 @@ public actor TestIdentityProvider {
             return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
         }
         return json(["ok": true, "client_id": .string(record.clientID)], url: url)
+    }
+
+    /// The subject of the request's bearer token when it is active.
+    private func bearerSubject(_ request: URLRequest) -> String? {
+        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
+            let record = accessTokens[String(header.dropFirst(7))], isActive(record)
+        else { return nil }
+        return record.subject
     }
 
     private func isActive(_ record: AccessRecord) -> Bool {

@@ -1,0 +1,72 @@
+public import AuthCore
+import Foundation
+
+/// Schibsted account: fixed endpoints per environment, `X-OIDC: v1` on token requests (retried once on a 5xx or
+/// a transport failure), MFA through `acr_values` checked against the ID token's `amr`, otherwise
+/// `prompt=select_account`, and the issuer compared ignoring a trailing `/`.
+public struct SchibstedProvider: AuthProvider {
+    /// `schibsted`.
+    public static let id: ProviderID = "schibsted"
+    /// `Schibsted account`.
+    public static let displayName = "Schibsted account"
+
+    /// The configuration.
+    public let configuration: ClientConfiguration
+
+    /// Creates the provider from a typed configuration.
+    public init(configuration: ClientConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Creates the provider from a dictionary (see ``ClientConfiguration/init(_:)``).
+    public init(configuration: ProviderConfiguration) throws {
+        self.init(configuration: try ClientConfiguration(configuration))
+    }
+
+    /// The client, with the scopes every Schibsted login requests: `openid offline_access`.
+    public var client: ClientRegistration {
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectURI, scopes: ["openid", "offline_access"])
+    }
+
+    /// `/oauth/authorize`, `/oauth/token`, `/oauth/jwks`, `/oauth/userinfo` on the environment's server.
+    public var endpointSource: EndpointSource {
+        let environment = configuration.environment
+        return .fixed(
+            ProviderMetadata(
+                issuer: configuration.issuer,
+                authorizationEndpoint: environment.endpoint("/oauth/authorize"),
+                tokenEndpoint: environment.endpoint("/oauth/token"),
+                jwksURI: environment.endpoint("/oauth/jwks"),
+                userinfoEndpoint: environment.endpoint("/oauth/userinfo")
+            )
+        )
+    }
+
+    /// The issuer compared ignoring a trailing `/`, as the vendor SDK does.
+    public var idTokenPolicy: IDTokenPolicy { IDTokenPolicy(issuerComparison: .ignoringTrailingSlash) }
+
+    /// One retry on a 5xx or a transport failure, as the vendor SDK does.
+    public var tokenRequestRetries: Int { 1 }
+
+    /// Without MFA, `prompt=select_account`; with MFA the engine sends `acr_values` and no prompt.
+    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+        request.options.acrValues.isEmpty && request.options.prompt.isEmpty ? ["prompt": "select_account"] : [:]
+    }
+
+    /// `X-OIDC: v1`, which Schibsted's token endpoint requires.
+    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { ["X-OIDC": "v1"] }
+
+    /// With MFA requested, the ID token's `amr` must contain it (`eid-xx` counts as `eid`).
+    ///
+    /// - Throws: `provider_validation_failed` (Schibsted's `missingExpectedMFA`).
+    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+        guard let requested = request.options.acrValues.first.flatMap(MFAType.init(rawValue:)) else { return }
+        let amr = result.idTokenClaims?.authenticationMethods ?? []
+        guard requested.isSatisfied(by: amr) else {
+            throw AuthError(
+                .providerValidationFailed,
+                "The login did not use the required authentication method '\(requested.rawValue)' (amr: \(amr.joined(separator: ", ")))."
+            )
+        }
+    }
+}

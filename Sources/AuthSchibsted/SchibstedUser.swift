@@ -1,0 +1,116 @@
+public import AuthCore
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+
+/// A logged-in Schibsted account user (the vendor's `User`).
+public struct SchibstedUser: Sendable {
+    /// The session: tokens refreshed single-flight, authorized requests with refresh-on-401, events.
+    public let session: Session
+    private let client: SchibstedAccountClient
+
+    init(session: Session, client: SchibstedAccountClient) {
+        self.session = session
+        self.client = client
+    }
+
+    /// The user's UUID (`sub`).
+    public var uuid: String? {
+        get async {
+            if let subject = await session.idTokenClaims?.subject { return subject }
+            return await session.subject
+        }
+    }
+    /// The legacy numeric user id (`legacy_user_id`).
+    public var userId: String? {
+        get async {
+            switch await session.idTokenClaims?["legacy_user_id"] {
+            case .string(let value): value
+            case .number(let value): String(Int64(value))
+            default: nil
+            }
+        }
+    }
+
+    /// Sends `request` with the user's token; a 401 refreshes once (shared with concurrent 401s) and retries.
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await session.send(request)
+    }
+
+    /// The profile from `/api/2/user/<uuid>` (the vendor's `fetchProfileData`).
+    public func fetchProfileData() async throws -> UserProfileResponse {
+        guard let uuid = await uuid else {
+            throw AuthError(.notSignedIn, "The user has no uuid.", providerID: SchibstedProvider.id)
+        }
+        let data = try await api("GET", "/api/2/user/\(uuid)", form: [])
+        do {
+            let decoder = JSONDecoder()
+            decoder.keyDecodingStrategy = .convertFromSnakeCase
+            return try decoder.decode(DataWrapper<UserProfileResponse>.self, from: data).data
+        } catch {
+            throw AuthError(.invalidResponse, "The profile response is not the expected {\"data\": …} object.", providerID: SchibstedProvider.id)
+        }
+    }
+
+    /// A URL that opens a logged-in web session for `clientId` (the vendor's `webSessionURL`).
+    public func webSessionURL(clientId: String, redirectURI: URL, state: String? = nil) async throws -> URL {
+        var form = [("type", "session"), ("clientId", clientId), ("redirectUri", redirectURI.absoluteString)]
+        if let state { form.append(("state", state)) }
+        let code = try await exchangeCode(form)
+        return client.configuration.environment.endpoint("/session/\(code)")
+    }
+
+    /// A one-time code for `clientId`, for a backend to exchange (the vendor's `oneTimeCode`).
+    public func oneTimeCode(clientId: String) async throws -> Secret {
+        Secret(try await exchangeCode([("type", "code"), ("clientId", clientId)]))
+    }
+
+    /// Logs out locally; observers of ``AuthEvent`` are told.
+    public func logout() async throws {
+        try await session.signOut(revokingTokens: false)
+    }
+
+    private func exchangeCode(_ form: [(String, String)]) async throws -> String {
+        let data = try await api("POST", "/api/2/oauth/exchange", form: form)
+        guard let object = try? JSONValue.parseObject(data), let code = object["data"]?["code"]?.stringValue else {
+            throw AuthError(.invalidResponse, "The exchange response has no data.code.", providerID: SchibstedProvider.id)
+        }
+        return code
+    }
+
+    private func api(_ method: String, _ path: String, form: [(String, String)]) async throws -> Data {
+        var request = URLRequest(url: client.configuration.environment.endpoint(path))
+        request.httpMethod = method
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        if !form.isEmpty {
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(FormEncoding.encode(form).utf8)
+        }
+        let (data, response) = try await session.send(request)
+        guard (200..<300).contains(response.statusCode) else {
+            throw AuthError(.httpError, "\(method) \(path) answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        }
+        return data
+    }
+}
+
+private struct DataWrapper<Wrapped: Decodable>: Decodable {
+    let data: Wrapped
+}
+
+/// The profile fields the vendor SDK exposes (snake_case on the wire, inside `{"data": …}`).
+public struct UserProfileResponse: Sendable, Codable, Hashable {
+    /// The UUID.
+    public let uuid: String?
+    /// The legacy user id.
+    public let userId: String?
+    /// The e-mail address.
+    public let email: String?
+    /// The display name.
+    public let displayName: String?
+    /// The pair id used for external ids (TCF).
+    public let pairId: String?
+    /// The phone number.
+    public let phoneNumber: String?
+}

@@ -1,0 +1,100 @@
+public import AuthCore
+public import Foundation
+
+extension ProviderEmulator {
+    /// Schibsted account's `pre` environment, in process (see ``TestIdentityProvider/schibsted(clock:)``).
+    public static func schibsted(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
+        let idp = TestIdentityProvider.schibsted(clock: clock)
+        return ProviderEmulator(
+            providerID: "schibsted",
+            configuration: ProviderConfiguration([
+                "environment": "pre",
+                "clientId": .string(TestIdentityProvider.schibstedClientID),
+                "redirectURI": .string(TestIdentityProvider.schibstedRedirectURI.absoluteString),
+            ]),
+            transport: idp.transport,
+            userAgent: HeadlessUserAgent(transport: idp.transport),
+            clock: clock,
+            route: "web (SSO)",
+            supportsRefresh: true
+        )
+    }
+}
+
+extension TestIdentityProvider {
+    /// The emulated Schibsted client id.
+    public static let schibstedClientID = "5f1e-emulated-schibsted-client"
+    /// A second client of the same vendor (for simplified login).
+    public static let schibstedSecondClientID = "7a2b-emulated-schibsted-news-app"
+    /// The emulated app's redirect URI.
+    public static let schibstedRedirectURI = URL(string: "com.example.schibsted:/login")!
+
+    /// An identity provider configured as Schibsted account's `pre` environment: no discovery, `/oauth/*` paths,
+    /// `amr` reflecting the requested `acr_values`, `legacy_user_id`, the profile API `/api/2/user/<uuid>` and the
+    /// exchange API `/api/2/oauth/exchange`.
+    ///
+    /// Strict: token requests without `X-OIDC: v1` get HTTP 400; an authorization request must carry
+    /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account` (or an `assertion`
+    /// this server issued).
+    public static func schibsted(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+        let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
+            "email": "kari@example.no", "legacy_user_id": "12345678",
+        ])
+        var configuration = Configuration(
+            issuer: URL(string: "https://identity-pre.schibsted.com")!,
+            clients: [
+                Client(id: schibstedClientID, redirectURIs: [schibstedRedirectURI]),
+                Client(id: schibstedSecondClientID, redirectURIs: [URL(string: "com.example.news:/login")!]),
+            ],
+            user: user
+        )
+        configuration.paths.discovery = nil
+        configuration.paths.authorize = "/oauth/authorize"
+        configuration.paths.token = "/oauth/token"
+        configuration.paths.jwks = "/oauth/jwks"
+        configuration.paths.userinfo = "/oauth/userinfo"
+        let assertions = LockedValue<Set<String>>([])
+        let methods: Set<String> = ["password", "otp", "sms", "eid", "eid-dk", "eid-fi", "eid-no", "eid-se"]
+        configuration.quirks.validateAuthorization = { query in
+            let scopes = Set(query["scope"]?.split(separator: " ").map(String.init) ?? [])
+            guard scopes.isSuperset(of: ["openid", "offline_access"]) else { return "scope must include openid offline_access" }
+            if let assertion = query["assertion"] {
+                return assertions.withLock { $0.remove(assertion) } != nil ? nil : "unknown or used assertion"
+            }
+            switch (query["acr_values"], query["prompt"]) {
+            case (let acr?, nil): return methods.contains(acr) ? nil : "unknown acr_values \(acr)"
+            case (nil, "select_account"): return nil
+            case (.some, .some): return "acr_values and prompt must not both be sent"
+            default: return "send acr_values (MFA) or prompt=select_account"
+            }
+        }
+        configuration.quirks.validateTokenRequest = { request, _ in
+            request.value(forHTTPHeaderField: "X-OIDC") == "v1" ? nil : "the X-OIDC: v1 header is required"
+        }
+        configuration.quirks.idTokenClaims = { query in
+            ["amr": .array([.string(query["acr_values"] ?? "pwd")])]
+        }
+        configuration.quirks.api = { request, subject in
+            let path = request.url?.path ?? ""
+            guard let subject else { return (401, ["error": "invalid_token"]) }
+            if path == "/api/2/user/\(subject)", request.httpMethod == "GET" {
+                return (200, ["data": [
+                    "uuid": .string(subject), "user_id": "12345678", "email": "kari@example.no",
+                    "display_name": "Kari Nordmann", "pair_id": "pair-8f1d2c", "phone_number": "+4790000000",
+                ]])
+            }
+            if path.hasPrefix("/api/2/user/") { return (403, ["error": "access_denied"]) }
+            if path == "/api/2/oauth/exchange", request.httpMethod == "POST" {
+                let form = Dictionary(FormEncoding.decode(String(decoding: request.httpBody ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+                guard let type = form["type"], ["session", "code"].contains(type), form["clientId"] != nil else {
+                    return (400, ["error": "invalid_request"])
+                }
+                let code = "oc_" + SecureRandom.token(byteCount: 12)
+                if type == "code" { assertions.withLock { _ = $0.insert(code) } }
+                return (200, ["data": ["code": .string(code)]])
+            }
+            return nil
+        }
+        return TestIdentityProvider(configuration: configuration, clock: clock)
+    }
+}
