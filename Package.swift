@@ -21,11 +21,13 @@ let package = Package(
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
+        .library(name: "AuthUber", targets: ["AuthUber"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
         .executable(name: "govuk-example", targets: ["GOVUKExample"]),
         .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
         .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
+        .executable(name: "uber-example", targets: ["UberExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -71,9 +73,10 @@ let package = Package(
             dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
+        .target(name: "AuthUber", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -93,6 +96,7 @@ let package = Package(
         ),
         .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
+        .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
@@ -100,6 +104,7 @@ let package = Package(
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthSchibstedTests", dependencies: ["AuthSchibsted", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(

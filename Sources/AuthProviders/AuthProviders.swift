@@ -3,6 +3,7 @@
 @_exported public import AuthGOVUK
 @_exported public import AuthOneLogin
 @_exported public import AuthSchibsted
+@_exported public import AuthUber
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -14,6 +15,7 @@ extension ProviderRegistry {
         registry.register(GOVUKProvider.self)
         registry.register(OneLoginProvider.self)
         registry.register(SchibstedProvider.self)
+        registry.register(UberProvider.self)
         return registry
     }
 }

@@ -91,7 +91,9 @@ public final class AuthClient: Sendable {
         )
     }
 
-    func log(_ level: AuthLogRecord.Level, _ event: String, _ message: String, _ metadata: [String: String] = [:]) {
+    /// Logs an event through the client's logger, attributed to its provider. Providers use it for their own
+    /// steps; never pass a secret (``Secret`` values print as `<redacted>`).
+    public func log(_ level: AuthLogRecord.Level, _ event: String, _ message: String, _ metadata: [String: String] = [:]) {
         logger.log(
             AuthLogRecord(level: level, event: event, message: message, metadata: metadata, providerID: provider.id)
         )

@@ -51,7 +51,7 @@ extension TestIdentityProvider {
         )
         configuration.paths.discovery = nil
         configuration.paths.jwks = "/.well-known/jwks.json"
-        configuration.quirks.validateAuthorization = { query in
+        configuration.quirks.validateAuthorization = { query, _ in
             guard let vtr = query["vtr"], let data = vtr.data(using: .utf8),
                 let vectors = (try? JSONDecoder().decode([String].self, from: data)), !vectors.isEmpty
             else { return "vtr must be a JSON array of vectors of trust, for example [\"Cl.Cm\"]" }

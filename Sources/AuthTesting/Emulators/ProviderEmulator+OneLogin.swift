@@ -50,7 +50,7 @@ extension TestIdentityProvider {
         configuration.paths.jwks = "/certs"
         configuration.paths.revoke = "/token/revocation"
         configuration.paths.introspect = "/token/introspection"
-        configuration.quirks.validateAuthorization = { query in
+        configuration.quirks.validateAuthorization = { query, _ in
             query["resource"] == oneLoginResource ? nil : "this app requires resource=\(oneLoginResource)"
         }
         configuration.quirks.validateTokenRequest = { request, _ in

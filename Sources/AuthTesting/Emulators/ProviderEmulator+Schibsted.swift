@@ -55,7 +55,7 @@ extension TestIdentityProvider {
         configuration.paths.userinfo = "/oauth/userinfo"
         let assertions = LockedValue<Set<String>>([])
         let methods: Set<String> = ["password", "otp", "sms", "eid", "eid-dk", "eid-fi", "eid-no", "eid-se"]
-        configuration.quirks.validateAuthorization = { query in
+        configuration.quirks.validateAuthorization = { query, _ in
             let scopes = Set(query["scope"]?.split(separator: " ").map(String.init) ?? [])
             guard scopes.isSuperset(of: ["openid", "offline_access"]) else { return "scope must include openid offline_access" }
             if let assertion = query["assertion"] {

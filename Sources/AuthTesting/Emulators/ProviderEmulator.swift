@@ -53,6 +53,7 @@ public struct ProviderEmulator: Sendable {
         "govuk": govUK,
         "onelogin": oneLogin,
         "schibsted": schibsted,
+        "uber": uber,
     ]
 
     /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.

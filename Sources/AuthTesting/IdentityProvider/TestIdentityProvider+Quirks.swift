@@ -13,6 +13,8 @@ extension TestIdentityProvider {
         public var jwks = "/jwks"
         /// The authorization endpoint.
         public var authorize = "/authorize"
+        /// Further paths that also serve authorization requests (a provider's per-app endpoints).
+        public var authorizeAliases: [String] = []
         /// The token endpoint.
         public var token = "/token"
         /// The user info endpoint.
@@ -35,9 +37,9 @@ extension TestIdentityProvider {
     /// A strict emulator rejects requests that lack the provider's quirks, so a test that passes against it
     /// proves the client sends them.
     public struct Quirks: Sendable {
-        /// Checks an authorization request's parameters; a returned text rejects it with `invalid_request`
-        /// and that description.
-        public var validateAuthorization: (@Sendable ([String: String]) -> String?)?
+        /// Checks an authorization request's parameters (and the path it was sent to); a returned text rejects
+        /// it with `invalid_request` and that description.
+        public var validateAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> String?)?
         /// Checks a token request (headers and form); a returned text rejects it with HTTP 400 `invalid_request`.
         public var validateTokenRequest: (@Sendable (URLRequest, [String: String]) -> String?)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an

@@ -195,7 +195,8 @@ public actor TestIdentityProvider {
         switch path {
         case paths.discovery where method == "GET": return json(discoveryDocument(), url: url)
         case paths.jwks where method == "GET": return jwks(url: url)
-        case paths.authorize where method == "GET": return authorize(url)
+        case paths.authorize where method == "GET": return authorize(url, path: path)
+        case _ where method == "GET" && paths.authorizeAliases.contains(path): return authorize(url, path: path)
         case paths.token where method == "POST": return token(request, url: url)
         case paths.userinfo: return userInfo(request, url: url)
         case paths.revoke where method == "POST": return revoke(request, url: url)
@@ -242,7 +243,7 @@ public actor TestIdentityProvider {
 
     // MARK: Authorization
 
-    private func authorize(_ url: URL) -> (Data, HTTPURLResponse) {
+    private func authorize(_ url: URL, path: String) -> (Data, HTTPURLResponse) {
         let query = Dictionary(
             FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
             uniquingKeysWith: { first, _ in first }
@@ -281,7 +282,7 @@ public actor TestIdentityProvider {
             response += [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")]
             return finish()
         }
-        if let problem = configuration.quirks.validateAuthorization?(query) {
+        if let problem = configuration.quirks.validateAuthorization?(query, path) {
             response += [("error", "invalid_request"), ("error_description", problem)]
             return finish()
         }

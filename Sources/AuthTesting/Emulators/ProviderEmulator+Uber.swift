@@ -1,0 +1,85 @@
+public import AuthCore
+public import Foundation
+
+extension ProviderEmulator {
+    /// Uber's auth server, in process (see ``TestIdentityProvider/uber(clock:)``); in-app route.
+    public static func uber(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
+        let idp = TestIdentityProvider.uber(clock: clock)
+        return ProviderEmulator(
+            providerID: "uber",
+            configuration: ProviderConfiguration([
+                "Uber": [
+                    "ClientID": .string(TestIdentityProvider.uberClientID),
+                    "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString),
+                    "DisplayName": "Emulated Rides Partner",
+                ],
+            ]),
+            transport: idp.transport,
+            userAgent: HeadlessUserAgent(transport: idp.transport),
+            clock: clock,
+            route: "in-app",
+            supportsRefresh: false
+        )
+    }
+}
+
+extension TestIdentityProvider {
+    /// The emulated Uber client id.
+    public static let uberClientID = "emulated-uber-client"
+    /// The emulated app's redirect URI.
+    public static let uberRedirectURI = URL(string: "com.example.rides://oauth/consumer")!
+    /// The native apps' authorize paths.
+    public static let uberNativePaths = ["/oauth/v2/riders/authorize", "/oauth/v2/eats/authorize", "/oauth/v2/drivers/authorize"]
+
+    /// An identity provider configured as Uber's auth server: `/oauth/v2/universal/authorize` and the native apps'
+    /// `/oauth/v2/{riders,eats,drivers}/authorize`, `/oauth/v2/token`, and the pushed authorization request endpoint
+    /// `/oauth/v2/par`. No ID tokens (Uber scopes are not OpenID Connect).
+    ///
+    /// Strict: native paths refuse `prompt=login`; a `request_uri` must be one it issued; PAR requires
+    /// `client_id`, `response_type=code` and a `login_hint` that is base64 of a JSON object.
+    public static func uber(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+        var configuration = Configuration(
+            issuer: URL(string: "https://auth.uber.com")!,
+            clients: [Client(id: uberClientID, redirectURIs: [uberRedirectURI])],
+            user: User(subject: "8b3e2a10-uber-rider", claims: [:])
+        )
+        configuration.paths.discovery = nil
+        configuration.paths.authorize = "/oauth/v2/universal/authorize"
+        configuration.paths.authorizeAliases = uberNativePaths
+        configuration.paths.token = "/oauth/v2/token"
+        let pushed = LockedValue<[String: String]>([:])
+        configuration.quirks.validateAuthorization = { query, path in
+            if uberNativePaths.contains(path), query["prompt"]?.split(separator: " ").contains("login") == true {
+                return "prompt=login is not supported by the native apps"
+            }
+            if let uri = query["request_uri"], pushed.withLock({ $0.removeValue(forKey: uri) }) == nil {
+                return "unknown or used request_uri"
+            }
+            return nil
+        }
+        configuration.quirks.api = { request, _ in
+            guard request.url?.path == "/oauth/v2/par", request.httpMethod == "POST" else { return nil }
+            let form = Dictionary(FormEncoding.decode(String(decoding: request.httpBody ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
+            guard form["client_id"] == uberClientID, form["response_type"] == "code", let hint = form["login_hint"],
+                let json = Data(base64Encoded: hint), (try? JSONValue.parseObject(json)) != nil
+            else { return (400, ["error": "invalid_request"]) }
+            let uri = "urn:ietf:params:oauth:request_uri:" + SecureRandom.token(byteCount: 12)
+            pushed.withLock { $0[uri] = hint }
+            return (201, ["request_uri": .string(uri), "expires_in": 60])
+        }
+        return TestIdentityProvider(configuration: configuration, clock: clock)
+    }
+
+    /// Emulated Uber apps for `installed` (for example `[.rides]` as `["uber"]`), claiming the native
+    /// authorize links by their path.
+    public static func uberApps(installedSchemes: Set<String>, idp: TestIdentityProvider) -> EmulatedAppHandoff {
+        EmulatedAppHandoff(installedSchemes: installedSchemes, transport: idp.transport) { url in
+            switch url.path {
+            case "/oauth/v2/riders/authorize": "uber"
+            case "/oauth/v2/eats/authorize": "ubereats"
+            case "/oauth/v2/drivers/authorize": "uberdriver"
+            default: nil
+            }
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import AuthCore
+import AuthProviders
+import AuthTesting
+import AuthUber
+import Foundation
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("Uber")
+struct UberTests {
+    private struct Harness {
+        let idp: TestIdentityProvider
+        let transport: RecordingTransport
+        let apps: EmulatedAppHandoff
+        let storage: InMemoryTokenStorage
+        let uber: UberAuth
+    }
+
+    private func harness(installed: Set<String> = [], transport wrap: ((any HTTPTransport) -> any HTTPTransport)? = nil) async -> Harness {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let transport = RecordingTransport(wrap?(idp.transport) ?? idp.transport)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: installed, idp: idp)
+        let storage = InMemoryTokenStorage()
+        let uber = UberAuth(
+            configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+            webAgent: HeadlessUserAgent(transport: transport),
+            appHandoff: apps,
+            storage: storage, transport: transport, logger: RecordingLogger(), clock: clock
+        )
+        await apps.onCallback { url in _ = await uber.handle(url) }
+        return Harness(idp: idp, transport: transport, apps: apps, storage: storage, uber: uber)
+    }
+
+    private func authorizeRequests(_ harness: Harness) async -> [URL] {
+        await harness.transport.exchanges.compactMap(\.request.url).filter { $0.path.hasSuffix("/authorize") }
+    }
+
+    // MARK: Configuration and pure decisions
+
+    @Test("The Info.plist Uber dictionary: ClientID and RedirectURI are required (errors, never a crash)")
+    func configuration() throws {
+        let full = try UberConfiguration(ProviderConfiguration(["Uber": ["ClientID": "id", "RedirectURI": "app://oauth/consumer", "DisplayName": "Rides"]]))
+        #expect(full.clientID == "id" && full.displayName == "Rides")
+        for missing in ["ClientID", "RedirectURI"] {
+            var section: [String: JSONValue] = ["ClientID": "id", "RedirectURI": "app://oauth/consumer"]
+            section[missing] = nil
+            let error = #expect(throws: AuthError.self) { try ProviderRegistry.builtIn.provider(named: "uber", configuration: ProviderConfiguration(["Uber": .object(section)])) }
+            #expect(error?.code == .missingConfigurationKey)
+            #expect(error?.message.contains("'\(missing)'") == true)
+        }
+    }
+
+    @Test("Route decision: first installed app in order, in app when none is or the list is empty")
+    func routeDecision() {
+        let installed: (Set<UberApp>) -> (UberApp) -> Bool = { set in { set.contains($0) } }
+        #expect(UberRoute.decide(.inApp, canOpen: installed([.rides])) == .inApp)
+        #expect(UberRoute.decide(.native, canOpen: installed([.eats, .driver])) == .native(.eats))
+        #expect(UberRoute.decide(.native([.driver, .rides]), canOpen: installed([.rides, .driver])) == .native(.driver))
+        #expect(UberRoute.decide(.native([.driver]), canOpen: installed([.rides])) == .inApp)
+        #expect(UberRoute.decide(.native([]), canOpen: installed([.rides])) == .inApp)
+        #expect(UberRoute.native(.rides).pathID == "riders" && UberRoute.inApp.pathID == "universal")
+    }
+
+    @Test("Prompt is serialised 'login consent'; login is dropped for native routes")
+    func promptRules() {
+        #expect(UberRoute.inApp.promptValues([.consent, .login]) == ["login", "consent"])
+        #expect(UberRoute.native(.eats).promptValues([.consent, .login]) == ["consent"])
+        #expect(UberRoute.native(.eats).promptValues([.login]) == [])
+    }
+
+    @Test("Prefill is standard base64 of the JSON with absent fields omitted")
+    func prefillEncoding() {
+        let prefill = Prefill(email: "rider@example.com", phoneNumber: "+15555550100", firstName: "Ada")
+        #expect(prefill.loginHint == "eyJlbWFpbCI6InJpZGVyQGV4YW1wbGUuY29tIiwiZmlyc3RfbmFtZSI6IkFkYSIsInBob25lIjoiKzE1NTU1NTUwMTAwIn0=")
+    }
+
+    // MARK: Flows
+
+    @Test("In app with prefill: PAR first, request_uri on the universal authorize URL, state always sent, tokens returned")
+    func inAppWithPrefill() async throws {
+        let harness = await harness()
+        let client = try await harness.uber.login(context: AuthContext(prompt: [.login, .consent], prefill: Prefill(email: "rider@example.com")))
+        #expect(client.accessToken != nil && client.authorizationCode == nil)
+        let par = try #require(await harness.transport.exchanges(pathSuffix: "/oauth/v2/par").first)
+        #expect(par.formParameters["client_id"] == TestIdentityProvider.uberClientID)
+        #expect(par.formParameters["response_type"] == "code")
+        #expect(par.formParameters["login_hint"] == Prefill(email: "rider@example.com").loginHint)
+        let authorize = try #require(await authorizeRequests(harness).first)
+        #expect(authorize.path == "/oauth/v2/universal/authorize")
+        let query = Dictionary(FormEncoding.decode(authorize.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(query["request_uri"]?.hasPrefix("urn:ietf:params:oauth:request_uri:") == true)
+        #expect(query["prompt"] == "login consent")
+        #expect(query["state"] != nil && query["code_challenge_method"] == "S256")
+    }
+
+    @Test("A failed PAR continues without prefill")
+    func failedPAR() async throws {
+        let harness = await harness(transport: { base in
+            InProcessTransport().adding(host: "auth.uber.com") { request in
+                if request.url?.path == "/oauth/v2/par" { return (Data(), .make(url: request.url!, status: 503)) }
+                return try await base.send(request)
+            }
+        })
+        let client = try await harness.uber.login(context: AuthContext(prefill: Prefill(email: "rider@example.com")))
+        #expect(client.accessToken != nil)
+        let authorize = try #require(await authorizeRequests(harness).first)
+        #expect(authorize.query?.contains("request_uri") == false)
+    }
+
+    @Test("Native: hand-off to the first installed app's universal link, login prompt dropped, callback through handle(url)")
+    func nativeHandoff() async throws {
+        let harness = await harness(installed: ["ubereats", "uberdriver"])
+        let client = try await harness.uber.login(context: AuthContext(authDestination: .native, prompt: [.login, .consent], prefill: Prefill(email: "x@y.z")))
+        #expect(client.accessToken != nil)
+        let opened = try #require(await harness.apps.opened.first)
+        #expect(opened.path == "/oauth/v2/eats/authorize")
+        let query = Dictionary(FormEncoding.decode(opened.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(query["prompt"] == "consent")
+        #expect(query["request_uri"] == nil, "prefill is in-app only")
+        #expect(await harness.transport.exchanges(pathSuffix: "/oauth/v2/par").isEmpty)
+        // The callback was consumed: a second delivery is not handled.
+        #expect(await harness.uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "x"), ("state", "y")])) == false)
+    }
+
+    @Test("Native with no app installed, or an empty list, falls back to in app")
+    func nativeFallback() async throws {
+        for destination in [AuthDestination.native, .native([])] {
+            let harness = await harness(installed: [])
+            let client = try await harness.uber.login(context: AuthContext(authDestination: destination))
+            #expect(client.accessToken != nil)
+            #expect(await harness.apps.opened.isEmpty)
+            #expect(await authorizeRequests(harness).first?.path == "/oauth/v2/universal/authorize")
+        }
+    }
+
+    @Test("An installed app that does not open is couldNotOpenApp")
+    func couldNotOpenApp() async throws {
+        let harness = await harness(installed: ["uber"])
+        await harness.apps.setRefusesToOpen(true)
+        let error = await #expect(throws: AuthError.self) { _ = try await harness.uber.login(context: AuthContext(authDestination: .native([.rides]))) }
+        #expect(error?.uberAuthError == .couldNotOpenApp(.rides))
+    }
+
+    @Test("Without code exchange the result holds only the code (and the PKCE verifier for the backend); nothing is stored")
+    func codeOnly() async throws {
+        let harness = await harness()
+        let client = try await harness.uber.login(context: AuthContext(shouldExchangeAuthCode: false))
+        #expect(client.authorizationCode != nil && client.codeVerifier != nil)
+        #expect(client.accessToken == nil && client.refreshToken == nil && client.tokenType == nil)
+        #expect(await harness.transport.exchanges(pathSuffix: "/oauth/v2/token").isEmpty)
+        #expect(await harness.storage.isEmpty)
+    }
+
+    @Test("handle(url) ignores URLs that are not the redirect; a second login while one runs is existingAuthSession")
+    func handleAndExistingSession() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: stays pending
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, transport: idp.transport, clock: clock)
+        let first = Task { try await uber.login(context: AuthContext(authDestination: .native([.rides]))) }
+        while await apps.opened.isEmpty { await Task.yield() }
+        let error = await #expect(throws: AuthError.self) { _ = try await uber.login() }
+        #expect(error?.uberAuthError == .existingAuthSession)
+        #expect(await uber.handle(URL(string: "com.example.rides://other/path?code=x")!) == false)
+        #expect(await uber.handle(URL(string: "https://evil.example/oauth/consumer?code=x")!) == false)
+        // Deliver a forged callback with a wrong state: handled (it is the redirect URI) but rejected by the engine.
+        #expect(await uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "stolen"), ("state", "forged")])))
+        let outcome = await #expect(throws: AuthError.self) { _ = try await first.value }
+        #expect(outcome?.uberAuthError == .invalidAuthCode)
+    }
+
+    @Test("The emulator refuses prompt=login on a native path")
+    func emulatorStrict() async throws {
+        let idp = TestIdentityProvider.uber()
+        let pkce = PKCE.generate()
+        var request = URLRequest(url: URL(string: "https://auth.uber.com/oauth/v2/riders/authorize")!.appendingQuery([
+            ("client_id", TestIdentityProvider.uberClientID), ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+            ("response_type", "code"), ("state", "s"), ("prompt", "login"),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
+        ]))
+        request.httpMethod = "GET"
+        #expect(await idp.handle(request).1.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
+    }
+
+    @Test("Logout deletes the stored token; error names map to UberAuthError")
+    func logoutAndErrors() async throws {
+        let harness = await harness()
+        _ = try await harness.uber.login()
+        #expect(await !harness.storage.isEmpty)
+        try await harness.uber.logout()
+        #expect(await harness.storage.isEmpty)
+        #expect(AuthError(.userCancelled, "x").uberAuthError == .cancelled)
+        #expect(AuthError(.authorizationFailed, "x", oauthError: "access_denied").uberAuthError == .oAuth(.accessDenied))
+        #expect(AuthError(.tokenRequestFailed, "x", oauthError: "invalid_scope").uberAuthError == .oAuth(.invalidScope))
+        #expect(AuthError(.serverError, "x").uberAuthError == .serviceError)
+        #expect(AuthError(.invalidResponse, "x").uberAuthError == .invalidResponse)
+        #expect(AuthError(.storageFailed, "x").uberAuthError == .other)
+    }
+}
