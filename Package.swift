@@ -22,12 +22,14 @@ let package = Package(
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
         .library(name: "AuthUber", targets: ["AuthUber"]),
+        .library(name: "AuthGrab", targets: ["AuthGrab"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
         .executable(name: "govuk-example", targets: ["GOVUKExample"]),
         .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
         .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
         .executable(name: "uber-example", targets: ["UberExample"]),
+        .executable(name: "grab-example", targets: ["GrabExample"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -74,9 +76,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthUber", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthGrab", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -96,6 +99,7 @@ let package = Package(
         ),
         .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
+        .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
@@ -104,6 +108,7 @@ let package = Package(
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthSchibstedTests", dependencies: ["AuthSchibsted", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),

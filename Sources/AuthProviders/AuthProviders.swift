@@ -4,6 +4,7 @@
 @_exported public import AuthOneLogin
 @_exported public import AuthSchibsted
 @_exported public import AuthUber
+@_exported public import AuthGrab
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -16,6 +17,7 @@ extension ProviderRegistry {
         registry.register(OneLoginProvider.self)
         registry.register(SchibstedProvider.self)
         registry.register(UberProvider.self)
+        registry.register(GrabProvider.self)
         return registry
     }
 }

@@ -15,7 +15,7 @@ public actor EmulatedAppHandoff: AppHandoff {
     public let installedSchemes: Set<String>
     private let transport: any HTTPTransport
     private let claim: Claim
-    private let prepare: @Sendable (URL) -> URL
+    private let prepare: @Sendable (URL) -> URL?
     private var deliver: (@Sendable (URL) async -> Void)?
     /// Every URL the host asked to open, in order.
     public private(set) var opened: [URL] = []
@@ -28,12 +28,13 @@ public actor EmulatedAppHandoff: AppHandoff {
     ///   - installedSchemes: the schemes of the installed apps.
     ///   - transport: reaches the emulated provider.
     ///   - claim: which installed scheme claims a link (by default the link's own scheme).
-    ///   - prepare: turns the opened link into the provider request the app sends (by default unchanged).
+    ///   - prepare: turns the opened link into the provider request the app sends (by default unchanged);
+    ///     `nil` means the app opens without logging anyone in (the App Store).
     public init(
         installedSchemes: Set<String>,
         transport: any HTTPTransport,
         claim: @escaping Claim = { $0.scheme },
-        prepare: @escaping @Sendable (URL) -> URL = { $0 }
+        prepare: @escaping @Sendable (URL) -> URL? = { $0 }
     ) {
         self.installedSchemes = installedSchemes
         self.transport = transport
@@ -58,7 +59,8 @@ public actor EmulatedAppHandoff: AppHandoff {
     public func open(_ url: URL) async -> Bool {
         opened.append(url)
         guard !refusesToOpen, let scheme = claim(url), installedSchemes.contains(scheme) else { return false }
-        guard let redirect = await callback(for: prepare(url)) else { return false }
+        guard let start = prepare(url) else { return true }
+        guard let redirect = await callback(for: start) else { return false }
         let deliver = deliver
         Task { await deliver?(redirect) }
         return true

@@ -54,6 +54,7 @@ public struct ProviderEmulator: Sendable {
         "onelogin": oneLogin,
         "schibsted": schibsted,
         "uber": uber,
+        "grab": grab,
     ]
 
     /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.

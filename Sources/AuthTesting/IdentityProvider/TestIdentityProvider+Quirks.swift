@@ -47,6 +47,8 @@ extension TestIdentityProvider {
         public var idTokenClaims: (@Sendable ([String: String]) -> [String: JSONValue])?
         /// Shapes the user info response from the user's claims.
         public var userInfo: (@Sendable (String, [String: JSONValue]) -> [String: JSONValue])?
+        /// Members added to the discovery document (a provider's own endpoints).
+        public var discoveryExtras: [String: JSONValue] = [:]
         /// Serves a provider-specific API on any other path: given the request and the subject of its valid
         /// bearer token (`nil` without one), returns a status and a JSON body, or `nil` for 404.
         public var api: (@Sendable (URLRequest, String?) -> (status: Int, body: JSONValue)?)?

@@ -230,6 +230,7 @@ public actor TestIdentityProvider {
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
         ]
+        document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
         document.merge(behavior.discoveryOverrides) { _, override in override }
         return document
     }

@@ -1,0 +1,85 @@
+public import AuthCore
+public import Foundation
+
+/// The `GrabIdPartnerSDK` dictionary of Info.plist.
+public struct GrabConfiguration: Sendable, Hashable {
+    /// `ClientId`.
+    public let clientId: String
+    /// `RedirectUrl`.
+    public let redirectUrl: URL
+    /// `Scope`: space-separated.
+    public let scope: [String]
+    /// `ServiceDiscoveryUrl`: Grab's own discovery document (not OIDC well-known).
+    public let serviceDiscoveryUrl: URL
+    /// `Request`: a request object, sent when non-empty.
+    public let request: String?
+    /// `AcrValues`: sent as `key:value` pairs joined by spaces, sorted by key.
+    public let acrValues: [String: String]
+    /// `Hint`: the default `login_hint`.
+    public let hint: String?
+    /// `IdTokenHint`: the default `id_token_hint`.
+    public let idTokenHint: String?
+    /// `Prompt` (the SDK actually reads `prompt`; both are accepted).
+    public let prompt: String?
+
+    /// Creates a configuration.
+    public init(
+        clientId: String,
+        redirectUrl: URL,
+        scope: [String],
+        serviceDiscoveryUrl: URL,
+        request: String? = nil,
+        acrValues: [String: String] = [:],
+        hint: String? = nil,
+        idTokenHint: String? = nil,
+        prompt: String? = nil
+    ) {
+        self.clientId = clientId
+        self.redirectUrl = redirectUrl
+        self.scope = scope
+        self.serviceDiscoveryUrl = serviceDiscoveryUrl
+        self.request = request
+        self.acrValues = acrValues
+        self.hint = hint
+        self.idTokenHint = idTokenHint
+        self.prompt = prompt
+    }
+
+    /// Reads the `GrabIdPartnerSDK` dictionary (or a whole Info.plist containing it).
+    ///
+    /// - Throws: `invalid_configuration` when the dictionary is missing; `missing_configuration_key` naming
+    ///   `ClientId`, `RedirectUrl`, `Scope` or `ServiceDiscoveryUrl` (Grab's invalidClientId, invalidRedirectUrl,
+    ///   invalidScope, invalidServiceDiscoveryUrl).
+    public init(_ configuration: ProviderConfiguration) throws {
+        let id = GrabProvider.id
+        let section: ProviderConfiguration
+        if let nested = configuration.section("GrabIdPartnerSDK") {
+            section = nested
+        } else if configuration["ClientId"] != nil || configuration["ServiceDiscoveryUrl"] != nil {
+            section = configuration
+        } else {
+            throw AuthError(.invalidConfiguration, "The GrabIdPartnerSDK dictionary is missing from the configuration (Info.plist).", providerID: id)
+        }
+        func optional(_ keys: String...) -> String? {
+            for key in keys { if let value = section.string(key), !value.isEmpty { return value } }
+            return nil
+        }
+        self.init(
+            clientId: try section.requiredString("ClientId", providerID: id),
+            redirectUrl: try section.requiredURL("RedirectUrl", providerID: id),
+            scope: try section.requiredString("Scope", providerID: id).split(whereSeparator: \.isWhitespace).map(String.init),
+            serviceDiscoveryUrl: try section.requiredURL("ServiceDiscoveryUrl", providerID: id),
+            request: optional("Request"),
+            acrValues: section.stringDictionary("AcrValues") ?? [:],
+            hint: optional("Hint"),
+            idTokenHint: optional("IdTokenHint"),
+            prompt: optional("prompt", "Prompt")
+        )
+    }
+
+    /// `acr_values`: each non-empty `key:value` pair, sorted by key, joined by single spaces.
+    public var acrValuesParameter: String? {
+        let pairs = acrValues.filter { !$0.key.isEmpty && !$0.value.isEmpty }.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }
+        return pairs.isEmpty ? nil : pairs.joined(separator: " ")
+    }
+}

@@ -1,0 +1,88 @@
+public import AuthCore
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Grab (GrabID Partner): endpoints from Grab's own service discovery document, `acr_values` from a dictionary,
+/// login hints, and full ID token validation (the vendor SDK did none).
+public struct GrabProvider: AuthProvider {
+    /// `grab`.
+    public static let id: ProviderID = "grab"
+    /// `Grab`.
+    public static let displayName = "Grab"
+
+    /// The configuration.
+    public let configuration: GrabConfiguration
+
+    /// Creates the provider from a typed configuration.
+    public init(configuration: GrabConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Creates the provider from the `GrabIdPartnerSDK` dictionary.
+    public init(configuration: ProviderConfiguration) throws {
+        self.init(configuration: try GrabConfiguration(configuration))
+    }
+
+    /// The client id, redirect and scopes.
+    public var client: ClientRegistration {
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUrl, scopes: configuration.scope)
+    }
+
+    /// Grab's service discovery document, loaded once. Missing endpoints are an error, not silence (safer here).
+    public var endpointSource: EndpointSource {
+        let url = configuration.serviceDiscoveryUrl
+        return .custom(cacheKey: "grab:" + url.absoluteString) { transport in
+            try await GrabServiceDiscovery.load(url, transport: transport)
+        }
+    }
+
+    /// `acr_values`, and the configured `login_hint`, `id_token_hint`, `prompt`, `request` when non-empty and not
+    /// given for this login.
+    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+        var parameters: [String: String] = [:]
+        if let acr = configuration.acrValuesParameter, request.options.acrValues.isEmpty { parameters["acr_values"] = acr }
+        if let hint = configuration.hint, request.options.loginHint == nil { parameters["login_hint"] = hint }
+        if let hint = configuration.idTokenHint, request.options.idTokenHint == nil { parameters["id_token_hint"] = hint }
+        if let prompt = configuration.prompt, request.options.prompt.isEmpty { parameters["prompt"] = prompt }
+        if let object = configuration.request { parameters["request"] = object }
+        return parameters
+    }
+
+    /// Grab's token response must carry `expires_in` and an `id_token` (besides the access token and type).
+    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+        guard result.tokens.expiresIn != nil else {
+            throw AuthError(.invalidResponse, "The Grab token response has no 'expires_in'.", providerID: Self.id)
+        }
+        guard result.idTokenClaims != nil else {
+            throw AuthError(.missingIDToken, "The Grab token response has no 'id_token'.", providerID: Self.id)
+        }
+    }
+}
+
+/// Grab's service discovery document.
+enum GrabServiceDiscovery {
+    static func load(_ url: URL, transport: any HTTPTransport) async throws -> ProviderMetadata {
+        var request = URLRequest(url: url)
+        request.httpMethod = "GET"
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response): (Data, HTTPURLResponse)
+        do {
+            (data, response) = try await transport.send(request)
+        } catch {
+            throw AuthError(.network, "Grab's service discovery could not be reached.", providerID: GrabProvider.id, underlying: error)
+        }
+        guard response.statusCode == 200, let document = try? JSONValue.parseObject(data) else {
+            throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.statusCode) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.statusCode)
+        }
+        for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint", "issuer", "jwks_uri"] where document[key]?.stringValue == nil {
+            throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id)
+        }
+        do {
+            return try ProviderMetadata(document: document)
+        } catch let error as AuthError {
+            throw error.attributed(to: GrabProvider.id)
+        }
+    }
+}
