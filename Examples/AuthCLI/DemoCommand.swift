@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
                 if row["ok"] != .bool(true) { failed = true }
                 rows.append(row)
             }
-            let header = "provider    route             sign-in  refresh  sign-out  checks"
+            let header = "provider    route             sign-in  subject                        expires               refresh  sign-out  checks"
             output.emit(
                 ["providers": .array(rows.map(JSONValue.object))],
                 human: [header] + rows.map(Self.line)
@@ -46,6 +46,9 @@ struct DemoCommand: AsyncParsableCommand {
             let redirect = try await emulator.userAgent.authorize(request)
             let session = try await client.completeSignIn(redirect: redirect)
             row["sign_in"] = "ok"
+            let credential = await session.credential
+            row["subject"] = .string(credential.subject ?? "-")
+            row["expires_at"] = credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null
 
             var checks: [String] = []
             let query = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -81,6 +84,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         if let error = row["error"]?.stringValue { return cell("provider", 12) + "FAILED: " + error }
         let checks = row["checks"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
-        return cell("provider", 12) + cell("route", 18) + cell("sign_in", 9) + cell("refresh", 9) + cell("sign_out", 10) + checks
+        let subject = String((row["subject"]?.stringValue ?? "-").prefix(30))
+        return cell("provider", 12) + cell("route", 18) + cell("sign_in", 9)
+            + subject.padding(toLength: 31, withPad: " ", startingAt: 0) + cell("expires_at", 22)
+            + cell("refresh", 9) + cell("sign_out", 10) + checks
     }
 }
