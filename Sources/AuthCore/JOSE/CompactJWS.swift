@@ -26,16 +26,16 @@ public struct CompactJWS: Sendable {
         guard bytes.count <= Self.maximumLength else {
             throw AuthError(.malformedIDToken, "The token is larger than \(Self.maximumLength) bytes.")
         }
-        let segments = token.split(separator: ".", omittingEmptySubsequences: false)
+        let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
         guard segments.count == 3 else {
             throw AuthError(
                 .malformedIDToken,
                 "The token has \(segments.count) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
             )
         }
-        guard let headerBytes = Base64URL.decode(segments[0]),
-            let payload = Base64URL.decode(segments[1]),
-            let signature = Base64URL.decode(segments[2])
+        guard let headerBytes = Base64URL.decode(Substring(segments[0])),
+            let payload = Base64URL.decode(Substring(segments[1])),
+            let signature = Base64URL.decode(Substring(segments[2]))
         else {
             throw AuthError(.malformedIDToken, "A token segment is not valid base64url.")
         }
@@ -48,7 +48,7 @@ public struct CompactJWS: Sendable {
         self.header = try JOSEHeader(headerObject)
         self.payload = payload
         self.signature = signature
-        self.signingInput = Data(token.utf8.prefix(segments[0].utf8.count + 1 + segments[1].utf8.count))
+        self.signingInput = Data(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
     }
 }
 

@@ -13,24 +13,24 @@ public enum Base64URL {
     /// Decodes unpadded base64url text; `nil` for any character outside the base64url alphabet, for padding,
     /// or for a length no encoder can produce.
     public static func decode(_ text: some StringProtocol) -> Data? {
-        var standard = ""
+        var standard = [UInt8]()
         standard.reserveCapacity(text.utf8.count + 3)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                standard.unicodeScalars.append(Unicode.Scalar(byte))
-            case UInt8(ascii: "-"): standard.append("+")
-            case UInt8(ascii: "_"): standard.append("/")
+                standard.append(byte)
+            case UInt8(ascii: "-"): standard.append(UInt8(ascii: "+"))
+            case UInt8(ascii: "_"): standard.append(UInt8(ascii: "/"))
             default: return nil
             }
         }
-        switch standard.utf8.count % 4 {
+        switch standard.count % 4 {
         case 0: break
-        case 2: standard += "=="
-        case 3: standard += "="
+        case 2: standard += [UInt8(ascii: "="), UInt8(ascii: "=")]
+        case 3: standard.append(UInt8(ascii: "="))
         default: return nil
         }
-        return Data(base64Encoded: standard)
+        return Data(base64Encoded: Data(standard))
     }
 }

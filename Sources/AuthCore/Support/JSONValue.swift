@@ -89,15 +89,15 @@ public enum JSONValue: Sendable, Hashable, Codable {
 
     /// Parses a JSON object, as every OAuth response body must be.
     ///
-    /// - Throws: a `DecodingError` when `data` is not JSON, or ``NotAnObject`` when it is JSON but not an object.
+    /// - Throws: ``NotAnObject`` when `data` is not JSON, or is JSON but not an object.
     public static func parseObject(_ data: Data) throws -> [String: JSONValue] {
-        guard case .object(let object) = try JSONDecoder().decode(JSONValue.self, from: data) else {
+        guard let value = try? JSONParser.parse(data), case .object(let object) = value else {
             throw NotAnObject()
         }
         return object
     }
 
-    /// Thrown by ``parseObject(_:)`` when the JSON text is valid but is not an object.
+    /// Thrown by ``parseObject(_:)`` when the text is not a JSON object.
     public struct NotAnObject: Error, Sendable {}
 
     /// Serializes the value with sorted keys (deterministic output).

@@ -1,0 +1,138 @@
+import AuthProviders
+import AuthTesting
+import Benchmark
+import Crypto
+import Foundation
+import JWTKit
+import _CryptoExtras
+
+let benchmarks: @Sendable () -> Void = {
+    // A regression of more than 20% at the median fails `swift package benchmark baseline check`.
+    let tolerance = BenchmarkThresholds(relative: [.p50: 20.0])
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.throughput, .wallClock, .mallocCountTotal],
+        warmupIterations: 10,
+        maxDuration: .seconds(2),
+        maxIterations: 100_000,
+        thresholds: [.throughput: tolerance, .wallClock: tolerance, .mallocCountTotal: tolerance]
+    )
+    let refreshRequests = BenchmarkMetric.custom("refresh requests", polarity: .prefersSmaller, useScalingFactor: false)
+
+    // MARK: 1. ID token validation vs the raw signature check vs jwt-kit
+
+    for algorithm in [AuthCore.JWSAlgorithm.rs256, .es256] {
+        let fixture = TokenFixture(algorithm)
+        let name = algorithm.rawValue
+
+        Benchmark("ID token \(name): full validation (ours)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(try fixture.validator.validate(fixture.token, keySet: fixture.keySet, nonce: "n-0123456789", now: TokenFixture.now))
+            }
+        }
+
+        if algorithm == .rs256 {
+            let key = fixture.rawRSAKey
+            let signature = _RSA.Signing.RSASignature(rawRepresentation: fixture.signature)
+            Benchmark("ID token \(name): raw signature verification (swift-crypto)") { benchmark in
+                for _ in benchmark.scaledIterations {
+                    blackHole(key.isValidSignature(signature, for: SHA256.hash(data: fixture.signingInput), padding: .insecurePKCS1v1_5))
+                }
+            }
+        } else {
+            let key = fixture.rawP256Key
+            let signature = try! P256.Signing.ECDSASignature(rawRepresentation: fixture.signature)
+            Benchmark("ID token \(name): raw signature verification (swift-crypto)") { benchmark in
+                for _ in benchmark.scaledIterations {
+                    blackHole(key.isValidSignature(signature, for: SHA256.hash(data: fixture.signingInput)))
+                }
+            }
+        }
+
+        Benchmark("ID token \(name): jwt-kit verification (peer)") { benchmark in
+            let keys = JWTKeyCollection()
+            try await keys.add(jwksJSON: fixture.jwksJSON)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await keys.verify(fixture.token, as: PeerPayload.self))
+            }
+        }
+    }
+
+    // MARK: 2. Authorization request and redirect validation
+
+    Benchmark("Authorization request: PKCE + state + nonce + URL") { benchmark in
+        let client = AuthClient(provider: FixedProvider(), transport: InProcessTransport(), logger: SilentLogger())
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.prepareSignIn())
+        }
+    }
+
+    let redirectURI = URL(string: "com.example.app:/oauth/callback")!
+    let redirect = redirectURI.appendingQuery([
+        ("code", SecureRandom.token()), ("state", SecureRandom.token()), ("iss", "https://idp.example.test"),
+    ])
+    Benchmark("Redirect URL validation (parse + exact match)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try AuthorizationResponse(redirect: redirect, redirectURI: redirectURI))
+        }
+    }
+
+    // MARK: 3. Refresh single-flight
+
+    Benchmark(
+        "Refresh single-flight: 10,000 concurrent validAccessToken()",
+        configuration: .init(
+            metrics: [.wallClock, .peakMemoryResident, refreshRequests],
+            maxDuration: .seconds(5),
+            maxIterations: 20,
+            thresholds: [.wallClock: tolerance, .peakMemoryResident: tolerance, refreshRequests: BenchmarkThresholds(absolute: [.p0: 0, .p100: 0])]
+        )
+    ) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let clock = ManualClock()
+            let idp = TestIdentityProvider(clock: clock)
+            let client = AuthClient(provider: try OpenIDProvider(configuration: ProviderEmulator.openIDConnect().configuration),
+                                    transport: idp.transport, logger: SilentLogger(), clock: clock)
+            let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+            clock.advance(by: 3600)
+            benchmark.startMeasurement()
+            try await withThrowingTaskGroup(of: Secret.self) { group in
+                for _ in 0..<10_000 { group.addTask { try await session.validAccessToken() } }
+                for try await token in group { blackHole(token) }
+            }
+            benchmark.stopMeasurement()
+            benchmark.measurement(refreshRequests, await idp.tokenRequestsByGrant["refresh_token"] ?? 0)
+        }
+    }
+
+    // MARK: 4. Full sign-in, and the identity provider's own signing cost
+
+    Benchmark("Full sign-in against the in-process identity provider (RS256)") { benchmark in
+        let idp = TestIdentityProvider()
+        let client = AuthClient(provider: try OpenIDProvider(configuration: ProviderEmulator.openIDConnect().configuration),
+                                transport: idp.transport, logger: SilentLogger(), clock: idp.clock)
+        let agent = HeadlessUserAgent(transport: idp.transport)
+        for _ in benchmark.scaledIterations {
+            blackHole(try await client.signIn(with: agent))
+        }
+    }
+
+    let signingInput = Data("eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ1c2VyLTEyMzQifQ".utf8)
+    Benchmark("Identity provider's RS256 signing (subtract from a full sign-in)") { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(TestSigningKeys.primary.sign(signingInput, algorithm: .rs256))
+        }
+    }
+
+    // MARK: 5. Registry
+
+    let configurations = ProviderEmulator.emulatedProviderIDs.compactMap { id in ProviderEmulator.make(for: id).map { (id, $0.configuration) } }
+    Benchmark("Registry: every built-in provider from its dictionary") { benchmark in
+        let registry = ProviderRegistry.builtIn
+        for _ in benchmark.scaledIterations {
+            for (id, configuration) in configurations {
+                blackHole(try registry.provider(named: id.rawValue, configuration: configuration))
+            }
+        }
+    }
+}
