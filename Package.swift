@@ -24,6 +24,9 @@ let package = Package(
         .library(name: "AuthUber", targets: ["AuthUber"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
+        .executable(name: "auth-config-check", targets: ["auth-config-check"]),
+        .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
+        .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"]),
         .executable(name: "oidc-example", targets: ["OIDCExample"]),
         .executable(name: "govuk-example", targets: ["GOVUKExample"]),
         .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
@@ -103,6 +106,35 @@ let package = Package(
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
+        .target(name: "AuthConfigCheck", dependencies: ["AuthCore", "AuthProviders"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "auth-config-check",
+            dependencies: ["AuthConfigCheck", "AuthCore"],
+            path: "Sources/AuthConfigCheckTool",
+            swiftSettings: strictSettings
+        ),
+        .plugin(
+            name: "CheckAuthConfig",
+            capability: .command(
+                intent: .custom(verb: "check-auth-config", description: "Check an app's Info.plist and provider configuration files.")
+            ),
+            dependencies: ["auth-config-check"],
+            path: "Plugins/CheckAuthConfig"
+        ),
+        .plugin(
+            name: "ScaffoldProvider",
+            capability: .command(
+                intent: .custom(verb: "scaffold-provider", description: "Create a new provider target, its tests and a sample."),
+                permissions: [.writeToPackageDirectory(reason: "It creates Sources/Auth<Name>, Tests/Auth<Name>Tests, Examples/<Name>Example and adds them to Package.swift.")]
+            ),
+            path: "Plugins/ScaffoldProvider"
+        ),
+        .testTarget(
+            name: "AuthConfigCheckTests",
+            dependencies: ["AuthConfigCheck", "AuthCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),

@@ -19,6 +19,9 @@ set +a
 echo "==> swift test"
 swift test
 
+echo "==> a third-party provider package (Examples/ThirdPartyProvider) against this package"
+swift test --package-path Examples/ThirdPartyProvider
+
 echo "==> auth-cli end to end (embedded identity provider, then the real server)"
 Scripts/cli-integration.sh
 

@@ -153,16 +153,16 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
     private func validate() throws {
         let id = GOVUKProvider.id
         guard !clientID.isEmpty else {
-            throw AuthError(.missingConfigurationKey, "The GOV.UK One Login client id is empty.", providerID: id)
+            throw AuthError(.missingConfigurationKey, "The GOV.UK One Login 'clientID' is empty.", providerID: id)
         }
         guard redirectURI.scheme?.lowercased() == "https" else {
-            throw AuthError(.invalidConfiguration, "The GOV.UK One Login redirect URI must be a claimed https universal link; got \(redirectURI.absoluteString).", providerID: id)
+            throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'redirectURI' must be a claimed https universal link; got \(redirectURI.absoluteString).", providerID: id)
         }
         guard scopes.contains("openid") else {
-            throw AuthError(.invalidConfiguration, "The GOV.UK One Login scopes must include openid.", providerID: id)
+            throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'scopes' must include openid.", providerID: id)
         }
         guard !vectorsOfTrust.isEmpty, vectorsOfTrust.allSatisfy(Self.isVectorOfTrust) else {
-            throw AuthError(.invalidConfiguration, "Vectors of trust must look like Cl.Cm or Cl.Cm.P2 (components Cl, Cm, P0–P4); got \(vectorsOfTrust).", providerID: id)
+            throw AuthError(.invalidConfiguration, "'vectorsOfTrust' must look like Cl.Cm or Cl.Cm.P2 (components Cl, Cm, P0–P4); got \(vectorsOfTrust).", providerID: id)
         }
     }
 

@@ -65,7 +65,7 @@ struct GOVUKProviderTests {
             (["clientID": "c", "redirectURI": "https://a.example/r"], .missingConfigurationKey, "authorizationEndpoint"),
             (["environment": "production", "clientID": "c", "redirectURI": "com.example:/r"], .invalidConfiguration, "https"),
             (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "locale": "fr"], .invalidConfiguration, "'en' or 'cy'"),
-            (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "vectorsOfTrust": ["Cl.Cm", "X9"]], .invalidConfiguration, "Vectors of trust"),
+            (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "vectorsOfTrust": ["Cl.Cm", "X9"]], .invalidConfiguration, "'vectorsOfTrust'"),
             (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "scopes": "email"], .invalidConfiguration, "openid"),
             (["environment": "staging", "clientID": "c", "redirectURI": "https://a.example/r"], .invalidConfiguration, "production or integration"),
             (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "responseType": "token"], .invalidConfiguration, "'code'"),
@@ -246,5 +246,15 @@ struct GOVUKProviderTests {
         let provider = try ProviderRegistry.builtIn.provider(named: "GOVUK", configuration: ProviderEmulator.govUK().configuration)
         #expect(provider is GOVUKProvider)
         #expect(type(of: provider).displayName == "GOV.UK One Login")
+    }
+}
+
+@Suite("GOVUKProvider conformance")
+struct GOVUKProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(GOVUKProvider.self, emulator: .govUK(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
     }
 }

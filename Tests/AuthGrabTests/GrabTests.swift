@@ -197,3 +197,13 @@ struct GrabTests {
         #expect(GrabError.applicationCodeBase == 10_000)
     }
 }
+
+@Suite("GrabProvider conformance")
+struct GrabProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(GrabProvider.self, emulator: .grab(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
+    }
+}

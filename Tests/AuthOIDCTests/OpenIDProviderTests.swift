@@ -57,3 +57,13 @@ struct OpenIDProviderTests {
         #expect(session.providerID == "oidc")
     }
 }
+
+@Suite("OpenIDProvider conformance")
+struct OpenIDProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(OpenIDProvider.self, emulator: .openIDConnect(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
+    }
+}

@@ -206,3 +206,13 @@ struct OneLoginTests {
         #expect(AuthError(.storageFailed, "x").olOidcError == .unknownError)
     }
 }
+
+@Suite("OneLoginProvider conformance")
+struct OneLoginProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(OneLoginProvider.self, emulator: .oneLogin(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
+    }
+}

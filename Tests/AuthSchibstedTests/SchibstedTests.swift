@@ -269,3 +269,13 @@ extension MFAType {
         return (try? provider.validate(SignInResult(tokens: TokenResponse(accessToken: Secret("a")), idTokenClaims: claims), for: request)) != nil
     }
 }
+
+@Suite("SchibstedProvider conformance")
+struct SchibstedProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(SchibstedProvider.self, emulator: .schibsted(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
+    }
+}

@@ -201,3 +201,13 @@ struct UberTests {
         #expect(AuthError(.storageFailed, "x").uberAuthError == .other)
     }
 }
+
+@Suite("UberProvider conformance")
+struct UberProviderConformanceTests {
+    @Test("Passes the provider conformance suite against its emulator")
+    func conformance() async throws {
+        let report = try await ProviderConformance.check(UberProvider.self, emulator: .uber(clock: ManualClock()))
+        #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
+        #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
+    }
+}
