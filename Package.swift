@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
+        .library(name: "AuthApple", targets: ["AuthApple"]),
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
@@ -106,6 +107,9 @@ let package = Package(
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
+        // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
+        // neutral decisions (Keychain attributes, OSStatus mapping, callback matching) compile and are tested on Linux.
+        .target(name: "AuthApple", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthConfigCheck", dependencies: ["AuthCore", "AuthProviders"], swiftSettings: strictSettings),
         .executableTarget(
             name: "auth-config-check",
@@ -135,6 +139,7 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
