@@ -41,6 +41,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // Examples only (auth-cli and the sample executables); SwiftPM does not build it for library users.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // Documentation only: `swift package generate-documentation`.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         .target(

@@ -17,7 +17,7 @@ public struct GOVUKProvider: AuthProvider {
         self.configuration = configuration
     }
 
-    /// Creates the provider from a dictionary (see ``LoginSessionConfiguration/init(dictionary:)``).
+    /// Creates the provider from a dictionary (see `LoginSessionConfiguration/init(dictionary:)`).
     public init(configuration: ProviderConfiguration) throws {
         self.init(configuration: try LoginSessionConfiguration(dictionary: configuration))
     }

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The vendor SDK's error kinds, as a view of ``AuthError`` for apps migrating from it.
+/// The vendor SDK's error kinds, as a view of `AuthError` for apps migrating from it.
 public enum LoginError: Sendable, Equatable {
     /// OAuth errors on the authorization response.
     public enum AuthorizationError: String, Sendable, Equatable {

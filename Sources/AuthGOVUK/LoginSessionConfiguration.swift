@@ -3,8 +3,8 @@ public import Foundation
 
 /// GOV.UK One Login's session configuration, shaped like the vendor SDK's `LoginSessionConfiguration`.
 ///
-/// There is no discovery: the endpoints are configured (``Environment`` fills them for the real services).
-/// Beyond the vendor's fields, ``jwksEndpoint`` and ``userInfoEndpoint`` let the ID token be verified and user
+/// There is no discovery: the endpoints are configured (`Environment` fills them for the real services).
+/// Beyond the vendor's fields, `jwksEndpoint` and `userInfoEndpoint` let the ID token be verified and user
 /// info be fetched — the vendor SDK did not verify ID token signatures (safer here).
 public struct LoginSessionConfiguration: Sendable, Hashable {
     /// The response type; only the authorization code flow exists.

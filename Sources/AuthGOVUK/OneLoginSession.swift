@@ -13,17 +13,17 @@ public import Foundation
 public actor OneLoginSession {
     /// The client that runs the protocol.
     public nonisolated let client: AuthClient
-    /// The signed-in session after a successful ``finalise(callback:)``.
+    /// The signed-in session after a successful `finalise(callback:)`.
     public private(set) var session: Session?
     private var pending: AuthorizationRequest?
 
-    /// Creates a login session for `client` (whose provider is a ``GOVUKProvider``).
+    /// Creates a login session for `client` (whose provider is a `GOVUKProvider`).
     public init(client: AuthClient) {
         self.client = client
     }
 
     /// Starts a sign-in: a fresh PKCE verifier, state and nonce, and the authorization URL to open (with
-    /// ``AuthorizationRequest/prefersEphemeralSession`` from the configuration). A previous unfinished sign-in is
+    /// `AuthorizationRequest/prefersEphemeralSession` from the configuration). A previous unfinished sign-in is
     /// abandoned.
     public func present(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
         let request = try await client.prepareSignIn(options: options)
@@ -46,9 +46,9 @@ public actor OneLoginSession {
 
     /// Completes the sign-in with the universal-link callback.
     ///
-    /// - Throws: ``AuthError``; its ``AuthError/govUKLoginError`` is `.invalidRedirectURL(reason:)` for a callback
+    /// - Throws: `AuthError`; its `AuthError/govUKLoginError` is `.invalidRedirectURL(reason:)` for a callback
     ///   that does not belong to this session (reason `"error: error_description"` when the callback carries an
-    ///   OAuth error), and `.generic` when ``present(options:)`` was not called.
+    ///   OAuth error), and `.generic` when `present(options:)` was not called.
     public func finalise(callback: URL) async throws -> LoginTokens {
         guard let pending else {
             throw AuthError(.signInInProgress, "There is no login in progress: call present() before finalise(callback:).", providerID: GOVUKProvider.id)

@@ -46,7 +46,7 @@ public struct UserInfo: Sendable, Hashable, Codable {
     }
 }
 
-/// Fetches ``UserInfo`` with a session's access token (the vendor's `UserService.fetchUserInfo()`).
+/// Fetches `UserInfo` with a session's access token (the vendor's `UserService.fetchUserInfo()`).
 ///
 /// The access token is refreshed when needed, and the response's `sub` must equal the ID token's.
 public struct UserService: Sendable {

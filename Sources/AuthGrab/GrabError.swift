@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The vendor's error domains and codes, as a view of ``AuthError`` for apps migrating from GrabIdPartnerSDK.
+/// The vendor's error domains and codes, as a view of `AuthError` for apps migrating from GrabIdPartnerSDK.
 public struct GrabError: Sendable, Equatable {
     /// Where the error happened.
     public enum Domain: String, Sendable {
@@ -8,7 +8,7 @@ public struct GrabError: Sendable, Equatable {
             protectedResource, customProtocolsService, appStore
     }
 
-    /// What happened (application-defined codes start at ``applicationCodeBase``).
+    /// What happened (application-defined codes start at `applicationCodeBase`).
     public enum Code: String, Sendable {
         case grabIdServiceFailed, discoveryServiceFailed, idTokenInfoServiceFailed, exchangeTokenServiceFailed,
             authorizationInitializationFailure, securityValidationFailed, logoutFailed, invalidIdToken, invalidNonce,

@@ -11,7 +11,7 @@ extension AuthError.Code {
     public static let grabAppStoreLaunchFailed: Self = "grab_app_store_launch_failed"
 }
 
-/// A Grab login: the configuration and, after ``GrabIdPartner/login(loginSession:)``, the tokens.
+/// A Grab login: the configuration and, after `GrabIdPartner/login(loginSession:)`, the tokens.
 public struct LoginSession: Sendable {
     /// The configuration it was loaded from.
     public let configuration: GrabConfiguration
@@ -102,7 +102,7 @@ public actor GrabIdPartner {
     /// Logs in: web, or a hand-off to the Grab app when it is installed and the request has no hints; returns the
     /// session with validated tokens.
     ///
-    /// - Throws: ``AuthError``; ``AuthError/grabError`` gives the vendor's domain and code — including
+    /// - Throws: `AuthError`; `AuthError/grabError` gives the vendor's domain and code — including
     ///   `launchAppStoreLink` when the App Store was opened instead.
     public func login(loginSession: LoginSession, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
         let request = try await authClient.prepareSignIn(options: options)

@@ -3,11 +3,11 @@ public import Foundation
 import NIOCore
 import NIOPosix
 
-/// A desktop and command-line ``UserAgent`` (RFC 8252 §7.3): opens the system browser (or prints the URL) and
+/// A desktop and command-line `UserAgent` (RFC 8252 §7.3): opens the system browser (or prints the URL) and
 /// receives the redirect on `127.0.0.1` (or `::1`).
 ///
 /// The listener binds the loopback address only, on the redirect URI's port or — when the URI has no port or
-/// port 0 — an ephemeral port, which ``redirectURI`` then reports. It accepts exactly one `GET` to the redirect
+/// port 0 — an ephemeral port, which `redirectURI` then reports. It accepts exactly one `GET` to the redirect
 /// path, answers the browser with a small "you can close this window" page, answers every other path with 404,
 /// gives up after the timeout, and closes the listener when done.
 ///
@@ -135,7 +135,7 @@ public final class LoopbackUserAgent: UserAgent {
         }
     }
 
-    /// Closes the listener (also done after ``authorize(_:)``).
+    /// Closes the listener (also done after `authorize(_:)`).
     public func close() {
         channel.close(promise: nil)
     }

@@ -15,7 +15,7 @@ import Foundation
 /// the object is created; without it, it lives in memory only (save/load/delete by hand as with the vendor's
 /// `olAuthState.writeToKeychain()` …).
 public actor OLOidc {
-    /// Which token ``revokeToken(tokenType:)`` revokes.
+    /// Which token `revokeToken(tokenType:)` revokes.
     public enum TokenType: Sendable {
         /// The access token.
         case accessToken
@@ -33,11 +33,14 @@ public actor OLOidc {
     /// Creates the SDK object and, with `useSecureStorage`, loads the previous session.
     ///
     /// - Parameters:
-    ///   - configuration: the configuration (read it with ``OLOidcConfig/init(plist:bundle:)`` for `OL-Oidc.plist`).
+    ///   - configuration: the configuration (read it with `OLOidcConfig/init(plist:bundle:)` for `OL-Oidc.plist`).
     ///   - useSecureStorage: save every change to `secureStorage` and load it now (default `true`).
     ///   - secureStorage: where to keep the session: the Keychain on Apple platforms (AuthApple), or a
-    ///     ``FileTokenStorage`` (encrypted) elsewhere.
+    ///     `FileTokenStorage` (encrypted) elsewhere.
     ///   - ephemeralSession: prefer an ephemeral browser session.
+    ///   - transport: how requests are sent.
+    ///   - logger: where events go.
+    ///   - clock: the source of the current time.
     public init(
         configuration: OLOidcConfig,
         useSecureStorage: Bool = true,
@@ -65,7 +68,7 @@ public actor OLOidc {
         get async { await OLOidcAuthState(session) }
     }
 
-    /// Signs in with `userAgent`; the result is saved (with secure storage) and available in ``olAuthState``.
+    /// Signs in with `userAgent`; the result is saved (with secure storage) and available in `olAuthState`.
     public func signIn(with userAgent: any UserAgent) async throws {
         session = try await client.signIn(with: userAgent)
     }

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The vendor SDK's error names, as a view of ``AuthError`` for apps migrating from `OLOidc`.
+/// The vendor SDK's error names, as a view of `AuthError` for apps migrating from `OLOidc`.
 public enum OLOidcError: String, Sendable, Equatable {
     /// The plist does not exist.
     case configFileNotFound

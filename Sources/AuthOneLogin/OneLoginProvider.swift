@@ -20,7 +20,7 @@ public struct OneLoginProvider: AuthProvider {
         self.prefersEphemeralWebSession = ephemeralSession
     }
 
-    /// Creates the provider from a configuration dictionary (see ``OLOidcConfig``).
+    /// Creates the provider from a configuration dictionary (see `OLOidcConfig`).
     public init(configuration: ProviderConfiguration) throws {
         self.init(configuration: try OLOidcConfig(configuration))
     }

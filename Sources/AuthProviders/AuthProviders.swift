@@ -9,7 +9,7 @@
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
     ///
-    /// Apps that ship only some providers can start from an empty ``ProviderRegistry`` and register those.
+    /// Apps that ship only some providers can start from an empty `ProviderRegistry` and register those.
     public static var builtIn: ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(OpenIDProvider.self)

@@ -33,8 +33,10 @@ public actor SchibstedAccountClient {
     /// Starts a login: returns the authorization request to open. Only one login may run at a time.
     ///
     /// - Parameters:
-    ///   - withMFA: require this authentication method (`acr_values`); without it the user picks an account
+    ///   - mfa: require this authentication method (`acr_values`); without it the user picks an account
     ///     (`prompt=select_account`). Country eIDs are available on `pre` only.
+    ///   - loginHint: an e-mail or phone number to pre-fill.
+    ///   - extraScopeValues: scopes beyond `openid offline_access`.
     ///   - withSSO: `false` asks for an ephemeral browser session (no shared cookies).
     /// - Throws: `sign_in_in_progress` (the vendor's `previousSessionInProgress`) while another login is pending.
     public func getLoginSession(
@@ -69,7 +71,7 @@ public actor SchibstedAccountClient {
     /// Completes the pending login with its callback and returns the user.
     ///
     /// - Throws: `user_cancelled` for a callback whose path contains `cancel`; the engine's errors otherwise
-    ///   (see ``AuthError/schibstedLoginError``).
+    ///   (see `AuthError/schibstedLoginError`).
     public func handleAuthenticationResponse(url: URL) async throws -> SchibstedUser {
         if url.path.contains("cancel") {
             pending = nil

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The vendor SDK's error names, as a view of ``AuthError`` for apps migrating from account-sdk-ios-web.
+/// The vendor SDK's error names, as a view of `AuthError` for apps migrating from account-sdk-ios-web.
 public enum SchibstedError: Sendable, Equatable {
     /// Login errors.
     public enum Login: String, Sendable {
@@ -60,7 +60,7 @@ public enum SchibstedError: Sendable, Equatable {
     case idToken(IDToken)
     /// A refresh error.
     case refresh(Refresh)
-    /// Something else; see the ``AuthError``.
+    /// Something else; see the `AuthError`.
     case other
 }
 

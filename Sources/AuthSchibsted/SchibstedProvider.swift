@@ -18,7 +18,7 @@ public struct SchibstedProvider: AuthProvider {
         self.configuration = configuration
     }
 
-    /// Creates the provider from a dictionary (see ``ClientConfiguration/init(_:)``).
+    /// Creates the provider from a dictionary (see `ClientConfiguration/init(_:)`).
     public init(configuration: ProviderConfiguration) throws {
         self.init(configuration: try ClientConfiguration(configuration))
     }

@@ -66,7 +66,7 @@ public struct SchibstedUser: Sendable {
         Secret(try await exchangeCode([("type", "code"), ("clientId", clientId)]))
     }
 
-    /// Logs out locally; observers of ``AuthEvent`` are told.
+    /// Logs out locally; observers of `AuthEvent` are told.
     public func logout() async throws {
         try await session.signOut(revokingTokens: false)
     }

@@ -26,8 +26,13 @@ public actor UberAuth {
     /// Creates the login coordinator.
     ///
     /// - Parameters:
+    ///   - configuration: the `Uber` Info.plist settings.
     ///   - webAgent: the in-app web session (ASWebAuthenticationSession, loopback, or a test agent).
     ///   - appHandoff: opens native apps; without it every login is in app.
+    ///   - storage: where the tokens are kept.
+    ///   - transport: how requests are sent.
+    ///   - logger: where events go.
+    ///   - clock: the source of the current time.
     public init(
         configuration: UberConfiguration,
         webAgent: any UserAgent,
@@ -45,7 +50,7 @@ public actor UberAuth {
 
     /// Logs in as `context` says and returns the result.
     ///
-    /// - Throws: ``AuthError``; ``AuthError/uberAuthError`` gives the vendor's cases (`existingAuthSession` while
+    /// - Throws: `AuthError`; `AuthError/uberAuthError` gives the vendor's cases (`existingAuthSession` while
     ///   another login runs, `cancelled`, `oAuth(…)`, …).
     public func login(context: AuthContext = AuthContext()) async throws -> UberClient {
         guard !inProgress else {

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// The vendor's `UberAuthError`, as a view of ``AuthError``.
+/// The vendor's `UberAuthError`, as a view of `AuthError`.
 public enum UberAuthError: Sendable, Equatable {
     /// OAuth 2.0 error codes.
     public enum OAuthError: String, Sendable {

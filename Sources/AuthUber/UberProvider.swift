@@ -2,7 +2,7 @@ public import AuthCore
 import Foundation
 
 /// Uber: fixed endpoints on `auth.uber.com` (`/oauth/v2/universal/authorize`, `/oauth/v2/token`,
-/// `/oauth/v2/par`); no ID token, so no discovery and no JWKS. Routes and prefill live in ``UberAuth``.
+/// `/oauth/v2/par`); no ID token, so no discovery and no JWKS. Routes and prefill live in `UberAuth`.
 public struct UberProvider: AuthProvider {
     /// `uber`.
     public static let id: ProviderID = "uber"

@@ -37,7 +37,7 @@ public enum KeychainAttribute: String, Sendable, Hashable, CaseIterable {
     case useDataProtectionKeychain
 }
 
-/// A value of a ``KeychainAttribute``.
+/// A value of a `KeychainAttribute`.
 public enum KeychainValue: Sendable, Hashable {
     /// A string.
     case string(String)

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// Maps Keychain `OSStatus` values to ``AuthError`` — a pure function, tested on every platform.
+/// Maps Keychain `OSStatus` values to `AuthError` — a pure function, tested on every platform.
 public enum KeychainStatus {
     /// `errSecSuccess`.
     public static let success: Int32 = 0

@@ -5,7 +5,7 @@ public import AuthCore
 public import Foundation
 import Security
 
-/// Keeps credentials in the Keychain as generic-password items (see ``KeychainItemDescription``).
+/// Keeps credentials in the Keychain as generic-password items (see `KeychainItemDescription`).
 ///
 /// `errSecInteractionNotAllowed` (a locked device, a prewarmed app) is `storage_unavailable`: retryable, and it
 /// never signs the user out.

@@ -4,12 +4,12 @@
 public import AuthCore
 public import UIKit
 
-/// Supplies what a ``LoginButton`` signs in with.
+/// Supplies what a `LoginButton` signs in with.
 @MainActor
 public protocol LoginButtonDataSource: AnyObject {
     /// The client (a provider chosen by name from a registry).
     func authClient(for button: LoginButton) -> AuthClient
-    /// The user agent (usually a ``WebAuthenticationSessionUserAgent``).
+    /// The user agent (usually a `WebAuthenticationSessionUserAgent`).
     func userAgent(for button: LoginButton) -> any UserAgent
     /// Per-login options; default none.
     func signInOptions(for button: LoginButton) -> SignInOptions
@@ -20,7 +20,7 @@ extension LoginButtonDataSource {
     public func signInOptions(for button: LoginButton) -> SignInOptions { SignInOptions() }
 }
 
-/// Receives a ``LoginButton``'s results.
+/// Receives a `LoginButton`'s results.
 @MainActor
 public protocol LoginButtonDelegate: AnyObject {
     /// A sign-in finished.

@@ -5,7 +5,7 @@ public import AuthCore
 public import Foundation
 import UIKit
 
-/// Opens native apps through `UIApplication`. Schemes checked with ``canOpen(_:)`` must be listed in
+/// Opens native apps through `UIApplication`. Schemes checked with `canOpen(_:)` must be listed in
 /// `LSApplicationQueriesSchemes` (`swift package check-auth-config` verifies it).
 public struct SystemAppHandoff: AppHandoff {
     /// Open `https` links only when an app claims them (universal links), never in Safari.

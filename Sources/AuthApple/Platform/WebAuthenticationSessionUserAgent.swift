@@ -5,7 +5,7 @@ public import AuthCore
 import AuthenticationServices
 public import Foundation
 
-/// The system web session (`ASWebAuthenticationSession`) as a ``UserAgent``: custom-scheme or claimed `https`
+/// The system web session (`ASWebAuthenticationSession`) as a `UserAgent`: custom-scheme or claimed `https`
 /// callbacks, ephemeral sessions on request, one session at a time, and user cancellation as `user_cancelled`.
 @MainActor
 public final class WebAuthenticationSessionUserAgent: NSObject, UserAgent, ASWebAuthenticationPresentationContextProviding {

@@ -17,8 +17,10 @@ public actor FileTokenStorage: TokenStorage {
 
     /// Creates a storage in `directory` (created on first write).
     ///
-    /// - Parameter encryptionKey: 32 bytes to encrypt files at rest with AES-256-GCM (keep it in the platform's
-    ///   secure storage, not beside the files); `nil` stores plain JSON protected by file permissions only.
+    /// - Parameters:
+    ///   - directory: the directory for the credential files (created with mode 0700 on first write).
+    ///   - encryptionKey: 32 bytes to encrypt files at rest with AES-256-GCM (keep it in the platform's secure
+    ///     storage, not beside the files); `nil` stores plain JSON protected by file permissions only.
     /// - Throws: `invalid_configuration` when the key is not 32 bytes.
     public init(directory: URL, encryptionKey: Data? = nil) throws {
         if let encryptionKey, encryptionKey.count != 32 {

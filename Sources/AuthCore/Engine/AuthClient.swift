@@ -58,11 +58,12 @@ public final class AuthClient: Sendable {
     /// Creates a client.
     ///
     /// - Parameters:
-    ///   - provider: the provider, for example from ``ProviderRegistry/provider(named:configuration:)``.
+    ///   - provider: the provider, for example built by a ``ProviderRegistry`` from its id and configuration.
     ///   - storage: where credentials live; in memory by default (nothing survives the process).
     ///   - transport: URLSession by default.
     ///   - logger: swift-log by default.
     ///   - clock: the system clock by default.
+    ///   - options: tunables (refresh margin, authorization lifetime, response size limit, JWKS refetch interval).
     public init(
         provider: any AuthProvider,
         storage: any TokenStorage = InMemoryTokenStorage(),

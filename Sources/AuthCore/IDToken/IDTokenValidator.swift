@@ -48,6 +48,8 @@ public struct IDTokenValidator: Sendable {
     /// Validates `token` completely, taking keys from `keySet`.
     ///
     /// - Parameters:
+    ///   - token: the ID token in compact serialization.
+    ///   - keySet: the provider's current key set.
     ///   - nonce: the nonce sent in the authorization request; `nil` skips the check (refresh responses).
     ///   - accessToken: the access token issued with the ID token, to check `at_hash` when present.
     ///   - now: the current time from the injected clock.

@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// What happened when a ``HostileScenario`` ran.
+/// What happened when a `HostileScenario` ran.
 public struct ScenarioOutcome: Sendable {
     /// The sign-in error, or `nil` when sign-in succeeded.
     public let error: AuthError?
@@ -32,11 +32,11 @@ public struct ScenarioOutcome: Sendable {
 }
 
 extension HostileScenario {
-    /// Signs in with `makeProvider`'s provider against a ``TestIdentityProvider`` misbehaving as this scenario
+    /// Signs in with `makeProvider`'s provider against a `TestIdentityProvider` misbehaving as this scenario
     /// says, with a recording logger at trace level, and reports the outcome.
     ///
     /// - Parameter makeProvider: builds the provider under test for the identity provider's issuer, client id
-    ///   (``TestIdentityProvider/defaultClientID``) and redirect URI (``TestIdentityProvider/defaultRedirectURI``).
+    ///   (`TestIdentityProvider/defaultClientID`) and redirect URI (`TestIdentityProvider/defaultRedirectURI`).
     public func run(makeProvider: @Sendable (TestIdentityProvider) throws -> any AuthProvider) async throws -> ScenarioOutcome {
         let idp = TestIdentityProvider(configuration: .init(signingAlgorithm: algorithm))
         await idp.update(configure)

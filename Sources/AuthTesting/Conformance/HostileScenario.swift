@@ -3,9 +3,9 @@ import Foundation
 
 /// One way an identity provider can misbehave during sign-in, and how a correct client must react.
 ///
-/// ``all`` is the catalog this package's security tests run, one test case per scenario, and that third parties
-/// can run against their own providers: configure a ``TestIdentityProvider`` with ``configure``, sign in, and
-/// check the outcome against ``expectation``. Ids follow the OpenID Foundation's relying-party conformance
+/// `all` is the catalog this package's security tests run, one test case per scenario, and that third parties
+/// can run against their own providers: configure a `TestIdentityProvider` with `configure`, sign in, and
+/// check the outcome against `expectation`. Ids follow the OpenID Foundation's relying-party conformance
 /// suite (`oidcc-client-test-*`) where one exists, else `rfc9700-*` / `oauth-*` names.
 public struct HostileScenario: Sendable, CustomStringConvertible {
     /// What a correct client does.
@@ -40,7 +40,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
     public let algorithm: JWSAlgorithm
     /// The correct outcome.
     public let expectation: Expectation
-    /// Makes a ``TestIdentityProvider`` misbehave this way.
+    /// Makes a `TestIdentityProvider` misbehave this way.
     public let configure: @Sendable (inout TestIdentityProvider.Behavior) -> Void
 
     /// Creates a scenario.

@@ -34,7 +34,7 @@ public enum ProviderConformance {
 
     /// Runs every check for `Provider` against `emulator`.
     ///
-    /// - Throws: ``Failure`` for the first check that fails.
+    /// - Throws: `Failure` for the first check that fails.
     @discardableResult
     public static func check<Provider: AuthProvider>(_ type: Provider.Type, emulator: ProviderEmulator) async throws -> Report {
         var passed: [String] = []

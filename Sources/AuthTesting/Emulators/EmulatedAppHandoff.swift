@@ -4,7 +4,7 @@ public import Foundation
 import FoundationNetworking
 #endif
 
-/// Installed native apps, emulated: ``canOpen(_:)`` answers from the installed URL schemes, and ``open(_:)`` plays
+/// Installed native apps, emulated: `canOpen(_:)` answers from the installed URL schemes, and `open(_:)` plays
 /// the app — it completes the login against the emulated provider and calls the host app back with the redirect,
 /// as the real app would through the app's URL handler.
 public actor EmulatedAppHandoff: AppHandoff {

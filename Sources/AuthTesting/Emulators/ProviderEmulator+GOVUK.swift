@@ -38,7 +38,7 @@ extension TestIdentityProvider {
     /// The emulated GOV.UK app's claimed universal link.
     public static let govUKRedirectURI = URL(string: "https://app.example.gov.uk/oauth/redirect")!
 
-    /// An identity provider configured as GOV.UK One Login's integration environment (see ``ProviderEmulator/govUK(clock:)``).
+    /// An identity provider configured as GOV.UK One Login's integration environment (see `ProviderEmulator/govUK(clock:)`).
     public static func govUK(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,

@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 
 extension ProviderEmulator {
-    /// GrabID, in process (see ``TestIdentityProvider/grab(clock:)``); the web route.
+    /// GrabID, in process (see `TestIdentityProvider/grab(clock:)`); the web route.
     public static func grab(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
         let idp = TestIdentityProvider.grab(clock: clock)
         return ProviderEmulator(

@@ -35,7 +35,7 @@ extension TestIdentityProvider {
     /// The custom `resource` parameter the emulated app requires.
     public static let oneLoginResource = "https://api.example.com/contacts"
 
-    /// An identity provider configured as a OneLogin OIDC app (see ``ProviderEmulator/oneLogin(clock:)``).
+    /// An identity provider configured as a OneLogin OIDC app (see `ProviderEmulator/oneLogin(clock:)`).
     public static func oneLogin(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,

@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 
 extension ProviderEmulator {
-    /// Schibsted account's `pre` environment, in process (see ``TestIdentityProvider/schibsted(clock:)``).
+    /// Schibsted account's `pre` environment, in process (see `TestIdentityProvider/schibsted(clock:)`).
     public static func schibsted(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
         let idp = TestIdentityProvider.schibsted(clock: clock)
         return ProviderEmulator(

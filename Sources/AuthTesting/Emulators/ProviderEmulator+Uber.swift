@@ -2,7 +2,7 @@ public import AuthCore
 public import Foundation
 
 extension ProviderEmulator {
-    /// Uber's auth server, in process (see ``TestIdentityProvider/uber(clock:)``); in-app route.
+    /// Uber's auth server, in process (see `TestIdentityProvider/uber(clock:)`); in-app route.
     public static func uber(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
         let idp = TestIdentityProvider.uber(clock: clock)
         return ProviderEmulator(

@@ -57,7 +57,7 @@ public struct ProviderEmulator: Sendable {
         "grab": grab,
     ]
 
-    /// A standard OpenID Connect issuer: the ``TestIdentityProvider`` with its default client.
+    /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client.
     public static func openIDConnect(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
         let idp = TestIdentityProvider(clock: clock)
         return ProviderEmulator(

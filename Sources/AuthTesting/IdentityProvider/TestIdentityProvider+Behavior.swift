@@ -16,7 +16,7 @@ extension TestIdentityProvider {
             case hmacWithRSAPublicKey
             /// A valid header and payload with a signature over different bytes.
             case corruptSignature
-            /// With the rotated key set, which the JWKS does not publish until ``Behavior/publishRotatedKeys``.
+            /// With the rotated key set, which the JWKS does not publish until `Behavior/publishRotatedKeys`.
             case rotatedKey
             /// An ECDSA signature whose r half is zero (ES256 only).
             case ecdsaZeroR

@@ -5,13 +5,13 @@ public import FoundationNetworking
 #endif
 import Crypto
 
-/// An OpenID Connect identity provider that runs in-process, reached through an ``InProcessTransport``.
+/// An OpenID Connect identity provider that runs in-process, reached through an `InProcessTransport`.
 ///
 /// It serves discovery, JWKS (RSA-2048 and P-256), authorize (approving its configured user at once and
 /// redirecting back), token (authorization code with mandatory PKCE S256; refresh with rotation and reuse
 /// detection that revokes the whole token family), user info, revocation (RFC 7009) and introspection
 /// (RFC 7662). It checks what a strict server checks, counts requests per endpoint, and can misbehave on
-/// purpose through ``Behavior``.
+/// purpose through `Behavior`.
 ///
 /// ```swift
 /// let idp = TestIdentityProvider()
@@ -71,8 +71,8 @@ public actor TestIdentityProvider {
         /// The provider's peculiarities (validators and extra claims).
         public var quirks = Quirks()
 
-        /// Creates settings; the defaults register ``TestIdentityProvider/defaultClientID`` with
-        /// ``TestIdentityProvider/defaultRedirectURI``.
+        /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
+        /// `TestIdentityProvider/defaultRedirectURI`.
         public init(
             issuer: URL = TestIdentityProvider.defaultIssuer,
             signingAlgorithm: JWSAlgorithm = .rs256,

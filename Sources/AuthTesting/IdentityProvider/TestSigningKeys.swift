@@ -5,9 +5,9 @@ import _CryptoExtras
 
 /// Signing keys for the in-process identity provider: one RSA-2048 and one P-256 key, each with a key id.
 ///
-/// ``primary`` is a fixed, published **test-only** key pair (never trust it anywhere): fixed so that tokens in
+/// `primary` is a fixed, published **test-only** key pair (never trust it anywhere): fixed so that tokens in
 /// the fuzz seed corpus verify in every process, and so that test processes skip RSA key generation.
-/// ``rotated`` is generated once per process, for key-rotation tests.
+/// `rotated` is generated once per process, for key-rotation tests.
 public struct TestSigningKeys: Sendable {
     let rsa: _RSA.Signing.PrivateKey
     let p256: P256.Signing.PrivateKey

@@ -8,7 +8,7 @@ public final class ManualClock: WallClock {
     /// The default start: 2026-01-01T00:00:00Z, as seconds since 1970.
     public static let defaultEpoch: Double = 1_767_225_600
 
-    /// Creates a clock at `date` (by default ``defaultEpoch``).
+    /// Creates a clock at `date` (by default `defaultEpoch`).
     public init(_ date: Date = Date(timeIntervalSince1970: ManualClock.defaultEpoch)) {
         current = LockedValue(date)
     }

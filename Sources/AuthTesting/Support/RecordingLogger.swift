@@ -1,6 +1,6 @@
 public import AuthCore
 
-/// An ``AuthLogger`` that keeps every record, for asserting on logs (and proving they carry no secrets).
+/// An `AuthLogger` that keeps every record, for asserting on logs (and proving they carry no secrets).
 public final class RecordingLogger: AuthLogger {
     private let storage = LockedValue<[AuthLogRecord]>([])
 

@@ -4,7 +4,7 @@ public import Foundation
 import FoundationNetworking
 #endif
 
-/// A ``UserAgent`` without a browser: it requests the authorization URL through a transport and follows
+/// A `UserAgent` without a browser: it requests the authorization URL through a transport and follows
 /// redirects until one reaches the redirect URI, which it returns. The in-process identity provider approves
 /// its configured user at once, so this completes a sign-in in microseconds.
 public struct HeadlessUserAgent: UserAgent {

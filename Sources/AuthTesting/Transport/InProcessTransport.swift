@@ -4,7 +4,7 @@ public import Foundation
 public import FoundationNetworking
 #endif
 
-/// An ``HTTPTransport`` that hands requests to in-process handlers by host: no sockets, no network.
+/// An `HTTPTransport` that hands requests to in-process handlers by host: no sockets, no network.
 public struct InProcessTransport: HTTPTransport {
     /// Answers one request.
     public typealias Handler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
