@@ -141,6 +141,11 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: strictSettings
         ),
+        .testTarget(
+            name: "MigrationGuideTests",
+            dependencies: ["AuthCore", "AuthGOVUK", "AuthGrab", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
         .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),

@@ -25,5 +25,12 @@ swift test --package-path Examples/ThirdPartyProvider
 echo "==> auth-cli end to end (embedded identity provider, then the real server)"
 Scripts/cli-integration.sh
 
+echo "==> documentation for every public module, warnings as errors"
+swift package generate-documentation --warnings-as-errors \
+  --target AuthCore --target AuthOIDC --target AuthTesting --target AuthLoopback --target AuthApple \
+  --target AuthGrab --target AuthSchibsted --target AuthUber --target AuthOneLogin --target AuthGOVUK > /tmp/docc.log 2>&1 \
+  || { grep -iE "warning|error" /tmp/docc.log | head -40; echo "documentation failed" >&2; exit 1; }
+echo "documentation: every catalog built with no warning"
+
 echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
 Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"

@@ -1,0 +1,104 @@
+// The code of each migration guide (Sources/Auth<Provider>/Auth<Provider>.docc/Migrating*.md), compiled and run
+// against the provider's emulator so the guides cannot rot.
+import AuthCore
+import AuthGOVUK
+import AuthGrab
+import AuthOneLogin
+import AuthSchibsted
+import AuthTesting
+import AuthUber
+import Foundation
+import Testing
+
+@Suite("Migration guide code")
+struct MigrationGuideTests {
+    @Test("Grab: loadLoginSession, login, getIdTokenInfo, isValidAccessToken, logout")
+    func grab() async throws {
+        let idp = TestIdentityProvider.grab()
+        let infoPlist = ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])
+        let webSession: any UserAgent = HeadlessUserAgent(transport: idp.transport)
+        // --- guide ---
+        let grab = GrabIdPartner(configuration: try GrabConfiguration(infoPlist), webAgent: webSession,
+                                 transport: idp.transport)
+        let loginSession = try await grab.loadLoginSession()                  // GrabIdPartner.loadLoginSession
+        let signedIn = try await grab.login(loginSession: loginSession)       // login(loginSession:…) + exchangeToken
+        let info = try await grab.getIdTokenInfo(loginSession: signedIn)      // getIdTokenInfo
+        let valid = await grab.isValidAccessToken(loginSession: signedIn)     // isValidAccessToken
+        try await grab.logout(loginSession: signedIn)                         // logout
+        // --- end ---
+        #expect(valid && info.service == "PASSENGER")
+    }
+
+    @Test("Schibsted: Client, getLoginSession, handleAuthenticationResponse, fetchProfileData, getExternalId")
+    func schibsted() async throws {
+        let idp = TestIdentityProvider.schibsted()
+        let browser = HeadlessUserAgent(transport: idp.transport)
+        // --- guide ---
+        let client = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            transport: idp.transport)
+        let request = try await client.getLoginSession(withMFA: nil, withSSO: true)   // Client.getLoginSession
+        let callback = try await browser.authorize(request)                           // (ASWebAuthenticationSession)
+        let user = try await client.handleAuthenticationResponse(url: callback)       // handleAuthenticationResponse
+        let profile = try await user.fetchProfileData()                               // User.fetchProfileData
+        let externalId = client.getExternalId(pairId: profile.pairId ?? "", externalParty: "partner")
+        let resumed = try await client.resumeLastLoggedInUser()                       // resumeLastLoggedInUser
+        // --- end ---
+        #expect(externalId.count == 64 && resumed != nil)
+    }
+
+    @Test("Uber: UberAuth.login(context:), handle(url)")
+    func uber() async throws {
+        let idp = TestIdentityProvider.uber()
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        // --- guide ---
+        let uber = UberAuth(configuration: try UberConfiguration(ProviderConfiguration(["Uber": [
+                                "ClientID": .string(TestIdentityProvider.uberClientID),
+                                "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString)]])),
+                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps,
+                            transport: idp.transport)
+        await apps.onCallback { url in _ = await uber.handle(url) }                 // UberAuth.handle(url)
+        let context = AuthContext(authDestination: .native([.rides]), prompt: [.consent])
+        let client = try await uber.login(context: context)                         // UberAuth.login(context:)
+        // --- end ---
+        #expect(client.accessToken != nil)
+    }
+
+    @Test("OneLogin: OLOidc, signIn, getUserInfo, introspect, revokeToken, deleteTokens")
+    func oneLogin() async throws {
+        let idp = TestIdentityProvider.oneLogin()
+        // --- guide ---
+        let olOidc = try await OLOidc(configuration: try OLOidcConfig(dict: [
+                                          "issuer": "https://example.onelogin.com/oidc/2",
+                                          "clientId": TestIdentityProvider.oneLoginClientID,
+                                          "redirectUri": TestIdentityProvider.oneLoginRedirectURI.absoluteString,
+                                          "scopes": "openid profile email",
+                                          "resource": TestIdentityProvider.oneLoginResource]),
+                                      secureStorage: InMemoryTokenStorage(), transport: idp.transport, clock: idp.clock)
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))   // signIn(presenter:)
+        let claims = await olOidc.olAuthState.idTokenParsed                          // olAuthState.idTokenParsed
+        let userInfo = try await olOidc.getUserInfo()                                // getUserInfo
+        let active = try await olOidc.introspect()                                   // introspect
+        try await olOidc.revokeToken(tokenType: .refreshToken)                       // revokeToken(tokenType:)
+        try await olOidc.deleteTokens()                                              // deleteTokens
+        // --- end ---
+        #expect(claims != nil && userInfo["sub"] != nil && active)
+    }
+
+    @Test("GOV.UK One Login: LoginSessionConfiguration, present, finalise(callback:), UserService")
+    func govUK() async throws {
+        let emulator = ProviderEmulator.govUK(clock: ManualClock())
+        // --- guide ---
+        let configuration = try LoginSessionConfiguration(dictionary: emulator.configuration)  // LoginSessionConfiguration
+        let client = AuthClient(provider: GOVUKProvider(configuration: configuration),
+                                transport: emulator.transport, clock: emulator.clock)
+        let session = OneLoginSession(client: client)
+        let request = try await session.present()                                  // present(configuration:)
+        let callback = try await emulator.userAgent.authorize(request)             // the universal link arrives
+        let tokens = try await session.finalise(callback: callback)                // finalise(callback:)
+        let userInfo = try await UserService(session: await session.session!).fetchUserInfo()  // fetchUserInfo
+        // --- end ---
+        #expect(tokens.idToken != nil && userInfo.email.contains("@"))
+    }
+}
