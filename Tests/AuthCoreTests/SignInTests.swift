@@ -133,3 +133,24 @@ struct SignInTests {
         #expect(try await fixture.client.restoreSession() == nil)
     }
 }
+
+/// A user agent that fails the way a broken browser bridge would.
+private struct FailingUserAgent: UserAgent {
+    let error: any Error
+    func authorize(_ request: AuthorizationRequest) async throws -> URL { throw error }
+}
+
+@Suite("User agent failures")
+struct UserAgentFailureTests {
+    @Test("Cancellation is user_cancelled; any other user agent failure is a typed authorization_failed")
+    func userAgentErrors() async throws {
+        let fixture = Fixture()
+        let cancelled = await authError { _ = try await fixture.client.signIn(with: FailingUserAgent(error: CancellationError())) }
+        #expect(cancelled?.code == .userCancelled)
+        let broken = await authError { _ = try await fixture.client.signIn(with: FailingUserAgent(error: URLError(.cannotConnectToHost))) }
+        #expect(broken?.code == .authorizationFailed)
+        #expect(broken?.providerID == "plain")
+        #expect(broken?.underlying is URLError)
+        #expect(try await fixture.storedCount() == 0)
+    }
+}

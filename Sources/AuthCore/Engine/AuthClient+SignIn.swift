@@ -19,6 +19,8 @@ extension AuthClient {
             throw error.attributed(to: provider.id)
         } catch is CancellationError {
             throw AuthError(.userCancelled, "The sign-in was cancelled.", providerID: provider.id)
+        } catch {
+            throw AuthError(.authorizationFailed, "The user agent could not complete the sign-in.", providerID: provider.id, underlying: error)
         }
         return try await completeSignIn(redirect: redirect)
     }
