@@ -24,6 +24,20 @@ struct StoredSession {
     }
 }
 
+extension StoredSession {
+    /// Opens the stored session and runs `body`, reporting any error in the command's output format.
+    static func run(
+        _ store: StoreOptions,
+        _ options: OutputOptions,
+        _ body: (StoredSession, Output) async throws -> Void
+    ) async throws {
+        let output = Output(options: options)
+        try await output.reportingErrors {
+            try await body(try await open(store, verbose: options.verbose), output)
+        }
+    }
+}
+
 /// `auth-cli status`: the stored session, without network access.
 struct StatusCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the stored session (no network).")
@@ -66,9 +80,7 @@ struct RefreshCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+        try await StoredSession.run(store, output) { stored, output in
             try await stored.session.refresh()
             output.emit(await output.describe(stored.session), human: ["refreshed"] + (await output.humanLines(stored.session)))
         }
@@ -82,9 +94,7 @@ struct UserInfoCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+        try await StoredSession.run(store, output) { stored, output in
             let info = try await stored.session.userInfo()
             output.emit(info.claims, human: info.claims.sorted { $0.key < $1.key }.map { "\($0.key) = \(Output.jsonText(["v": $0.value]).dropFirst(5).dropLast())" })
         }
@@ -100,9 +110,7 @@ struct IntrospectCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+        try await StoredSession.run(store, output) { stored, output in
             let result = try await stored.session.introspect(token == "refresh" ? .refreshToken : .accessToken)
             output.emit(result.all, human: ["active     \(result.isActive)", "scope      \(result.scope ?? "-")", "client     \(result.clientID ?? "-")"])
         }
@@ -118,9 +126,7 @@ struct RevokeCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+        try await StoredSession.run(store, output) { stored, output in
             let credential = await stored.session.credential
             let hint: TokenTypeHint = token == "access" ? .accessToken : .refreshToken
             guard let value = hint == .accessToken ? credential.accessToken : credential.refreshToken else {
@@ -141,9 +147,7 @@ struct LogoutCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            let stored = try await StoredSession.open(store, verbose: self.output.verbose)
+        try await StoredSession.run(store, output) { stored, output in
             let endSession = try? await stored.session.endSessionURL()
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
