@@ -6,15 +6,9 @@ import Foundation
 /// per URL, so a stream of forged kids cannot turn us into a request amplifier. A failed refetch keeps the
 /// cached keys. Concurrent fetches of one URL share a single request.
 actor KeySetCache {
-    private struct Entry {
-        var keySet: JSONWebKeySet
-        var fetchedAt: Date
-    }
-
-    private var entries: [URL: Entry] = [:]
+    private var keySets: [URL: JSONWebKeySet] = [:]
     private var lastRefetch: [URL: Date] = [:]
     private var inFlight: [URL: Task<JSONWebKeySet, any Error>] = [:]
-    private(set) var fetchCount = 0
 
     /// The key for (`kid`, `algorithm`) at `url`, refetching once if it is unknown and the rate limit allows.
     func key(
@@ -26,33 +20,31 @@ actor KeySetCache {
         fetch: @escaping @Sendable () async throws -> JSONWebKeySet
     ) async throws -> JSONWebKey {
         let cached: JSONWebKeySet
-        if let entry = entries[url] {
-            cached = entry.keySet
+        if let keySet = keySets[url] {
+            cached = keySet
         } else {
-            cached = try await load(url, now: now, fetch: fetch)
+            cached = try await load(url, fetch: fetch)
         }
         do {
             return try cached.key(id: keyID, for: algorithm)
         } catch let error as AuthError where error.code == .unknownKeyID {
             if let last = lastRefetch[url], now.timeIntervalSince(last) < minimumRefetchInterval { throw error }
             lastRefetch[url] = now
-            guard let refreshed = try? await load(url, now: now, fetch: fetch) else { throw error }
+            guard let refreshed = try? await load(url, fetch: fetch) else { throw error }
             return try refreshed.key(id: keyID, for: algorithm)
         }
     }
 
     private func load(
         _ url: URL,
-        now: Date,
         fetch: @escaping @Sendable () async throws -> JSONWebKeySet
     ) async throws -> JSONWebKeySet {
         if let task = inFlight[url] { return try await task.value }
         let task = Task { try await fetch() }
         inFlight[url] = task
         defer { inFlight[url] = nil }
-        fetchCount += 1
         let keySet = try await task.value
-        entries[url] = Entry(keySet: keySet, fetchedAt: now)
+        keySets[url] = keySet
         return keySet
     }
 }

@@ -18,6 +18,4 @@ actor MetadataCache {
         loaded[key] = metadata
         return metadata
     }
-
-    func invalidate(_ key: String) { loaded[key] = nil }
 }

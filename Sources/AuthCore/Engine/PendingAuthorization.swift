@@ -27,6 +27,4 @@ actor PendingAuthorizationStore {
         guard let pending = entries.removeValue(forKey: state), pending.expiresAt > now else { return nil }
         return pending
     }
-
-    var count: Int { entries.count }
 }
