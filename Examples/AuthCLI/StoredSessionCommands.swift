@@ -52,7 +52,7 @@ struct StatusCommand: AsyncParsableCommand {
             guard let key = await file.storedKeys().first, let credential = await file.credential(for: key) else {
                 throw AuthError(.notSignedIn, "No credential in \(store.url.path); run `auth-cli login`.")
             }
-            let remaining = credential.expiresAt.map { Int($0.timeIntervalSinceNow) }
+            let remaining = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSinceNow.rounded()) }
             output.emit(
                 [
                     "provider": .string(credential.providerID.rawValue), "issuer": .string(credential.issuer),

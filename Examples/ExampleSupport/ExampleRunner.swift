@@ -109,7 +109,7 @@ public enum ExampleRunner {
         switch value {
         case .string(let text): text
         case .bool(let flag): String(flag)
-        case .number(let number): number.rounded() == number ? String(Int64(number)) : String(number)
+        case .number(let number): JSONValue.number(number).int64Value.map(String.init) ?? String(number)
         default: (try? String(decoding: value.jsonData(), as: UTF8.self)) ?? "?"
         }
     }

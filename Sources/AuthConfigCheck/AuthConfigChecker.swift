@@ -115,7 +115,7 @@ public struct AuthConfigChecker: Sendable {
         }
         let redirect = provider.client.redirectURI
         let scheme = redirect.scheme?.lowercased() ?? ""
-        if scheme == "http", !redirect.isLoopback {
+        if scheme == "http", !redirect.isLoopback, redirect.host?.lowercased() != "localhost" {
             error("redirect", "the redirect URI \(redirect.absoluteString) uses plain http on a non-loopback host")
         }
         if scheme != "http", scheme != "https", let registeredSchemes, !registeredSchemes.contains(scheme) {

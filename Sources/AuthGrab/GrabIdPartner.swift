@@ -52,7 +52,7 @@ public struct IdTokenInfo: Sendable, Hashable {
     public let partnerUserId: String?
 
     init(_ claims: [String: JSONValue]) {
-        func date(_ key: String) -> Date? { claims[key]?.numberValue.map(Date.init(timeIntervalSince1970:)) }
+        func date(_ key: String) -> Date? { claims[key]?.timestampValue }
         audience = claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue
         expiration = date("exp")
         issueDate = date("iat")

@@ -27,7 +27,7 @@ public struct SchibstedUser: Sendable {
         get async {
             switch await session.idTokenClaims?["legacy_user_id"] {
             case .string(let value): value
-            case .number(let value): String(Int64(value))
+            case .number(let value): JSONValue.number(value).int64Value.map(String.init)
             default: nil
             }
         }

@@ -178,7 +178,7 @@ public struct UberClient: Sendable {
         accessToken = credential.accessToken
         refreshToken = credential.refreshToken
         tokenType = credential.tokenType
-        expiresIn = credential.expiresAt.map { Int($0.timeIntervalSince(credential.updatedAt)) }
+        expiresIn = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSince(credential.updatedAt).rounded()) }
         scope = credential.scopes
     }
 

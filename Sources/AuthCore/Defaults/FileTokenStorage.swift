@@ -56,7 +56,7 @@ public actor FileTokenStorage: TokenStorage {
         guard record.key == key else {
             throw AuthError(.storageCorrupted, "The credential file \(url.lastPathComponent) belongs to another account.")
         }
-        return record.credential
+        return try record.credential.validatedForUse()
     }
 
     /// Stores `credential` under `key` with an atomic replace.

@@ -87,7 +87,7 @@ extension AuthClient {
             scope: object["scope"]?.stringValue,
             clientID: object["client_id"]?.stringValue,
             subject: object["sub"]?.stringValue,
-            expiresAt: object["exp"]?.numberValue.map(Date.init(timeIntervalSince1970:)),
+            expiresAt: object["exp"]?.timestampValue,
             all: object
         )
     }

@@ -13,6 +13,7 @@ extension AuthClient {
             try checkEndpointsAreSecure(metadata)
             return metadata
         case .discovery(let issuer):
+            try issuer.requireSecureEndpoint("issuer", providerID: provider.id)
             let channel = backChannel
             return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
                 let metadata = try await Self.discover(issuer: issuer, channel: channel)
@@ -63,13 +64,11 @@ extension AuthClient {
         return metadata
     }
 
+    /// Every endpoint the metadata names must be `https`, or `http` on a loopback IP literal (see
+    /// `URL.isSecureEndpoint`); checked before any of them is called or opened.
     func checkEndpointsAreSecure(_ metadata: ProviderMetadata) throws {
-        for endpoint in metadata.allEndpoints where endpoint.scheme?.lowercased() != "https" && !endpoint.isLoopback {
-            throw AuthError(
-                .insecureEndpoint,
-                "The endpoint \(endpoint.host ?? "?")\(endpoint.path) does not use https; only loopback hosts may use http.",
-                providerID: provider.id
-            )
+        for endpoint in metadata.allEndpoints {
+            try endpoint.requireSecureEndpoint("endpoint", providerID: provider.id)
         }
     }
 }

@@ -112,7 +112,7 @@ extension AuthClient {
             try provider.validate(result, for: pending.request)
             let credential = makeCredential(from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer)
             try await store(credential)
-            log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(Int($0)) } ?? "unknown"])
+            log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
             await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
             return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
         } catch let error as AuthError {

@@ -151,7 +151,7 @@ extension AuthClient {
         }
         var latest: Credential?
         for key in mine {
-            guard let credential = try await storage.credential(for: key) else { continue }
+            guard let credential = try await storage.credential(for: key)?.validatedForUse() else { continue }
             if latest == nil || credential.updatedAt > latest!.updatedAt { latest = credential }
         }
         guard let latest else { return nil }

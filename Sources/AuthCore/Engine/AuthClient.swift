@@ -22,18 +22,32 @@ public final class AuthClient: Sendable {
         public var maximumResponseSize: Int
         /// The shortest interval between two JWKS refetches triggered by unknown key ids.
         public var keySetRefetchInterval: TimeInterval
+        /// The overall deadline of one back-channel request, body included (not an idle timer).
+        public var requestTimeout: Duration
+        /// How long a key set is trusted when its response has no `Cache-Control: max-age` — and the cap on any
+        /// `max-age` — so a key the provider withdrew stops validating without a restart.
+        public var keySetMaximumAge: TimeInterval
 
         /// Creates options.
         public init(
             refreshMargin: TimeInterval = 60,
             authorizationLifetime: TimeInterval = 600,
             maximumResponseSize: Int = 1 << 20,
-            keySetRefetchInterval: TimeInterval = 60
+            keySetRefetchInterval: TimeInterval = 60,
+            requestTimeout: Duration = .seconds(30),
+            keySetMaximumAge: TimeInterval = 24 * 3600
         ) {
             self.refreshMargin = refreshMargin
             self.authorizationLifetime = authorizationLifetime
             self.maximumResponseSize = maximumResponseSize
             self.keySetRefetchInterval = keySetRefetchInterval
+            self.requestTimeout = requestTimeout
+            self.keySetMaximumAge = keySetMaximumAge
+        }
+
+        /// The limits of every request the client sends.
+        public var requestLimits: HTTPRequestLimits {
+            HTTPRequestLimits(maximumResponseSize: maximumResponseSize, timeout: requestTimeout)
         }
     }
 
@@ -41,7 +55,9 @@ public final class AuthClient: Sendable {
     public let provider: any AuthProvider
     /// Where credentials are kept.
     public let storage: any TokenStorage
-    /// How HTTP requests are sent.
+    /// How HTTP requests are sent: the transport given to the initializer behind a ``GuardedTransport``, so
+    /// every request — the engine's, a session's, a provider's own endpoint's — is https-only (or loopback-IP
+    /// http) and runs under ``Options/requestLimits``.
     public let transport: any HTTPTransport
     /// Where events go.
     public let logger: any AuthLogger
@@ -63,7 +79,8 @@ public final class AuthClient: Sendable {
     ///   - transport: URLSession by default.
     ///   - logger: swift-log by default.
     ///   - clock: the system clock by default.
-    ///   - options: tunables (refresh margin, authorization lifetime, response size limit, JWKS refetch interval).
+    ///   - options: tunables (refresh margin, authorization lifetime, response size limit and request deadline,
+    ///     JWKS refetch interval and maximum age).
     public init(
         provider: any AuthProvider,
         storage: any TokenStorage = InMemoryTokenStorage(),
@@ -74,7 +91,7 @@ public final class AuthClient: Sendable {
     ) {
         self.provider = provider
         self.storage = storage
-        self.transport = transport
+        self.transport = GuardedTransport(transport, limits: options.requestLimits)
         self.logger = logger
         self.clock = clock
         self.options = options
@@ -88,7 +105,7 @@ public final class AuthClient: Sendable {
             transport: transport,
             logger: logger,
             providerID: provider.id,
-            maximumResponseSize: options.maximumResponseSize
+            limits: options.requestLimits
         )
     }
 

@@ -11,7 +11,7 @@ struct BackChannel: Sendable {
     let transport: any HTTPTransport
     let logger: any AuthLogger
     let providerID: ProviderID
-    let maximumResponseSize: Int
+    let limits: HTTPRequestLimits
 
     func get(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
         var request = URLRequest(url: url)
@@ -49,9 +49,12 @@ struct BackChannel: Sendable {
         let data: Data
         let response: HTTPURLResponse
         do {
-            (data, response) = try await transport.send(request)
+            (data, response) = try await transport.send(request, limits: limits)
         } catch let error as AuthError {
+            logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, metadata: ["code": error.code.rawValue], providerID: providerID))
             throw error.attributed(to: providerID)
+        } catch is CancellationError {
+            throw AuthError(.userCancelled, "\(endpoint) was cancelled.", providerID: providerID)
         } catch {
             logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, providerID: providerID))
             throw AuthError(
@@ -78,10 +81,10 @@ struct BackChannel: Sendable {
                 httpStatus: response.statusCode
             )
         }
-        guard data.count <= maximumResponseSize else {
+        guard data.count <= limits.maximumResponseSize else {
             throw AuthError(
                 .responseTooLarge,
-                "\(endpoint) returned \(data.count) bytes; the limit is \(maximumResponseSize).",
+                "\(endpoint) returned \(data.count) bytes; the limit is \(limits.maximumResponseSize).",
                 providerID: providerID,
                 httpStatus: response.statusCode
             )

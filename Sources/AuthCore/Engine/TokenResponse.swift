@@ -18,7 +18,8 @@ public struct TokenResponse: Sendable {
     /// The token types this client can use; compared case-insensitively (RFC 6749 §7.1).
     static let supportedTokenTypes = ["bearer": "Bearer"]
 
-    /// Creates a response.
+    /// Creates a response. A negative or non-finite `expiresIn` is treated as absent; one above
+    /// ``JSONValue/maximumLifetime`` is clamped to it.
     public init(
         accessToken: Secret,
         tokenType: String = "Bearer",
@@ -29,7 +30,7 @@ public struct TokenResponse: Sendable {
     ) {
         self.accessToken = accessToken
         self.tokenType = tokenType
-        self.expiresIn = expiresIn
+        self.expiresIn = expiresIn.flatMap { JSONValue.number($0).lifetimeValue }
         self.refreshToken = refreshToken
         self.idToken = idToken
         self.scope = scope
@@ -37,8 +38,9 @@ public struct TokenResponse: Sendable {
 
     /// Parses a token response body.
     ///
-    /// - Throws: `invalid_response` for a body that is not a JSON object or lacks `access_token` / `token_type`;
-    ///   `unsupported_token_type` for a token type other than `Bearer` (in any case).
+    /// - Throws: `invalid_response` for a body that is not a JSON object, lacks `access_token` / `token_type`, or
+    ///   has an `expires_in` that is not a non-negative number of seconds (values above
+    ///   ``JSONValue/maximumLifetime`` are clamped to it); `unsupported_token_type` for a token type other than `Bearer` (in any case).
     public init(json data: Data) throws {
         let object: [String: JSONValue]
         do {
@@ -57,9 +59,15 @@ public struct TokenResponse: Sendable {
         }
         let expiresIn: TimeInterval?
         switch object["expires_in"] {
-        case .number(let value): expiresIn = value
-        case .string(let value): expiresIn = TimeInterval(value)  // some servers quote it
-        default: expiresIn = nil
+        case nil, .null?:
+            expiresIn = nil
+        case let value?:
+            // A hostile or broken server must not make a later date or integer conversion trap: anything but a
+            // non-negative number (or a quoted decimal) is refused before anything is stored.
+            guard let seconds = value.lifetimeValue else {
+                throw AuthError(.invalidResponse, "The token response's 'expires_in' is not a non-negative number of seconds.")
+            }
+            expiresIn = seconds
         }
         func secret(_ key: String) -> Secret? {
             object[key]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }

@@ -49,9 +49,11 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
-        self.message = message
+        // Messages quote provider text (an `iss`, `alg`, `kid`, an error description): no control, escape or
+        // bidirectional-override character reaches an app's UI, a log or a terminal.
+        self.message = ProviderText.sanitized(message, limit: 2000)
         self.providerID = providerID
-        self.oauthError = oauthError
+        self.oauthError = oauthError.map { ProviderText.sanitized($0, limit: 200) }
         self.httpStatus = httpStatus
         self.underlying = underlying
     }

@@ -30,7 +30,8 @@ public struct IDTokenClaims: Sendable, Hashable {
 
     /// Reads the registered claims from a claims object; callers validate them (see ``IDTokenValidator``).
     ///
-    /// - Throws: `missing_claim` when `sub`, `exp` or `iat` is absent or has the wrong type;
+    /// - Throws: `missing_claim` when `sub`, `exp` or `iat` is absent or not a valid value (dates must be
+    ///   NumericDates between the epoch and the year 9999); `malformed_id_token` for such an `auth_time`;
     ///   `invalid_issuer` / `invalid_audience` when `iss` / `aud` are.
     public init(_ claims: [String: JSONValue]) throws {
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else {
@@ -47,19 +48,22 @@ public struct IDTokenClaims: Sendable, Hashable {
         guard let subject = claims["sub"]?.stringValue, !subject.isEmpty else {
             throw AuthError(.missingClaim, "The ID token has no 'sub' claim.")
         }
-        guard let expiration = claims["exp"]?.numberValue else {
-            throw AuthError(.missingClaim, "The ID token has no numeric 'exp' claim.")
+        guard let expiration = claims["exp"]?.timestampValue else {
+            throw AuthError(.missingClaim, "The ID token has no 'exp' claim that is a valid NumericDate.")
         }
-        guard let issuedAt = claims["iat"]?.numberValue else {
-            throw AuthError(.missingClaim, "The ID token has no numeric 'iat' claim.")
+        guard let issuedAt = claims["iat"]?.timestampValue else {
+            throw AuthError(.missingClaim, "The ID token has no 'iat' claim that is a valid NumericDate.")
+        }
+        if let authTime = claims["auth_time"], authTime != .null, authTime.timestampValue == nil {
+            throw AuthError(.malformedIDToken, "The ID token's 'auth_time' is not a valid NumericDate.")
         }
         self.issuer = issuer
         self.subject = subject
         self.audience = audience
-        self.expiration = Date(timeIntervalSince1970: expiration)
-        self.issuedAt = Date(timeIntervalSince1970: issuedAt)
+        self.expiration = expiration
+        self.issuedAt = issuedAt
         self.nonce = claims["nonce"]?.stringValue
-        self.authenticationTime = claims["auth_time"]?.numberValue.map(Date.init(timeIntervalSince1970:))
+        self.authenticationTime = claims["auth_time"]?.timestampValue
         self.authenticationContextClass = claims["acr"]?.stringValue
         self.authenticationMethods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.authorizedParty = claims["azp"]?.stringValue

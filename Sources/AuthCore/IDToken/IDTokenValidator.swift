@@ -121,10 +121,13 @@ public struct IDTokenValidator: Sendable {
         guard now.timeIntervalSince(claims.issuedAt) <= policy.maximumIssuedAtAge + policy.clockSkew else {
             throw AuthError(.invalidIssuedAt, "The ID token was issued too long ago (\(claims.issuedAt)).")
         }
-        if let notBefore = claims["nbf"]?.numberValue,
-            Date(timeIntervalSince1970: notBefore).timeIntervalSince(now) > policy.clockSkew
-        {
-            throw AuthError(.invalidIssuedAt, "The ID token is not valid yet ('nbf' is in the future).")
+        if let notBefore = claims["nbf"], notBefore != .null {
+            guard let date = notBefore.timestampValue else {
+                throw AuthError(.malformedIDToken, "The ID token's 'nbf' is not a valid NumericDate.")
+            }
+            if date.timeIntervalSince(now) > policy.clockSkew {
+                throw AuthError(.invalidIssuedAt, "The ID token is not valid yet ('nbf' is in the future).")
+            }
         }
         if let nonce {
             guard let claimed = claims.nonce else {

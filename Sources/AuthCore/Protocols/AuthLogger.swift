@@ -61,8 +61,10 @@ public struct AuthLogRecord: Sendable {
     ) {
         self.level = level
         self.event = event
-        self.message = message
-        self.metadata = metadata
+        // Messages and metadata may quote provider text (an issuer, an error description): no control or
+        // escape character reaches a log sink or a terminal.
+        self.message = ProviderText.sanitized(message, limit: 2000)
+        self.metadata = metadata.mapValues { ProviderText.sanitized($0, limit: 500) }
         self.providerID = providerID
     }
 }

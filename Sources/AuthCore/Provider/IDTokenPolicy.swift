@@ -50,7 +50,7 @@ public struct IDTokenPolicy: Sendable, Hashable {
 }
 
 extension String {
-    func trimmingSuffix(_ suffix: String) -> String {
+    package func trimmingSuffix(_ suffix: String) -> String {
         hasSuffix(suffix) ? String(dropLast(suffix.count)) : self
     }
 }

@@ -78,7 +78,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
         for key in keys {
             switch values[key] {
             case .string(let value): return value
-            case .number(let value): return value.rounded() == value ? String(Int64(value)) : String(value)
+            case .number(let value): return JSONValue.number(value).int64Value.map(String.init) ?? String(value)
             case .bool(let value): return value ? "true" : "false"
             default: continue
             }

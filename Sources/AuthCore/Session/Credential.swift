@@ -57,6 +57,25 @@ public struct Credential: Sendable, Codable, Hashable {
         StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? "default")
     }
 
+    /// Checks the values a corrupted or tampered store could make dangerous: dates outside the epoch … year 9999
+    /// (a later conversion could trap) and an empty access token.
+    ///
+    /// Every storage read by the engine goes through this, so an out-of-range file loads as a typed error.
+    ///
+    /// - Throws: `storage_corrupted` naming the field.
+    public func validatedForUse() throws -> Credential {
+        guard updatedAt.isWithinTimestampRange else {
+            throw AuthError(.storageCorrupted, "The stored credential's 'updatedAt' is out of range; sign in again to replace it.", providerID: providerID)
+        }
+        if let expiresAt, !expiresAt.isWithinTimestampRange {
+            throw AuthError(.storageCorrupted, "The stored credential's 'expiresAt' is out of range; sign in again to replace it.", providerID: providerID)
+        }
+        guard !accessToken.isEmpty else {
+            throw AuthError(.storageCorrupted, "The stored credential has an empty access token; sign in again to replace it.", providerID: providerID)
+        }
+        return self
+    }
+
     /// Whether the access token expires within `margin` seconds of `now` (unknown expiry counts as valid).
     public func isExpired(at now: Date, margin: TimeInterval = 0) -> Bool {
         guard let expiresAt else { return false }

@@ -54,10 +54,4 @@ extension URL {
         }
         return components.url ?? self
     }
-
-    /// Whether the host is a loopback address (`127.0.0.0/8`, `::1`, `localhost`), where plain http is allowed.
-    public var isLoopback: Bool {
-        guard let host = host?.lowercased() else { return false }
-        return host == "localhost" || host == "::1" || host == "[::1]" || host.hasPrefix("127.")
-    }
 }
