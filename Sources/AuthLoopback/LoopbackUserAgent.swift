@@ -8,8 +8,13 @@ import NIOPosix
 ///
 /// The listener binds the loopback address only, on the redirect URI's port or — when the URI has no port or
 /// port 0 — an ephemeral port, which `redirectURI` then reports. It accepts exactly one `GET` to the redirect
-/// path, answers the browser with a small "you can close this window" page, answers every other path with 404,
-/// gives up after the timeout, and closes the listener when done.
+/// path that carries the pending request's `state` (or an OAuth `error`), answers the browser with a small "you
+/// can close this window" page, answers every other path with 404 and a request to the redirect path without the
+/// pending `state` with 400 — and keeps waiting, so another local process or a web page cannot end the sign-in
+/// first. It gives up after the timeout and closes the listener when done.
+///
+/// A `localhost` redirect URI listens on both `127.0.0.1` and `::1` with one port, since the browser may resolve
+/// `localhost` to either (RFC 8252 §8.3 prefers the IP literal; use it when you can).
 ///
 /// ```swift
 /// let session = try await client.signInWithLoopback(browser: .system)
@@ -30,29 +35,33 @@ public final class LoopbackUserAgent: UserAgent {
     private let browser: Browser
     private let timeout: Duration
     private let status: @Sendable (String) -> Void
-    private let channel: any Channel
+    private let channels: [any Channel]
     private let waiter: RedirectWaiter
+    private let expectedState: LockedValue<String?>
 
     private init(
         redirectURI: URL,
         browser: Browser,
         timeout: Duration,
         status: @escaping @Sendable (String) -> Void,
-        channel: any Channel,
-        waiter: RedirectWaiter
+        channels: [any Channel],
+        waiter: RedirectWaiter,
+        expectedState: LockedValue<String?>
     ) {
         self.redirectURI = redirectURI
         self.browser = browser
         self.timeout = timeout
         self.status = status
-        self.channel = channel
+        self.channels = channels
         self.waiter = waiter
+        self.expectedState = expectedState
     }
 
     /// Binds the listener for `redirectURI`.
     ///
     /// - Parameters:
-    ///   - redirectURI: an `http` URI on `127.0.0.1`, `[::1]` or `localhost` (which binds `127.0.0.1`).
+    ///   - redirectURI: an `http` URI on `127.0.0.1`, `[::1]` or `localhost` (which binds both `127.0.0.1` and
+    ///     `::1` on one port).
     ///   - browser: how to show the authorization URL.
     ///   - timeout: how long to wait for the redirect.
     ///   - status: where progress messages go (standard error by default).
@@ -71,35 +80,49 @@ public final class LoopbackUserAgent: UserAgent {
                 "A loopback redirect URI must be http://127.0.0.1[:port]/path (RFC 8252 §7.3); got \(redirectURI.absoluteString)."
             )
         }
-        let bindHost = host.contains(":") ? "::1" : "127.0.0.1"
+        let bindHosts = host == "localhost" ? ["127.0.0.1", "::1"] : [host.contains(":") ? "::1" : "127.0.0.1"]
         let path = redirectURI.path.isEmpty ? "/" : redirectURI.path
         let waiter = RedirectWaiter()
-        let channel: any Channel
-        do {
-            channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelInitializer { child in
-                    child.eventLoop.makeCompletedFuture {
-                        try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                        try child.pipeline.syncOperations.addHandler(RedirectHandler(path: path, waiter: waiter))
+        let expectedState = LockedValue<String?>(nil)
+        var channels: [any Channel] = []
+        var port = redirectURI.port ?? 0
+        for bindHost in bindHosts {
+            do {
+                let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                    .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+                    .childChannelInitializer { child in
+                        child.eventLoop.makeCompletedFuture {
+                            try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                            try child.pipeline.syncOperations.addHandler(
+                                RedirectHandler(path: path, waiter: waiter, expectedState: expectedState)
+                            )
+                        }
                     }
-                }
-                .bind(host: bindHost, port: redirectURI.port ?? 0)
-                .get()
-        } catch {
-            throw AuthError(
-                .network,
-                "Cannot listen on \(bindHost):\(redirectURI.port ?? 0) for the redirect; is another program using the port?",
-                underlying: error
-            )
+                    .bind(host: bindHost, port: port)
+                    .get()
+                channels.append(channel)
+                // The second address (localhost's ::1) must listen on the port the first one got.
+                port = channel.localAddress?.port ?? port
+            } catch {
+                channels.forEach { $0.close(promise: nil) }
+                let hint = bindHosts.count > 1 ? " A localhost redirect needs both 127.0.0.1 and ::1; register http://127.0.0.1 instead if IPv6 is off." : ""
+                throw AuthError(
+                    .network,
+                    "Cannot listen on \(bindHost):\(port) for the redirect; is another program using the port?\(hint)",
+                    underlying: error
+                )
+            }
         }
         var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
-        components.port = channel.localAddress?.port
+        components.port = port
         if components.path.isEmpty { components.path = "/" }
         // The components came from a valid URL with only the port changed.
         let bound = components.url!
         await waiter.setOrigin(bound)
-        return LoopbackUserAgent(redirectURI: bound, browser: browser, timeout: timeout, status: status, channel: channel, waiter: waiter)
+        return LoopbackUserAgent(
+            redirectURI: bound, browser: browser, timeout: timeout, status: status, channels: channels, waiter: waiter,
+            expectedState: expectedState
+        )
     }
 
     /// Shows `request` in the browser and waits for its redirect, then closes the listener.
@@ -107,6 +130,7 @@ public final class LoopbackUserAgent: UserAgent {
     /// - Throws: `timed_out` when no redirect arrives in time; `user_cancelled` when the task is cancelled.
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
         defer { close() }
+        expectedState.withLock { $0 = request.state }
         switch browser {
         case .print:
             Self.printLine(request.url.absoluteString)
@@ -137,11 +161,11 @@ public final class LoopbackUserAgent: UserAgent {
 
     /// Closes the listener (also done after `authorize(_:)`).
     public func close() {
-        channel.close(promise: nil)
+        channels.forEach { $0.close(promise: nil) }
     }
 
     /// Whether the listener still accepts connections.
-    public var isListening: Bool { channel.isActive }
+    public var isListening: Bool { channels.contains { $0.isActive } }
 
     /// Writes `line` to standard output unbuffered: a script reading the URL from a pipe must see it now,
     /// not when the process exits.

@@ -1,20 +1,24 @@
+import AuthCore
 import Foundation
 import NIOCore
 import NIOHTTP1
 
-/// Answers the browser's request to the loopback listener: the redirect path gets a "you can close this window"
-/// page and is handed to the waiter; anything else gets 404. Every response closes the connection.
+/// Answers the browser's request to the loopback listener: the redirect path with the pending `state` (or an OAuth
+/// `error`) gets a "you can close this window" page and is handed to the waiter; the redirect path without them
+/// gets 400 and changes nothing; anything else gets 404. Every response closes the connection.
 final class RedirectHandler: ChannelInboundHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let path: String
     private let waiter: RedirectWaiter
+    private let expectedState: LockedValue<String?>
     private var head: HTTPRequestHead?
 
-    init(path: String, waiter: RedirectWaiter) {
+    init(path: String, waiter: RedirectWaiter, expectedState: LockedValue<String?>) {
         self.path = path
         self.waiter = waiter
+        self.expectedState = expectedState
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -31,13 +35,25 @@ final class RedirectHandler: ChannelInboundHandler {
                 respond(context, status: .notFound, body: Self.page("Not found", "This address only receives the sign-in redirect."))
                 return
             }
+            let query = head.uri.firstIndex(of: "?").map { String(head.uri[head.uri.index(after: $0)...].prefix { $0 != "#" }) } ?? ""
+            let parameters = FormEncoding.decode(query)
+            let state = parameters.first { $0.0 == "state" }?.1
+            let hasError = parameters.contains { $0.0 == "error" }
+            let expected = expectedState.withLock { $0 }
+            // Only the pending request's answer (or a provider's error) may end the wait: anything else on this port
+            // — another local process, a web page probing 127.0.0.1 — is answered and ignored.
+            // An error without any state is accepted (some providers drop it on errors); one with another state is not.
+            guard expected != nil, state == expected || (hasError && state == nil) else {
+                respond(context, status: .badRequest, body: Self.page("Not this sign-in", "This request does not belong to the sign-in in progress."))
+                return
+            }
             let waiter = waiter
             let uri = head.uri
             Task {
                 guard let origin = await waiter.origin, let url = URL(string: uri, relativeTo: origin)?.absoluteURL else { return }
                 await waiter.deliver(url)
             }
-            let failed = head.uri.contains("error=")
+            let failed = hasError
             respond(
                 context,
                 status: .ok,

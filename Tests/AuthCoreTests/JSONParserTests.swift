@@ -29,6 +29,19 @@ struct JSONParserTests {
         #expect(parse(text) == nil)
     }
 
+    @Test("Invalid UTF-8 in a string is refused, not replaced", arguments: [
+        [0xFF], [0xC0, 0xAF], [0xE0, 0x80, 0xAF], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xC3], [0x80],
+    ] as [[UInt8]])
+    func invalidUTF8(bytes: [UInt8]) {
+        for prefix in ["", "a\\n"] {  // the fast path and the path after an escape
+            var data = Data(#"{"k":""#.utf8) + Data(prefix.utf8)
+            data.append(contentsOf: bytes)
+            data.append(contentsOf: Data(#""}"#.utf8))
+            #expect((try? JSONValue.parseObject(data)) == nil, "\(bytes) after \(prefix.debugDescription)")
+        }
+        #expect((try? JSONValue.parseObject(Data(#"{"k":"é€😀"}"#.utf8)))?["k"] == .string("é€😀"))
+    }
+
     @Test("Nesting deeper than 64 levels is refused")
     func depthLimit() {
         let deep = String(repeating: "{\"a\":", count: 70) + "1" + String(repeating: "}", count: 70)

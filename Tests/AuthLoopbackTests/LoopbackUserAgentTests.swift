@@ -81,6 +81,38 @@ struct LoopbackUserAgentTests {
         await #expect(throws: (any Error).self) { _ = try await get(URL(string: "http://127.0.0.1:\(port)/callback?code=again")!) }
     }
 
+    @Test("hostile-loopback-foreign-request: a request without the pending state gets 400 and the wait goes on")
+    func foreignRequestIgnored() async throws {
+        let agent = try await LoopbackUserAgent.start(redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in }, timeout: .seconds(20))
+        let port = try #require(agent.redirectURI.port)
+        let request = AuthorizationRequest(providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
+                                           redirectURI: agent.redirectURI, state: "pending-state", prefersEphemeralSession: false, expiresAt: .distantFuture)
+        async let result = agent.authorize(request)
+        try await Task.sleep(for: .milliseconds(50))
+        // A local process or a web page probing the port: no state, another state, another state with an error.
+        for query in ["code=attacker", "code=attacker&state=guess", "error=access_denied&state=guess", ""] {
+            let (status, page) = try await get(URL(string: "http://127.0.0.1:\(port)/callback?\(query)")!)
+            #expect(status == 400, "\(query)")
+            #expect(page.contains("does not belong"))
+        }
+        #expect(agent.isListening)
+        let (okStatus, _) = try await get(URL(string: "http://127.0.0.1:\(port)/callback?code=real&state=pending-state")!)
+        #expect(okStatus == 200)
+        #expect(try await result.absoluteString == "http://127.0.0.1:\(port)/callback?code=real&state=pending-state")
+    }
+
+    @Test("rfc8252-localhost-both-families: a localhost redirect listens on 127.0.0.1 and ::1 with one port")
+    func localhostListensOnBoth() async throws {
+        let agent = try await LoopbackUserAgent.start(redirectURI: URL(string: "http://localhost:0/cb")!, browser: .custom { _ in }, timeout: .seconds(20))
+        defer { agent.close() }
+        let port = try #require(agent.redirectURI.port)
+        #expect(agent.redirectURI.host == "localhost")
+        let (status, _) = try await get(URL(string: "http://127.0.0.1:\(port)/other")!)
+        #expect(status == 404)
+        // FoundationNetworking cannot address [::1] on Linux, so the IPv6 side is checked with a plain TCP connect.
+        #expect(canConnectToIPv6Loopback(port: port))
+    }
+
     @Test("No redirect in time ends with timed_out and closes the listener")
     func timeout() async throws {
         let agent = try await LoopbackUserAgent.start(redirectURI: URL(string: "http://127.0.0.1/callback")!, browser: .custom { _ in }, timeout: .milliseconds(200))
@@ -108,6 +140,25 @@ struct LoopbackUserAgentTests {
         }
         #expect(error?.code == .network)
     }
+}
+
+/// Whether a TCP connection to `[::1]:port` is accepted.
+private func canConnectToIPv6Loopback(port: Int) -> Bool {
+    #if canImport(Glibc)
+    let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+    #else
+    let descriptor = socket(AF_INET6, SOCK_STREAM, 0)
+    #endif
+    guard descriptor >= 0 else { return false }
+    defer { close(descriptor) }
+    var address = sockaddr_in6()
+    address.sin6_family = sa_family_t(AF_INET6)
+    address.sin6_port = in_port_t(UInt16(port).bigEndian)
+    address.sin6_addr = in6addr_loopback
+    let result = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) }
+    }
+    return result == 0
 }
 
 private actor LockedURL {

@@ -56,8 +56,21 @@ extension AuthClient {
         if let hint = options.loginHint, !hint.isEmpty { extra["login_hint"] = hint }
         if let hint = options.idTokenHint, !hint.isEmpty { extra["id_token_hint"] = hint.reveal() }
         if !options.prompt.isEmpty { extra["prompt"] = options.prompt.joined(separator: " ") }
-        if let maxAge = options.maxAge { extra["max_age"] = String(maxAge) }
+        if let maxAge = options.maxAge {
+            guard maxAge >= 0 else {
+                throw AuthError(.invalidConfiguration, "max_age must be zero or more seconds; got \(maxAge).", providerID: provider.id)
+            }
+            extra["max_age"] = String(maxAge)
+        }
         if !options.acrValues.isEmpty { extra["acr_values"] = options.acrValues.joined(separator: " ") }
+        if options.requiresACR {
+            guard !options.acrValues.isEmpty else {
+                throw AuthError(.invalidConfiguration, "requiresACR needs at least one value in acrValues.", providerID: provider.id)
+            }
+            // OpenID Connect Core §5.5.1.1: an essential acr request goes in the claims parameter.
+            let request: JSONValue = ["id_token": ["acr": ["essential": true, "values": .array(options.acrValues.map(JSONValue.string))]]]
+            extra["claims"] = String(decoding: try request.jsonData(), as: UTF8.self)
+        }
         if !options.uiLocales.isEmpty { extra["ui_locales"] = options.uiLocales.joined(separator: " ") }
         extra.merge(provider.authorizationParameters(for: request)) { _, fromProvider in fromProvider }
         extra.merge(options.additionalParameters) { _, fromApp in fromApp }
@@ -80,6 +93,7 @@ extension AuthClient {
                 pkce: pkce,
                 redirectURI: redirectURI,
                 request: request,
+                createdAt: now,
                 expiresAt: expiresAt
             ),
             now: now
@@ -109,6 +123,7 @@ extension AuthClient {
         do {
             let (pending, code) = try await validateRedirect(redirect)
             let result = try await exchange(code: code, pending: pending)
+            try checkAuthentication(result.idTokenClaims, pending: pending)
             try provider.validate(result, for: pending.request)
             let credential = makeCredential(from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer)
             try await store(credential)
@@ -162,6 +177,40 @@ extension AuthClient {
             throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
         }
         return SignInResult(tokens: tokens, idTokenClaims: claims)
+    }
+
+    /// What the app asked of the authentication itself (OpenID Connect Core §3.1.2.1, §3.1.3.7 steps 12–13):
+    /// with `max_age`, `auth_time` is required and no older than `max_age`; with `prompt=login`, an `auth_time`
+    /// must not predate the request; with ``SignInOptions/requiresACR``, `acr` must be one of `acrValues`.
+    /// The provider's clock skew applies to every comparison.
+    func checkAuthentication(_ claims: IDTokenClaims?, pending: PendingAuthorization) throws {
+        let options = pending.request.options
+        let skew = provider.idTokenPolicy.clockSkew
+        if let maxAge = options.maxAge {
+            guard let authTime = claims?.authenticationTime else {
+                throw AuthError(.missingClaim, "The ID token has no 'auth_time' though max_age was requested.")
+            }
+            let age = clock.now().timeIntervalSince(authTime)
+            guard age <= TimeInterval(maxAge) + skew else {
+                throw AuthError(
+                    .authenticationTooOld,
+                    "The user authenticated \(Int(exactly: age.rounded()) ?? -1) s ago; max_age allows \(maxAge) s. The provider did not re-authenticate the user."
+                )
+            }
+        }
+        if options.prompt.contains("login"), let authTime = claims?.authenticationTime,
+            authTime.addingTimeInterval(skew) < pending.createdAt
+        {
+            throw AuthError(.authenticationTooOld, "The ID token's 'auth_time' predates this prompt=login request: the provider did not ask the user to log in again.")
+        }
+        if options.requiresACR {
+            guard let acr = claims?.authenticationContextClass, options.acrValues.contains(acr) else {
+                throw AuthError(
+                    .acrNotSatisfied,
+                    "The ID token's acr '\(claims?.authenticationContextClass ?? "none")' is not one of the required \(options.acrValues.joined(separator: ", "))."
+                )
+            }
+        }
     }
 
     func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String) -> Credential {

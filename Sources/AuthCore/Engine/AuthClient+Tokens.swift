@@ -88,9 +88,12 @@ extension AuthClient {
             for: algorithm,
             at: jwksURI,
             now: now,
-            minimumRefetchInterval: options.keySetRefetchInterval
+            minimumRefetchInterval: options.keySetRefetchInterval,
+            maximumAge: options.keySetMaximumAge
         ) {
-            try JSONWebKeySet(data: try await channel.get(jwksURI, accept: "application/jwk-set+json, application/json"))
+            let (data, response) = try await channel.getResponse(jwksURI, accept: "application/jwk-set+json, application/json")
+            let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
+            return KeySetCache.Fetched(keySet: try JSONWebKeySet(data: data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
         let claims = try validator.validate(jws, algorithm: algorithm, key: key, nonce: nonce, accessToken: accessToken, now: now)
         log(.debug, "idtoken.validated", "ID token validated.", ["alg": algorithm.rawValue])

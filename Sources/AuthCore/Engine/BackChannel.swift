@@ -14,11 +14,18 @@ struct BackChannel: Sendable {
     let limits: HTTPRequestLimits
 
     func get(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
+        try await getResponse(url, accept: accept, bearer: bearer).0
+    }
+
+    /// A GET whose response headers the caller needs (the JWKS's `Cache-Control`).
+    func getResponse(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue(accept, forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization") }
-        return try await sendExpectingSuccess(request)
+        let (data, response) = try await send(request)
+        guard (200..<300).contains(response.statusCode) else { throw error(forStatus: response.statusCode, body: data) }
+        return (data, response)
     }
 
     func postForm(

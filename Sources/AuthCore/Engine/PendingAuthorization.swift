@@ -7,6 +7,8 @@ struct PendingAuthorization: Sendable {
     let pkce: PKCE
     let redirectURI: URL
     let request: SignInRequest
+    /// When the request was made: with `prompt=login`, the user must have authenticated after it.
+    let createdAt: Date
     let expiresAt: Date
 }
 

@@ -8,10 +8,14 @@ public struct SignInOptions: Sendable, Hashable {
     public var idTokenHint: Secret?
     /// `prompt` values (`login`, `consent`, `select_account`, `none`), space-joined on the wire.
     public var prompt: [String]
-    /// `max_age` in seconds.
+    /// `max_age` in seconds. When set, the ID token must carry an `auth_time` no older than this (plus the clock
+    /// skew), or sign-in fails with `missing_claim` / `authentication_too_old`.
     public var maxAge: Int?
-    /// `acr_values`, space-joined on the wire.
+    /// `acr_values`, space-joined on the wire (voluntary: the provider may satisfy another class).
     public var acrValues: [String]
+    /// Whether `acrValues` are essential: they are then also requested through the `claims` parameter, and an ID
+    /// token whose `acr` is not one of them fails with `acr_not_satisfied` (OpenID Connect Core §5.5.1.1).
+    public var requiresACR: Bool
     /// `ui_locales`, space-joined on the wire.
     public var uiLocales: [String]
     /// Scopes added to the provider's default scopes.
@@ -30,6 +34,7 @@ public struct SignInOptions: Sendable, Hashable {
         prompt: [String] = [],
         maxAge: Int? = nil,
         acrValues: [String] = [],
+        requiresACR: Bool = false,
         uiLocales: [String] = [],
         additionalScopes: [String] = [],
         additionalParameters: [String: String] = [:],
@@ -41,6 +46,7 @@ public struct SignInOptions: Sendable, Hashable {
         self.prompt = prompt
         self.maxAge = maxAge
         self.acrValues = acrValues
+        self.requiresACR = requiresACR
         self.uiLocales = uiLocales
         self.additionalScopes = additionalScopes
         self.additionalParameters = additionalParameters

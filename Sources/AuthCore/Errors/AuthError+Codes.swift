@@ -97,6 +97,11 @@ extension AuthError.Code {
     public static let missingClaim: Self = "missing_claim"
     /// The `at_hash` claim does not match the access token.
     public static let accessTokenHashMismatch: Self = "access_token_hash_mismatch"
+    /// The user authenticated longer ago than `max_age` allows, or before a `prompt=login` request was made
+    /// (OpenID Connect Core §3.1.2.1, §3.1.3.7 step 13).
+    public static let authenticationTooOld: Self = "authentication_too_old"
+    /// The ID token's `acr` is not one of the values the app required as essential (OpenID Connect Core §5.5.1.1).
+    public static let acrNotSatisfied: Self = "acr_not_satisfied"
     /// A new ID token (refresh) or user info names another subject or issuer than the signed-in user.
     public static let subjectMismatch: Self = "subject_mismatch"
     /// The provider's own rules for the result failed (for example a required MFA method is missing).

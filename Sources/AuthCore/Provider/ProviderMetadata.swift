@@ -65,7 +65,9 @@ public struct ProviderMetadata: Sendable, Hashable {
                 if required { throw AuthError(.discoveryFailed, "The discovery document has no '\(key)'.") }
                 return nil
             }
-            guard let text = value.stringValue, let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            // Only "is it a URL" here; whether the engine may use it (https, loopback-IP http) is decided once, by
+            // the endpoint security check, so a `file:` or `smb:` endpoint is reported as `insecure_endpoint`.
+            guard let text = value.stringValue, let url = URL(string: text), url.scheme != nil else {
                 throw AuthError(.discoveryFailed, "The discovery document's '\(key)' is not an absolute URL.")
             }
             return url

@@ -179,14 +179,25 @@ public actor Session {
     /// Signs out: removes the stored credential first, then (when asked and the provider has a revocation
     /// endpoint) revokes the refresh token and then the access token (RFC 7009).
     ///
-    /// Local data is cleared even when revocation fails; the report says what happened at the provider.
+    /// Sign-out wins over a refresh that is already running: no new refresh can start, the running one is allowed
+    /// to finish, and only then is the credential removed — so after this returns nothing is in storage (a later
+    /// ``AuthClient/restoreSession(account:)`` finds nothing), and the tokens that refresh obtained are the ones
+    /// revoked. Local data is cleared even when revocation fails; the report says what happened at the provider.
     ///
-    /// - Throws: only when the stored credential cannot be removed.
+    /// - Throws: only when the stored credential cannot be removed (the session then stays signed in).
     @discardableResult
     public func signOut(revokingTokens: Bool = true) async throws -> SignOutReport {
-        try await client.storage.removeCredential(for: storageKey)
         let wasSignedIn = isSignedIn
         isSignedIn = false
+        // A refresh in flight stores its result when its response arrives; waiting for it here means that store
+        // happens before the removal below, never after it.
+        if let running = refreshTask { _ = try? await running.value }
+        do {
+            try await client.storage.removeCredential(for: storageKey)
+        } catch {
+            isSignedIn = wasSignedIn
+            throw error
+        }
         if wasSignedIn {
             await client.eventHub.publish(AuthEvent(.signedOut(.requested), account: storageKey))
         }

@@ -89,13 +89,18 @@ struct JSONParser {
         index += 1  // the opening quote
         let start = index
         // Fast path: no escapes.
+        var ascii = true
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                // RFC 8259 §8.1: text is UTF-8. Invalid sequences are refused, not replaced with U+FFFD, so two
+                // different byte strings can never decode to the same claim value.
+                guard ascii || Self.isValidUTF8(bytes[start..<index]) else { throw Failure() }
                 let text = String(decoding: bytes[start..<index], as: UTF8.self)
                 index += 1
                 return text
             }
+            if byte >= 0x80 { ascii = false }
             if byte == UInt8(ascii: "\\") { break }
             guard byte >= 0x20 else { throw Failure() }
             index += 1
@@ -106,6 +111,7 @@ struct JSONParser {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
+                guard Self.isValidUTF8(scalars[...]) else { throw Failure() }
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw Failure() }
@@ -141,6 +147,11 @@ struct JSONParser {
             }
         }
         throw Failure()
+    }
+
+    /// Whether `bytes` is well-formed UTF-8 (no overlong forms, surrogates, or code points past U+10FFFF).
+    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        !transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true, into: { _ in })
     }
 
     private mutating func parseHex4() throws -> UInt32 {

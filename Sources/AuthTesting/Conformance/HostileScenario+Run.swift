@@ -1,4 +1,5 @@
 public import AuthCore
+public import Foundation
 
 /// What happened when a `HostileScenario` ran.
 public struct ScenarioOutcome: Sendable {
@@ -14,13 +15,15 @@ public struct ScenarioOutcome: Sendable {
     public let logLines: [String]
     /// Every secret the identity provider issued and the PKCE verifiers the client sent.
     public let secrets: [String]
+    /// Requests that were sent to a URL that is not https (or http on a loopback IP literal): there must be none.
+    public let insecureRequests: [URL]
 
     /// Whether the outcome is what `scenario` expects: the exact error with nothing stored and no user info
     /// request, or a successful sign-in.
     public func satisfies(_ scenario: HostileScenario) -> Bool {
         switch scenario.expectation {
-        case .rejected(let code): error?.code == code && storedCredentials == 0 && userInfoRequests == 0
-        case .accepted: error == nil && storedCredentials == 1
+        case .rejected(let code): error?.code == code && storedCredentials == 0 && userInfoRequests == 0 && insecureRequests.isEmpty
+        case .accepted: error == nil && storedCredentials == 1 && insecureRequests.isEmpty
         }
     }
 
@@ -46,7 +49,7 @@ extension HostileScenario {
         let client = AuthClient(provider: try makeProvider(idp), storage: storage, transport: transport, logger: logger, clock: idp.clock)
         var error: AuthError?
         do {
-            _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+            _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport), options: options)
         } catch let caught as AuthError {
             error = caught
         }
@@ -57,7 +60,8 @@ extension HostileScenario {
             tokenRequests: await transport.exchanges(pathSuffix: "/token").count,
             userInfoRequests: await transport.exchanges(pathSuffix: "/userinfo").count,
             logLines: logger.lines,
-            secrets: await idp.issuedSecrets + verifiers
+            secrets: await idp.issuedSecrets + verifiers,
+            insecureRequests: await transport.exchanges.compactMap(\.request.url).filter { !$0.isSecureEndpoint }
         )
     }
 }

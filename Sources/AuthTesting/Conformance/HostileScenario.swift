@@ -40,6 +40,8 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
     public let algorithm: JWSAlgorithm
     /// The correct outcome.
     public let expectation: Expectation
+    /// The app's sign-in options (for example `max_age`), when the scenario needs a request the provider ignores.
+    public let options: SignInOptions
     /// Makes a `TestIdentityProvider` misbehave this way.
     public let configure: @Sendable (inout TestIdentityProvider.Behavior) -> Void
 
@@ -51,6 +53,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
         stage: Stage,
         algorithm: JWSAlgorithm = .rs256,
         expectation: Expectation,
+        options: SignInOptions = SignInOptions(),
         configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
     ) {
         self.id = id
@@ -59,6 +62,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
         self.stage = stage
         self.algorithm = algorithm
         self.expectation = expectation
+        self.options = options
         self.configure = configure
     }
 
@@ -78,6 +82,22 @@ extension HostileScenario {
         .init(id: "rfc9700-discovery-insecure-endpoint", summary: "a non-loopback endpoint over plain http",
               reference: "RFC 9700 §4.13 / RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
             $0.discoveryOverrides["token_endpoint"] = "http://idp.example.test/token"
+        },
+        .init(id: "rfc9700-authorization-endpoint-file-scheme", summary: "the authorization endpoint is a file: URL",
+              reference: "RFC 9700 §4.13, RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+            $0.discoveryOverrides["authorization_endpoint"] = "file:///etc/passwd"
+        },
+        .init(id: "rfc9700-token-endpoint-loopback-lookalike-name", summary: "token endpoint on http://127.evil.test, a name, not an IP",
+              reference: "RFC 8252 §8.3, RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+            $0.discoveryOverrides["token_endpoint"] = "http://127.evil.test/token"
+        },
+        .init(id: "rfc8252-localhost-name-not-loopback", summary: "user info on http://localhost (a name resolved elsewhere)",
+              reference: "RFC 8252 §8.3, RFC 6761 §6.3", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+            $0.discoveryOverrides["userinfo_endpoint"] = "http://localhost/userinfo"
+        },
+        .init(id: "rfc9700-jwks-uri-custom-scheme", summary: "jwks_uri with an smb: scheme",
+              reference: "RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+            $0.discoveryOverrides["jwks_uri"] = "smb://idp.example.test/jwks"
         },
         .init(id: "oauth-discovery-algorithms-not-widened", summary: "metadata advertises none and HS256, token uses none",
               reference: "OIDC Core §3.1.3.7 step 7", stage: .idToken, expectation: .rejected(.unsupportedAlgorithm)) {
@@ -151,6 +171,33 @@ extension HostileScenario {
         .init(id: "oauth-token-redirect-refused", summary: "302 to another host",
               reference: "RFC 9700 §4.11", stage: .tokenResponse, expectation: .rejected(.unexpectedRedirect)) {
             $0.tokenResponseReplacement = (302, Data(), ["Location": "https://attacker.example/token"])
+        },
+        .init(id: "hostile-token-expires-in-huge", summary: "expires_in 1e19 (overflows an integer)",
+              reference: "RFC 6749 §5.1; clamped to 10 years", stage: .tokenResponse, expectation: .accepted) {
+            $0.tokenResponseOverrides["expires_in"] = 1e19
+        },
+        .init(id: "hostile-token-expires-in-negative", summary: "expires_in -3600",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            $0.tokenResponseOverrides["expires_in"] = -3600
+        },
+        .init(id: "hostile-token-expires-in-hex-string", summary: "expires_in \"0x1p64\" (a hex float string)",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            $0.tokenResponseOverrides["expires_in"] = "0x1p64"
+        },
+        .init(id: "hostile-token-expires-in-exponent-string", summary: "expires_in \"1e400\" (an exponent string)",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            $0.tokenResponseOverrides["expires_in"] = "1e400"
+        },
+        .init(id: "hostile-token-expires-in-nan-text", summary: "expires_in \"NaN\"",
+              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            $0.tokenResponseOverrides["expires_in"] = "NaN"
+        },
+        .init(id: "rfc8259-token-invalid-utf8", summary: "a token response string with invalid UTF-8 bytes",
+              reference: "RFC 8259 §8.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+            var body = Data(#"{"access_token":"abc"#.utf8)
+            body.append(contentsOf: [0xC0, 0xAF, 0xFF])
+            body.append(contentsOf: Data(#"","token_type":"Bearer"}"#.utf8))
+            $0.tokenResponseReplacement = (200, body, ["Content-Type": "application/json"])
         },
         .init(id: "oidcc-client-test-missing-id-token", summary: "no id_token though openid was requested",
               reference: "OIDC Core §3.1.3.3", stage: .tokenResponse, expectation: .rejected(.missingIDToken)) {
@@ -245,6 +292,40 @@ extension HostileScenario {
         },
         claim("oidcc-client-test-unknown-kid", "kid not in the JWKS (even after a refetch)", "OIDC Core §10.1.1", .unknownKeyID) {
             $0.signing = .rotatedKey
+        },
+        claim("hostile-idtoken-exp-out-of-range", "exp 1e300 (no date can hold it)", "RFC 7519 §2 NumericDate", .missingClaim) {
+            $0.idTokenClaimOverrides["exp"] = 1e300
+        },
+        claim("hostile-idtoken-iss-escape-sequences", "iss with ANSI escape and bidi characters", "RFC 9700 §4; sanitized in messages", .invalidIssuer) {
+            $0.idTokenClaimOverrides["iss"] = "https://idp.example.test\u{1b}[2J\u{202e}"
+        },
+        HostileScenario(
+            id: "oidcc-client-test-max-age-old-auth-time", summary: "max_age=300 sent, auth_time an hour old",
+            reference: "OIDC Core §3.1.3.7 step 13", stage: .idToken, expectation: .rejected(.authenticationTooOld),
+            options: SignInOptions(maxAge: 300)
+        ) {
+            $0.idTokenClaimOverrides["auth_time"] = .number(ManualClock.defaultEpoch - 3600)
+        },
+        HostileScenario(
+            id: "oidcc-client-test-max-age-missing-auth-time", summary: "max_age sent, no auth_time",
+            reference: "OIDC Core §3.1.2.1 (max_age)", stage: .idToken, expectation: .rejected(.missingClaim),
+            options: SignInOptions(maxAge: 300)
+        ) {
+            $0.idTokenClaimRemovals = ["auth_time"]
+        },
+        HostileScenario(
+            id: "oidcc-prompt-login-stale-auth-time", summary: "prompt=login sent, auth_time before the request",
+            reference: "OIDC Core §3.1.2.1 (prompt=login)", stage: .idToken, expectation: .rejected(.authenticationTooOld),
+            options: SignInOptions(prompt: ["login"])
+        ) {
+            $0.idTokenClaimOverrides["auth_time"] = .number(ManualClock.defaultEpoch - 3600)
+        },
+        HostileScenario(
+            id: "oidcc-essential-acr-not-satisfied", summary: "an essential acr requested, another acr returned",
+            reference: "OIDC Core §5.5.1.1", stage: .idToken, expectation: .rejected(.acrNotSatisfied),
+            options: SignInOptions(acrValues: ["urn:example:loa:high"], requiresACR: true)
+        ) {
+            $0.idTokenClaimOverrides["acr"] = "urn:example:loa:low"
         },
         claim("oidcc-client-test-at-hash-mismatch", "at_hash of another access token", "OIDC Core §3.2.2.9", .accessTokenHashMismatch) {
             $0.idTokenClaimOverrides["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA"

@@ -50,6 +50,11 @@ extension TestIdentityProvider {
         public var signing: Signing = .honest
         /// Whether the JWKS also publishes the rotated keys.
         public var publishRotatedKeys = false
+        /// Whether the JWKS stops publishing the primary keys (a withdrawn, perhaps compromised, key) while ID tokens
+        /// are still signed with them.
+        public var withdrawsPrimaryKeys = false
+        /// The JWKS response's `Cache-Control` header, if any.
+        public var jwksCacheControl: String?
         /// Members to set in (or add to) token responses.
         public var tokenResponseOverrides: [String: JSONValue] = [:]
         /// Members to remove from token responses.

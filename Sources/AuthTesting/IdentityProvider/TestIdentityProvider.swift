@@ -237,9 +237,10 @@ public actor TestIdentityProvider {
 
     private func jwks(url: URL) -> (Data, HTTPURLResponse) {
         if let status = behavior.jwksFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
-        var keys = TestSigningKeys.primary.publicJWKs
+        var keys = behavior.withdrawsPrimaryKeys ? [] : TestSigningKeys.primary.publicJWKs
         if behavior.publishRotatedKeys { keys += TestSigningKeys.rotated.publicJWKs }
-        return json(["keys": .array(keys)], url: url)
+        let headers = behavior.jwksCacheControl.map { ["Cache-Control": $0] } ?? [:]
+        return json(["keys": .array(keys)], url: url, headers: headers)
     }
 
     // MARK: Authorization
