@@ -39,7 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
-        // Examples only (auth-cli and the sample executables); SwiftPM does not build it for library users.
+        // auth-cli and the sample executables only; SwiftPM does not build it for apps that use the libraries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // Documentation only: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -94,7 +94,6 @@ let package = Package(
                 "AuthProviders", "AuthLoopback", "AuthTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Examples/AuthCLI",
             swiftSettings: strictSettings
         ),
         .target(

@@ -21,6 +21,14 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "FuzzTokenResponse",
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "AuthCore", package: "swift-auth-providers"),
+                .product(name: "AuthTesting", package: "swift-auth-providers"),
+            ]
+        ),
+        .executableTarget(
             name: "FuzzJSON",
             dependencies: ["CFuzzerDriver", .product(name: "AuthCore", package: "swift-auth-providers")]
         ),

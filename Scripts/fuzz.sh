@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-60}"
-targets=(FuzzRedirect:redirect FuzzJWS:jws FuzzJSON:json)
+targets=(FuzzRedirect:redirect FuzzJWS:jws FuzzJSON:json FuzzTokenResponse:token-response)
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -25,6 +25,9 @@ swift test --package-path Examples/ThirdPartyProvider
 echo "==> auth-cli end to end (embedded identity provider, then the real server)"
 Scripts/cli-integration.sh
 
+echo "==> auth-cli over real HTTP against a hostile identity provider (Scripts/hostile-idp.py)"
+Scripts/hostile-http.sh
+
 echo "==> documentation for every public module, warnings as errors"
 swift package generate-documentation --warnings-as-errors \
   --target AuthCore --target AuthOIDC --target AuthTesting --target AuthLoopback --target AuthApple \

@@ -94,14 +94,22 @@ extension AuthClient {
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0) for a credential.
     ///
+    /// - Parameter includingIDTokenHint: whether to put the raw ID token in `id_token_hint` (recommended when the
+    ///   URL goes straight to a browser; pass `false` when it is shown to a person or written to a log — the
+    ///   `client_id` alone still identifies the client).
     /// - Throws: `endpoint_unavailable` when the provider has no `end_session_endpoint`.
-    public func endSessionURL(for credential: Credential, postLogoutRedirectURI: URL? = nil, state: String? = nil) async throws -> URL {
+    public func endSessionURL(
+        for credential: Credential,
+        postLogoutRedirectURI: URL? = nil,
+        state: String? = nil,
+        includingIDTokenHint: Bool = true
+    ) async throws -> URL {
         let metadata = try await metadata()
         guard let endpoint = metadata.endSessionEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no end-session endpoint.", providerID: provider.id)
         }
         var parameters: [(String, String)] = []
-        if let idToken = credential.idToken { parameters.append(("id_token_hint", idToken.reveal())) }
+        if includingIDTokenHint, let idToken = credential.idToken { parameters.append(("id_token_hint", idToken.reveal())) }
         parameters.append(("client_id", provider.client.clientID))
         if let postLogoutRedirectURI { parameters.append(("post_logout_redirect_uri", postLogoutRedirectURI.absoluteString)) }
         if let state { parameters.append(("state", state)) }

@@ -223,7 +223,11 @@ public actor Session {
     }
 
     /// The RP-initiated logout URL to open in the browser, ending the provider's web session too.
-    public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil) async throws -> URL {
-        try await client.endSessionURL(for: credential, postLogoutRedirectURI: postLogoutRedirectURI, state: state)
+    ///
+    /// - Parameter includingIDTokenHint: `false` leaves the raw ID token out (for a URL shown to a person).
+    public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil, includingIDTokenHint: Bool = true) async throws -> URL {
+        try await client.endSessionURL(
+            for: credential, postLogoutRedirectURI: postLogoutRedirectURI, state: state, includingIDTokenHint: includingIDTokenHint
+        )
     }
 }

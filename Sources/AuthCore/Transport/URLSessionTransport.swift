@@ -68,7 +68,6 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         var limit: Int
         var data = Data()
         var response: HTTPURLResponse?
-        var tooLarge = false
     }
 
     private let pending = LockedValue([Int: Pending]())
@@ -93,37 +92,38 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        let proceed = pending.withLock { all -> Bool in
-            guard var entry = all[dataTask.taskIdentifier] else { return false }
+        // A declared length over the cap is refused before a single body byte is read.
+        let refused = pending.withLock { all -> Pending? in
+            guard var entry = all[dataTask.taskIdentifier] else { return nil }
+            guard response.expectedContentLength <= Int64(entry.limit) else { return all.removeValue(forKey: dataTask.taskIdentifier) }
             entry.response = response as? HTTPURLResponse
-            // A declared length over the cap is refused before a single body byte is read.
-            if response.expectedContentLength > Int64(entry.limit) { entry.tooLarge = true }
             all[dataTask.taskIdentifier] = entry
-            return !entry.tooLarge
+            return nil
         }
-        completionHandler(proceed ? .allow : .cancel)
+        completionHandler(refused == nil ? .allow : .cancel)
+        refused?.continuation.resume(returning: .tooLarge)
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let overLimit = pending.withLock { all -> Bool in
-            guard var entry = all[dataTask.taskIdentifier], !entry.tooLarge else { return false }
-            if entry.data.count + data.count > entry.limit {
-                entry.tooLarge = true
-                entry.data = Data()
-            } else {
-                entry.data.append(data)
-            }
+        // Past the cap the caller is answered at once and the entry dropped, so nothing more is kept; later chunks
+        // (until the cancellation takes effect) find no entry and are discarded.
+        let abandoned = pending.withLock { all -> Pending? in
+            guard var entry = all[dataTask.taskIdentifier] else { return nil }
+            guard entry.data.count + data.count <= entry.limit else { return all.removeValue(forKey: dataTask.taskIdentifier) }
+            entry.data.append(data)
             all[dataTask.taskIdentifier] = entry
-            return entry.tooLarge
+            return nil
         }
-        if overLimit { dataTask.cancel() }
+        guard let abandoned else { return }
+        abandoned.continuation.resume(returning: .tooLarge)
+        // Cancelling from inside the delegate callback is not honoured by FoundationNetworking (libcurl keeps
+        // reading), so the cancellation is requested from outside the delegate queue.
+        DispatchQueue.global().async { dataTask.cancel() }
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let entry = pending.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        if entry.tooLarge {
-            entry.continuation.resume(returning: .tooLarge)
-        } else if let error {
+        if let error {
             entry.continuation.resume(throwing: error)
         } else if let response = entry.response ?? task.response as? HTTPURLResponse {
             entry.continuation.resume(returning: .complete(entry.data, response))

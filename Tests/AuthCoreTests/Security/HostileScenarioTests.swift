@@ -48,7 +48,7 @@ struct HostileScenarioTests {
         for scenario in HostileScenario.all {
             #expect(document.contains("`\(scenario.id)`"), "SECURITY.md does not list \(scenario.id)")
         }
-        for id in SecurityRegressionTests.documentedIDs {
+        for id in SecurityRegressionTests.documentedIDs + HostileInputTests.documentedIDs {
             #expect(document.contains("`\(id)`"), "SECURITY.md does not list \(id)")
         }
     }

@@ -148,7 +148,8 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await StoredSession.run(store, output) { stored, output in
-            let endSession = try? await stored.session.endSessionURL()
+            // The raw ID token (id_token_hint) is a credential: printed only with --show-tokens.
+            let endSession = try? await stored.session.endSessionURL(includingIDTokenHint: output.options.showTokens)
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
                 "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),

@@ -29,8 +29,11 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "The client id registered at the issuer.")
     var clientID: String?
 
-    @Option(help: "A client secret (confidential clients only).")
+    @Option(help: "A client secret (confidential clients only). Visible to other users in the process list: prefer --client-secret-file or AUTH_CLI_CLIENT_SECRET.")
     var clientSecret: String?
+
+    @Option(help: "A file whose first line is the client secret (confidential clients only).")
+    var clientSecretFile: String?
 
     @Option(help: "The redirect URI: http://127.0.0.1[:port]/path; without a port an ephemeral one is used.")
     var redirectURI: String?
@@ -53,6 +56,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "Seconds to wait for the browser's redirect.")
     var timeout: Int = 300
 
+    @Option(help: "Seconds one request to the provider may take, body included.")
+    var requestTimeout: Int = 30
+
+    @Option(help: "max_age: the longest time in seconds since the user last logged in (checked against auth_time).")
+    var maxAge: Int?
+
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -67,14 +76,18 @@ struct LoginCommand: AsyncParsableCommand {
                 setup.emulator != nil && store.store == nil
                 ? InMemoryTokenStorage()
                 : CLIStore(url: store.url, provider: setup.providerID, embedded: setup.emulator != nil, configuration: setup.configuration)
+            guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be at least 1 second.") }
+            var clientOptions = AuthClient.Options()
+            clientOptions.requestTimeout = .seconds(requestTimeout)
             let client = AuthClient(
                 provider: provider,
                 storage: storage,
                 transport: setup.emulator?.transport ?? URLSessionTransport(),
                 logger: logger,
-                clock: setup.emulator?.clock ?? SystemWallClock()
+                clock: setup.emulator?.clock ?? SystemWallClock(),
+                options: clientOptions
             )
-            let options = SignInOptions(loginHint: loginHint, prompt: prompt)
+            let options = SignInOptions(loginHint: loginHint, prompt: prompt, maxAge: maxAge)
             let session: Session
             switch browser ?? (setup.emulator == nil ? .system : .none) {
             case .none:
@@ -106,6 +119,26 @@ struct LoginCommand: AsyncParsableCommand {
         let emulator: ProviderEmulator?
     }
 
+    /// The client secret from `--client-secret`, `--client-secret-file` or `AUTH_CLI_CLIENT_SECRET` (at most one).
+    private func resolveClientSecret() throws -> String? {
+        let environment = ProcessInfo.processInfo.environment["AUTH_CLI_CLIENT_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let given = [clientSecret != nil, clientSecretFile != nil, environment != nil].filter { $0 }.count
+        guard given <= 1 else {
+            throw ValidationError("Give the client secret one way only: --client-secret, --client-secret-file or AUTH_CLI_CLIENT_SECRET.")
+        }
+        if let clientSecretFile {
+            let path = (clientSecretFile as NSString).expandingTildeInPath
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+                throw ValidationError("Cannot read the client secret file \(path).")
+            }
+            guard let line = text.split(whereSeparator: \.isNewline).first, !line.isEmpty else {
+                throw ValidationError("The client secret file \(path) is empty.")
+            }
+            return String(line)
+        }
+        return clientSecret ?? environment
+    }
+
     private func resolve() throws -> Setup {
         if let issuer {
             guard provider == nil || provider == "oidc", config == nil else {
@@ -118,7 +151,7 @@ struct LoginCommand: AsyncParsableCommand {
                 "issuer": .string(issuer), "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
                 "scope": .string(scope),
             ]
-            if let clientSecret { values["client_secret"] = .string(clientSecret) }
+            if let secret = try resolveClientSecret() { values["client_secret"] = .string(secret) }
             if !parameters.isEmpty {
                 values["parameters"] = .object(Dictionary(parameters.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
             }

@@ -23,7 +23,7 @@ struct Output {
         if options.json {
             print(Self.jsonText(["error": ["code": .string(code), "message": .string(message)]]))
         } else {
-            FileHandle.standardError.write(Data("error: \(message) [\(code)]\n".utf8))
+            FileHandle.standardError.write(Data("error: \(ProviderText.sanitized(message, limit: 4000)) [\(code)]\n".utf8))
         }
         Foundation.exit(1)
     }
@@ -43,7 +43,8 @@ struct Output {
         if options.json {
             print(Self.jsonText(object))
         } else {
-            human.forEach { print($0) }
+            // Lines quote provider text (issuer, subject, claims): no escape sequence reaches the terminal.
+            human.forEach { print(ProviderText.sanitized($0, limit: 4000)) }
         }
     }
 

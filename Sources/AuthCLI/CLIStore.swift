@@ -1,0 +1,121 @@
+import AuthProviders
+import Foundation
+
+/// The CLI's session file: which provider and configuration were used, and the credentials.
+///
+/// It is a ``TokenStorage`` so the engine reads and writes credentials through it; every write replaces the whole
+/// file atomically with mode 0600 (``AtomicFile``). The configuration may hold a client secret, which is why the
+/// file is private.
+///
+/// Several auth-cli processes may use one file at once (a `logout` while a `userinfo` refreshes). Every write
+/// happens under an advisory lock on `<file>.lock` and starts from the file as it is on disk, and a store opened
+/// from an existing file only replaces credentials that are still there: a session that another process logged
+/// out is never written back by a refresh that finished later.
+actor CLIStore: TokenStorage {
+    struct Profile: Codable {
+        var version = 1
+        var provider: ProviderID
+        /// Whether the session came from the embedded identity provider (which exists only during one command).
+        var embedded: Bool
+        var configuration: [String: JSONValue]
+        var credentials: [Credential] = []
+    }
+
+    let url: URL
+    private var profile: Profile
+    /// Whether this store was opened from an existing file (then a write may only replace a credential still there).
+    private let opened: Bool
+
+    /// A store that will write `profile` to `url`.
+    init(url: URL, provider: ProviderID, embedded: Bool, configuration: ProviderConfiguration) {
+        self.url = url
+        self.profile = Profile(provider: provider, embedded: embedded, configuration: configuration.values)
+        self.opened = false
+    }
+
+    /// Opens an existing session file.
+    init(opening url: URL) throws {
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw AuthError(.notSignedIn, "No stored session at \(url.path); run `auth-cli login` first (or pass --store).")
+        }
+        profile = try Self.read(url)
+        self.url = url
+        self.opened = true
+    }
+
+    private static func read(_ url: URL) throws -> Profile {
+        let profile: Profile
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .secondsSince1970
+            profile = try decoder.decode(Profile.self, from: Data(contentsOf: url))
+        } catch {
+            throw AuthError(.storageCorrupted, "The session file \(url.path) is unreadable; delete it and log in again.")
+        }
+        // Out-of-range dates (a hostile server's expiry, a hand-edited file) are a typed error, never a trap later.
+        for credential in profile.credentials { _ = try credential.validatedForUse() }
+        return profile
+    }
+
+    private var lock: FileLock { FileLock(url: url.appendingPathExtension("lock")) }
+
+    var providerID: ProviderID { profile.provider }
+    var isEmbedded: Bool { profile.embedded }
+    var configuration: ProviderConfiguration { ProviderConfiguration(profile.configuration) }
+
+    func credential(for key: StorageKey) -> Credential? {
+        profile.credentials.first { $0.storageKey == key }
+    }
+
+    func store(_ credential: Credential, for key: StorageKey) async throws {
+        try await lockedUpdate { profile in
+            if opened {
+                guard profile.credentials.contains(where: { $0.storageKey == key }) else {
+                    throw AuthError(
+                        .notSignedIn,
+                        "The session in \(url.path) was logged out by another auth-cli while this one refreshed; the new tokens were not stored. Run `auth-cli login`."
+                    )
+                }
+            }
+            profile.credentials.removeAll { $0.storageKey == key }
+            profile.credentials.append(credential)
+        }
+    }
+
+    func removeCredential(for key: StorageKey) async throws {
+        try await lockedUpdate { profile in profile.credentials.removeAll { $0.storageKey == key } }
+    }
+
+    /// Applies `change` to the file as it is on disk now (not as this process first read it), under the lock.
+    private func lockedUpdate(_ change: (inout Profile) throws -> Void) async throws {
+        try createDirectory()
+        try await lock.withLock {
+            // A login writes its own new profile; a store opened from a file starts from that file as it is now
+            // (deleted: nothing is signed in any more).
+            var current = profile
+            if opened {
+                if FileManager.default.fileExists(atPath: url.path) { current = try Self.read(url) } else { current.credentials = [] }
+            }
+            try change(&current)
+            profile = current
+            try save()
+        }
+    }
+
+    func storedKeys() -> [StorageKey] { profile.credentials.map(\.storageKey) }
+
+    private func createDirectory() throws {
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(),
+            withIntermediateDirectories: true,
+            attributes: [.posixPermissions: 0o700]
+        )
+    }
+
+    private func save() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .secondsSince1970
+        try AtomicFile.write(try encoder.encode(profile), to: url)
+    }
+}
