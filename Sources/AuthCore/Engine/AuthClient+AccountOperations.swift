@@ -94,9 +94,13 @@ extension AuthClient {
 
     /// The RP-initiated logout URL (OpenID Connect RP-Initiated Logout 1.0) for a credential.
     ///
-    /// - Parameter includingIDTokenHint: whether to put the raw ID token in `id_token_hint` (recommended when the
-    ///   URL goes straight to a browser; pass `false` when it is shown to a person or written to a log — the
-    ///   `client_id` alone still identifies the client).
+    /// - Parameters:
+    ///   - credential: the signed-in user's credential.
+    ///   - postLogoutRedirectURI: where the provider sends the browser afterwards (must be registered).
+    ///   - state: echoed back to the post-logout redirect.
+    ///   - includingIDTokenHint: whether to put the raw ID token in `id_token_hint` (recommended when the URL goes
+    ///     straight to a browser; pass `false` when it is shown to a person or written to a log — the `client_id`
+    ///     alone still identifies the client).
     /// - Throws: `endpoint_unavailable` when the provider has no `end_session_endpoint`.
     public func endSessionURL(
         for credential: Credential,

@@ -224,7 +224,10 @@ public actor Session {
 
     /// The RP-initiated logout URL to open in the browser, ending the provider's web session too.
     ///
-    /// - Parameter includingIDTokenHint: `false` leaves the raw ID token out (for a URL shown to a person).
+    /// - Parameters:
+    ///   - postLogoutRedirectURI: where the provider sends the browser afterwards (must be registered).
+    ///   - state: echoed back to the post-logout redirect.
+    ///   - includingIDTokenHint: `false` leaves the raw ID token out (for a URL shown to a person).
     public func endSessionURL(postLogoutRedirectURI: URL? = nil, state: String? = nil, includingIDTokenHint: Bool = true) async throws -> URL {
         try await client.endSessionURL(
             for: credential, postLogoutRedirectURI: postLogoutRedirectURI, state: state, includingIDTokenHint: includingIDTokenHint
