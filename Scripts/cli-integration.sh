@@ -37,6 +37,44 @@ print(f"cli-integration: login ok, subject {result['subject']}")
 PY
 test "$(stat -c %a "$store")" = "600" || { echo "cli-integration: the store is not mode 0600"; exit 1; }
 
+# One session file, many processes: 10 concurrent `auth-cli userinfo` after the access token expired, 3 rounds,
+# against a server with one-use rotating refresh tokens and reuse protection (a reused token revokes the grant).
+refresh_rows() {
+  python3 - "${AUTH_IDP_STATE:-$PWD/.idp}/db.sqlite3" <<'PY'
+import sqlite3, sys
+print(sqlite3.connect(sys.argv[1]).execute("select count(*) from oauth2_provider_refreshtoken").fetchone()[0])
+PY
+}
+expire_access_token() {
+  python3 - "$store" <<'PY'
+import json, sys, time
+profile = json.load(open(sys.argv[1]))
+for credential in profile["credentials"]:
+    credential["expiresAt"] = time.time() - 10
+json.dump(profile, open(sys.argv[1], "w"))
+PY
+}
+rows_before="$(refresh_rows)"
+for round in 1 2 3; do
+  expire_access_token
+  pids=()
+  for i in $(seq 1 10); do
+    "$cli" userinfo --store "$store" --json > "$work/user-$round-$i" 2>&1 &
+    pids+=($!)
+  done
+  ok=0
+  for pid in "${pids[@]}"; do wait "$pid" && ok=$((ok + 1)) || true; done
+  if [ "$ok" -ne 10 ]; then
+    echo "cli-integration: round $round: only $ok of 10 concurrent userinfo calls succeeded"; cat "$work"/user-"$round"-*; exit 1
+  fi
+done
+rows_after="$(refresh_rows)"
+if [ $((rows_after - rows_before)) -ne 3 ]; then
+  echo "cli-integration: expected exactly one refresh per round (3), the server issued $((rows_after - rows_before)) refresh tokens"; exit 1
+fi
+"$cli" userinfo --store "$store" --json > /dev/null || { echo "cli-integration: the shared session is dead after the rounds"; exit 1; }
+echo "cli-integration: 30/30 concurrent userinfo calls over 3 rounds on one session file, one refresh per round, session still valid"
+
 "$cli" status --store "$store" --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert not s["expired"], s; print("cli-integration: status ok")'
 "$cli" userinfo --store "$store" --json | python3 -c 'import json,sys; u=json.load(sys.stdin); assert u["email"]=="alice@example.com", u; print("cli-integration: userinfo ok")'
 "$cli" refresh --store "$store" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["has_refresh_token"], r; print("cli-integration: refresh ok")'

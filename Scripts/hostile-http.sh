@@ -153,5 +153,21 @@ else
   fail "logout during a refresh resurrected the session"; cat "$work/refresh"
 fi
 
+# An auth-cli killed with SIGKILL while it holds the session file's lock mid-refresh does not wedge the next one.
+login honest "$work/killed.json"
+"$cli" refresh --store "$work/killed.json" --json > /dev/null 2>&1 &
+refresh_pid=$!
+sleep 0.4   # inside the lock, waiting for the provider's (one-second) answer
+kill -KILL "$refresh_pid" 2>/dev/null || true
+wait "$refresh_pid" 2>/dev/null || true
+refresh_pid=
+started="$(now)"
+if "$cli" refresh --store "$work/killed.json" --json > "$work/after-kill" 2>&1; then
+  took="$(python3 -c 'import sys, time; print(f"{time.time() - float(sys.argv[1]):.1f}")' "$started")"
+  pass "a lock holder killed mid-refresh: the next refresh went through in ${took}s"
+else
+  fail "after a SIGKILLed lock holder the next refresh failed"; cat "$work/after-kill"
+fi
+
 echo "hostile-http: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -25,6 +25,9 @@ actor CLIStore: TokenStorage {
     private var profile: Profile
     /// Whether this store was opened from an existing file (then a write may only replace a credential still there).
     private let opened: Bool
+    /// Whether this process is inside ``withExclusiveAccess(to:_:)`` (so writes must not take the lock again: a
+    /// second `flock` on another descriptor of the same file would wait for ourselves).
+    private var holdsLock = false
 
     /// A store that will write `profile` to `url`.
     init(url: URL, provider: ProviderID, embedded: Bool, configuration: ProviderConfiguration) {
@@ -63,8 +66,30 @@ actor CLIStore: TokenStorage {
     var isEmbedded: Bool { profile.embedded }
     var configuration: ProviderConfiguration { ProviderConfiguration(profile.configuration) }
 
-    func credential(for key: StorageKey) -> Credential? {
-        profile.credentials.first { $0.storageKey == key }
+    /// The credential as the file holds it now: another auth-cli may have refreshed or logged out since this one
+    /// opened it.
+    func credential(for key: StorageKey) throws -> Credential? {
+        if opened {
+            profile = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials
+        }
+        return profile.credentials.first { $0.storageKey == key }
+    }
+
+    private var profileWithoutCredentials: Profile {
+        var empty = profile
+        empty.credentials = []
+        return empty
+    }
+
+    /// Holds the session file's lock while the engine reads, refreshes and writes, so concurrent auth-cli processes
+    /// never redeem the same rotating refresh token twice: the second one finds the first one's tokens.
+    func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
+        try createDirectory()
+        return try await lock.withLock(wait: .seconds(30)) {
+            holdsLock = true
+            defer { holdsLock = false }
+            return try await body()
+        }
     }
 
     func store(_ credential: Credential, for key: StorageKey) async throws {
@@ -89,20 +114,29 @@ actor CLIStore: TokenStorage {
     /// Applies `change` to the file as it is on disk now (not as this process first read it), under the lock.
     private func lockedUpdate(_ change: (inout Profile) throws -> Void) async throws {
         try createDirectory()
-        try await lock.withLock {
-            // A login writes its own new profile; a store opened from a file starts from that file as it is now
-            // (deleted: nothing is signed in any more).
-            var current = profile
-            if opened {
-                if FileManager.default.fileExists(atPath: url.path) { current = try Self.read(url) } else { current.credentials = [] }
-            }
-            try change(&current)
-            profile = current
-            try save()
+        if holdsLock {
+            try apply(change)
+        } else {
+            try await lock.withLock { try apply(change) }
         }
     }
 
-    func storedKeys() -> [StorageKey] { profile.credentials.map(\.storageKey) }
+    /// Applies `change` to the file as it is now and writes it. A login writes its own new profile; a store opened
+    /// from a file starts from that file as it is now (deleted: nothing is signed in any more).
+    private func apply(_ change: (inout Profile) throws -> Void) throws {
+        var current = profile
+        if opened {
+            current = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials
+        }
+        try change(&current)
+        profile = current
+        try save()
+    }
+
+    func storedKeys() throws -> [StorageKey] {
+        if opened { profile = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials }
+        return profile.credentials.map(\.storageKey)
+    }
 
     private func createDirectory() throws {
         try FileManager.default.createDirectory(

@@ -49,7 +49,7 @@ struct StatusCommand: AsyncParsableCommand {
         try await output.reportingErrors {
             // Status reads the file only: no provider, no discovery, no network.
             let file = try CLIStore(opening: store.url)
-            guard let key = await file.storedKeys().first, let credential = await file.credential(for: key) else {
+            guard let key = try await file.storedKeys().first, let credential = try await file.credential(for: key) else {
                 throw AuthError(.notSignedIn, "No credential in \(store.url.path); run `auth-cli login`.")
             }
             let remaining = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSinceNow.rounded()) }

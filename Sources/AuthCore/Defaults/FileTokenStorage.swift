@@ -7,12 +7,18 @@ import Crypto
 /// the old file, so a crash mid-write leaves the previous credential intact. The directory is created with mode
 /// `0700`. A file that cannot be decoded is reported as `storage_corrupted` for its key alone.
 ///
+/// Processes sharing the directory share refreshes safely: ``withExclusiveAccess(to:_:)`` holds an advisory lock
+/// file per account (`<name>.lock`) around the engine's read-refresh-write, released by the operating system even
+/// when a process is killed.
+///
 /// With an encryption key, each file is sealed with AES-GCM (swift-crypto) with its file name — derived from
 /// the account's storage key — as associated data, so a file copied over another account's fails to open
 /// instead of impersonating it.
 public actor FileTokenStorage: TokenStorage {
     /// The directory holding the credential files.
     public nonisolated let directory: URL
+    /// How long ``withExclusiveAccess(to:_:)`` waits for another process to leave an account's section.
+    public nonisolated let lockTimeout: Duration
     private let encryptionKey: SymmetricKey?
 
     /// Creates a storage in `directory` (created on first write).
@@ -21,18 +27,21 @@ public actor FileTokenStorage: TokenStorage {
     ///   - directory: the directory for the credential files (created with mode 0700 on first write).
     ///   - encryptionKey: 32 bytes to encrypt files at rest with AES-256-GCM (keep it in the platform's secure
     ///     storage, not beside the files); `nil` stores plain JSON protected by file permissions only.
+    ///   - lockTimeout: how long a refresh waits for another process's refresh of the same account (10 s).
     /// - Throws: `invalid_configuration` when the key is not 32 bytes.
-    public init(directory: URL, encryptionKey: Data? = nil) throws {
+    public init(directory: URL, encryptionKey: Data? = nil, lockTimeout: Duration = .seconds(10)) throws {
         if let encryptionKey, encryptionKey.count != 32 {
             throw AuthError(.invalidConfiguration, "The FileTokenStorage encryption key must be 32 bytes (AES-256); it has \(encryptionKey.count).")
         }
         self.directory = directory
+        self.lockTimeout = lockTimeout
         self.encryptionKey = encryptionKey.map { SymmetricKey(data: $0) }
     }
 
     /// Creates an unencrypted storage in `directory` (created on first write).
     public init(directory: URL) {
         self.directory = directory
+        self.lockTimeout = .seconds(10)
         self.encryptionKey = nil
     }
 
@@ -77,6 +86,17 @@ public actor FileTokenStorage: TokenStorage {
             throw AuthError(.storageFailed, "The credential could not be encoded.", underlying: error)
         }
         try AtomicFile.write(data, to: fileURL(for: key))
+    }
+
+    /// Runs `body` holding this account's lock file, waiting up to ``lockTimeout`` for another process to finish.
+    public nonisolated func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
+        try FileLock.createDirectory(directory)
+        return try await FileLock.forAccount(key, in: directory).withLock(wait: lockTimeout, body)
+    }
+
+    /// The lock file of `key`'s exclusive section (for tools that coordinate with this storage).
+    public nonisolated func lockFileURL(for key: StorageKey) -> URL {
+        FileLock.forAccount(key, in: directory).url
     }
 
     /// Removes the credential under `key`.

@@ -22,8 +22,26 @@ extension AuthClient {
         log(.debug, "token.request", "Requesting tokens.", [
             "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
         ])
-        let data = try await withRetries(provider.tokenRequestRetries) {
-            try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+        // Retries happen only where the provider documents them (`tokenRequestRetries`, 0 by default): a code or a
+        // rotating refresh token whose response was lost may already be spent, and replaying it blindly would get
+        // the whole grant revoked by a provider with reuse detection.
+        let data: Data
+        do {
+            data = try await withRetries(provider.tokenRequestRetries) {
+                try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+            }
+        } catch let error as AuthError where error.code == .network || error.code == .timedOut {
+            var lost = error
+            lost.message += " The request may have reached the provider and its answer been lost; the "
+                + (grant.grantType == "refresh_token" ? "refresh token" : "authorization code")
+                + " was not sent again, because the provider may already have used it up."
+            throw lost
+        } catch let error as AuthError where error.code == .httpError && error.httpStatus == 400 {
+            var unexplained = error
+            unexplained.message = grant.grantType == "refresh_token"
+                ? "The token endpoint refused the refresh with HTTP 400 and no OAuth error. This usually means the refresh token was already used (rotated) by another process or session; sign in again if it persists."
+                : "The token endpoint refused the code exchange with HTTP 400 and no OAuth error. This usually means the code was already redeemed or the redirect URI differs from the registered one; sign in again."
+            throw unexplained
         }
         do {
             return try TokenResponse(json: data)
@@ -102,10 +120,44 @@ extension AuthClient {
 
     /// Redeems `credential`'s refresh token and stores the result before returning it.
     ///
+    /// One refresh runs per account at a time — in this process (however many ``Session`` values ask) and, when
+    /// the storage offers it, across processes (``TokenStorage/withExclusiveAccess(to:_:)``). Inside that section
+    /// the stored credential is read again first: when another process has already refreshed, its still-valid
+    /// token is used and no request is sent; otherwise the *stored* refresh token is the one redeemed.
+    ///
     /// A refresh response without a refresh token keeps the old one. A new ID token must name the same issuer
-    /// and subject. `invalid_grant` removes the credential from storage.
+    /// and subject. `invalid_grant` removes the stored credential only while it still holds the rejected refresh
+    /// token (a newer one, written by another process, is kept and used).
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
-        guard let refreshToken = credential.refreshToken else {
+        let key = credential.storageKey
+        return try await refreshCoordinator.refresh(key) { [self] in
+            do {
+                return try await storage.withExclusiveAccess(to: key) { [self] in
+                    try await refreshHoldingAccount(credential)
+                }
+            } catch let error as AuthError {
+                let attributed = error.attributed(to: provider.id)
+                log(.notice, "refresh.failed", attributed.message, ["code": attributed.code.rawValue])
+                throw attributed
+            }
+        }
+    }
+
+    /// The body of ``refresh(_:)``, run while this process holds the account's exclusive section.
+    private func refreshHoldingAccount(_ known: Credential) async throws -> (Credential, IDTokenClaims?) {
+        let key = known.storageKey
+        // What is stored now may be newer than what this session last saw: another process refreshed, or signed out.
+        let stored = try await storage.credential(for: key)?.validatedForUse()
+        guard let current = stored else {
+            throw AuthError(.notSignedIn, "The account was signed out (by another session or process); sign in again.", providerID: provider.id)
+        }
+        if current.refreshToken != known.refreshToken || current.accessToken != known.accessToken,
+            !current.isExpired(at: clock.now(), margin: options.refreshMargin)
+        {
+            log(.info, "refresh.adopted", "Another session or process already refreshed; using its tokens.")
+            return (current, nil)
+        }
+        guard let refreshToken = current.refreshToken else {
             throw AuthError(.notSignedIn, "The session has no refresh token; sign in again.", providerID: provider.id)
         }
         do {
@@ -114,26 +166,32 @@ extension AuthClient {
             var claims: IDTokenClaims?
             if let idToken = tokens.idToken {
                 let validated = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
-                guard validated.issuer == credential.issuer, validated.subject == credential.subject else {
+                guard validated.issuer == current.issuer, validated.subject == current.subject else {
                     throw AuthError(.subjectMismatch, "The refreshed ID token names another user or issuer than the signed-in one.")
                 }
                 claims = validated
             }
-            var updated = makeCredential(from: tokens, claims: claims, issuer: credential.issuer)
-            updated.subject = credential.subject
-            updated.refreshToken = tokens.refreshToken ?? credential.refreshToken
-            updated.idToken = tokens.idToken ?? credential.idToken
-            if tokens.scope == nil { updated.scopes = credential.scopes }
+            var updated = makeCredential(from: tokens, claims: claims, issuer: current.issuer)
+            updated.subject = current.subject
+            updated.refreshToken = tokens.refreshToken ?? current.refreshToken
+            updated.idToken = tokens.idToken ?? current.idToken
+            if tokens.scope == nil { updated.scopes = current.scopes }
             try await store(updated)
             log(.info, "refresh.completed", "Access token refreshed.")
             return (updated, claims)
-        } catch let error as AuthError {
-            let attributed = error.attributed(to: provider.id)
-            log(.notice, "refresh.failed", attributed.message, ["code": attributed.code.rawValue])
-            if attributed.code == .invalidGrant {
-                try? await storage.removeCredential(for: credential.storageKey)
+        } catch let error as AuthError where error.code == .invalidGrant {
+            // Delete only what the provider rejected: if the stored refresh token changed meanwhile (a process that
+            // does not share the lock), the newer tokens stay.
+            let now = try? await storage.credential(for: key)
+            if now?.refreshToken == refreshToken {
+                try? await storage.removeCredential(for: key)
+                throw error
             }
-            throw attributed
+            if let now, !now.isExpired(at: clock.now(), margin: options.refreshMargin) {
+                log(.info, "refresh.adopted", "The rejected refresh token was already replaced in storage; using the newer tokens.")
+                return (now, nil)
+            }
+            throw error
         }
     }
 

@@ -69,6 +69,7 @@ public final class AuthClient: Sendable {
     let metadataCache = MetadataCache()
     let keySetCache = KeySetCache()
     let pendingAuthorizations = PendingAuthorizationStore()
+    let refreshCoordinator = RefreshCoordinator()
     let eventHub = EventHub()
 
     /// Creates a client.

@@ -1,3 +1,4 @@
+import Crypto
 package import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -17,6 +18,23 @@ package struct FileLock: Sendable {
 
     package init(url: URL) {
         self.url = url
+    }
+
+    /// The lock for one account in `directory`: named by the SHA-256 of its storage key, so the name reveals
+    /// nothing about the account.
+    package static func forAccount(_ key: StorageKey, in directory: URL) -> FileLock {
+        let digest = SHA256.hash(data: Data(key.rawValue.utf8))
+        let name = digest.map { String(format: "%02x", $0) }.joined()
+        return FileLock(url: directory.appendingPathComponent(name + ".lock"))
+    }
+
+    /// Creates `directory` (mode 0700) when missing.
+    package static func createDirectory(_ directory: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw AuthError(.storageFailed, "The directory \(directory.path) could not be created.", underlying: error)
+        }
     }
 
     /// Runs `body` while holding the lock.
@@ -41,7 +59,7 @@ package struct FileLock: Sendable {
             guard ContinuousClock.now < deadline else {
                 throw AuthError(
                     .storageUnavailable,
-                    "Another process has held \(url.lastPathComponent) for more than \(wait); try again when it has finished."
+                    "Another process has held the lock \(url.path) for more than \(wait) (a refresh or sign-out in another window or process); try again when it has finished."
                 )
             }
             try await Task.sleep(for: .milliseconds(10))
