@@ -7,7 +7,11 @@ cd "$(dirname "$0")/.."
 : "${AUTH_IT_ISSUER:?export the variables from Scripts/idp/dot.sh env first}"
 cli="$(swift build --show-bin-path)/auth-cli"
 work="$(mktemp -d)"
-trap '[ -n "${login_pid:-}" ] && kill "$login_pid" 2>/dev/null; rm -rf "$work"' EXIT
+cleanup() {
+  if [ -n "${login_pid:-}" ]; then kill "$login_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
 store="$work/session.json"
 redirect="http://127.0.0.1:53682/callback"
 
