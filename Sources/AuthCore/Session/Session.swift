@@ -180,9 +180,10 @@ public actor Session {
     /// endpoint) revokes the refresh token and then the access token (RFC 7009).
     ///
     /// Sign-out wins over a refresh that is already running: no new refresh can start, the running one is allowed
-    /// to finish, and only then is the credential removed — so after this returns nothing is in storage (a later
-    /// ``AuthClient/restoreSession(account:)`` finds nothing), and the tokens that refresh obtained are the ones
-    /// revoked. Local data is cleared even when revocation fails; the report says what happened at the provider.
+    /// to finish, and only then is the credential removed — inside the storage's exclusive section, so a refresh in
+    /// another process cannot write after it either. After this returns nothing is in storage (a later
+    /// ``AuthClient/restoreSession(account:)`` finds nothing), and the newest stored tokens — including those a
+    /// concurrent refresh obtained — are the ones revoked. Local data is cleared even when revocation fails; the report says what happened at the provider.
     ///
     /// - Throws: only when the stored credential cannot be removed (the session then stays signed in).
     @discardableResult
@@ -192,12 +193,22 @@ public actor Session {
         // A refresh in flight stores its result when its response arrives; waiting for it here means that store
         // happens before the removal below, never after it.
         if let running = refreshTask { _ = try? await running.value }
+        // Inside the account's exclusive section, so a refresh in another process cannot write after the removal;
+        // what was stored last (perhaps newer than what this session saw) is what gets revoked below.
+        let storage = client.storage
+        let key = storageKey
+        let newest: Credential?
         do {
-            try await client.storage.removeCredential(for: storageKey)
+            newest = try await storage.withExclusiveAccess(to: key) {
+                let stored = try? await storage.credential(for: key)
+                try await storage.removeCredential(for: key)
+                return stored
+            }
         } catch {
             isSignedIn = wasSignedIn
             throw error
         }
+        if let newest, newest.storageKey == key { credential = newest }
         if wasSignedIn {
             await client.eventHub.publish(AuthEvent(.signedOut(.requested), account: storageKey))
         }
