@@ -146,7 +146,16 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthCoreTests", dependencies: ["AuthCore", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthCoreTests",
+            dependencies: [
+                "AuthCore", "AuthTesting",
+                // Test keys for private_key_jwt are generated here.
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),

@@ -12,6 +12,9 @@ public import Foundation
 /// | `redirect_uri` | yes | the registered redirect URI |
 /// | `scope` | no | space-separated string or array; default `openid` (added when missing) |
 /// | `client_secret` | no | only for confidential clients (never in an app) |
+/// | `private_key`, `private_key_file`, `private_key_jwk` | no | a confidential client's private key: `private_key_jwt` (RFC 7523) |
+/// | `private_key_alg`, `private_key_id` | no | the assertion's algorithm (RS256 by default; PS256, ES256, …) and `kid` |
+/// | `token_endpoint_auth_method` | no | `none`, `client_secret_basic` (default with a secret), `client_secret_post`, `private_key_jwt` (default with a key) |
 /// | `parameters` | no | a dictionary of extra authorization parameters |
 /// | `ephemeral_session` | no | prefer an ephemeral browser session |
 ///
@@ -62,9 +65,17 @@ public struct OpenIDProvider: AuthProvider {
         if configuration["parameters"] != nil, configuration.section("parameters") == nil {
             throw AuthError(.invalidConfiguration, "The configuration key 'parameters' must be a dictionary of strings.", providerID: Self.id)
         }
+        let signingKey = try configuration.clientSigningKey(providerID: Self.id)
+        let method = try configuration.clientAuthenticationMethod(providerID: Self.id)
+        if method == .privateKeyJWT, signingKey == nil {
+            throw AuthError(.missingConfigurationKey, "token_endpoint_auth_method is private_key_jwt but no private_key, private_key_file or private_key_jwk is configured.", providerID: Self.id)
+        }
         self.init(
             issuer: issuer,
-            client: ClientRegistration(clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes),
+            client: ClientRegistration(
+                clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
+                authenticationMethod: method, signingKey: signingKey
+            ),
             additionalParameters: configuration.stringDictionary("parameters") ?? [:],
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false
         )

@@ -60,7 +60,7 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        authenticateClient(parameters: &parameters, headers: &headers)
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
         _ = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
         log(.info, "token.revoked", "Token revoked.", ["hint": hint.rawValue])
     }
@@ -76,7 +76,7 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        authenticateClient(parameters: &parameters, headers: &headers)
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
         let data = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
         let object = try backChannel.decodeObject(data, what: "introspection response")
         guard let active = object["active"]?.boolValue else {

@@ -15,7 +15,7 @@ extension AuthClient {
             parameters.append(("refresh_token", token.reveal()))
         }
         var headers = provider.tokenRequestHeaders(for: grant)
-        authenticateClient(parameters: &parameters, headers: &headers)
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
         let extra = provider.tokenRequestParameters(for: grant)
         parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 
@@ -63,9 +63,13 @@ extension AuthClient {
         }
     }
 
-    /// Adds the client's credentials to a back-channel request, as its registration says (RFC 6749 §2.3.1):
-    /// `client_id` for a public client, HTTP Basic or form parameters for a confidential one.
-    func authenticateClient(parameters: inout [(String, String)], headers: inout [String: String]) {
+    /// Adds the client's credentials to a back-channel request, as its registration says (RFC 6749 §2.3.1,
+    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
+    /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
+    /// client — token, revocation, introspection — comes through here.
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
+    func authenticateClient(parameters: inout [(String, String)], headers: inout [String: String], metadata: ProviderMetadata) throws {
         let client = provider.client
         switch client.authenticationMethod {
         case .none:
@@ -74,6 +78,17 @@ extension AuthClient {
             parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
         case .clientSecretBasic:
             headers["Authorization"] = Self.basicAuthorization(clientID: client.clientID, secret: client.clientSecret)
+        case .privateKeyJWT:
+            guard let key = client.signingKey else {
+                throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's private key (signingKey).", providerID: provider.id)
+            }
+            let assertion = try ClientAssertion.make(
+                clientID: client.clientID, audience: metadata.tokenEndpoint.absoluteString, key: key, now: clock.now()
+            )
+            parameters += [
+                ("client_id", client.clientID), ("client_assertion_type", ClientAssertion.type),
+                ("client_assertion", assertion.reveal()),
+            ]
         }
     }
 

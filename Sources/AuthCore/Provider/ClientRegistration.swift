@@ -10,6 +10,8 @@ public struct ClientRegistration: Sendable, Hashable {
         case clientSecretBasic = "client_secret_basic"
         /// `client_id` and `client_secret` in the form body.
         case clientSecretPost = "client_secret_post"
+        /// A JWT signed with the client's private key (RFC 7523 §2.2): ``ClientRegistration/signingKey``.
+        case privateKeyJWT = "private_key_jwt"
     }
 
     /// The OAuth client identifier.
@@ -22,20 +24,26 @@ public struct ClientRegistration: Sendable, Hashable {
     public var scopes: [String]
     /// How the client authenticates at the token endpoint.
     public var authenticationMethod: AuthenticationMethod
+    /// The private key for `private_key_jwt` (never logged or described).
+    public var signingKey: ClientSigningKey?
 
-    /// Creates a registration; with a secret the method defaults to `client_secret_basic`, else `none`.
+    /// Creates a registration; with a signing key the method defaults to `private_key_jwt`, with a secret to
+    /// `client_secret_basic`, else `none`.
     public init(
         clientID: String,
         clientSecret: Secret? = nil,
         redirectURI: URL,
         scopes: [String] = ["openid"],
-        authenticationMethod: AuthenticationMethod? = nil
+        authenticationMethod: AuthenticationMethod? = nil,
+        signingKey: ClientSigningKey? = nil
     ) {
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI
         self.scopes = scopes
-        self.authenticationMethod = authenticationMethod ?? (clientSecret == nil ? .none : .clientSecretBasic)
+        self.signingKey = signingKey
+        self.authenticationMethod = authenticationMethod
+            ?? (signingKey != nil ? .privateKeyJWT : clientSecret == nil ? .none : .clientSecretBasic)
     }
 
     /// Whether `openid` is among the scopes, which makes an ID token (and a nonce) mandatory.

@@ -27,12 +27,16 @@ public actor TestIdentityProvider {
         public var secret: String?
         /// The registered redirect URIs (matched exactly).
         public var redirectURIs: [URL]
+        /// The public key of a `private_key_jwt` client (a JWK); the client must then authenticate with a signed
+        /// assertion whose `aud` is the token endpoint and whose `jti` is never reused.
+        public var publicKey: [String: JSONValue]?
 
         /// Creates a client.
-        public init(id: String, secret: String? = nil, redirectURIs: [URL]) {
+        public init(id: String, secret: String? = nil, redirectURIs: [URL], publicKey: [String: JSONValue]? = nil) {
             self.id = id
             self.secret = secret
             self.redirectURIs = redirectURIs
+            self.publicKey = publicKey
         }
     }
 
@@ -136,6 +140,9 @@ public actor TestIdentityProvider {
     public private(set) var user: User
 
     private var codes: [String: IssuedCode] = [:]
+    private var seenAssertionIDs: Set<String> = []
+    /// Why client authentications failed, in order (for tests of `private_key_jwt`).
+    public private(set) var clientAuthenticationFailures: [String] = []
     private var refreshTokens: [String: RefreshRecord] = [:]
     private var accessTokens: [String: AccessRecord] = [:]
     private var revokedFamilies: Set<String> = []
@@ -227,7 +234,7 @@ public actor TestIdentityProvider {
             "code_challenge_methods_supported": ["S256"],
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
             "scopes_supported": ["openid", "email", "profile", "offline_access"],
-            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post"],
+            "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
         ]
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
@@ -339,6 +346,9 @@ public actor TestIdentityProvider {
     }
 
     private func authenticateClient(_ request: URLRequest, form: [String: String]) -> Client? {
+        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
+            return authenticateClientAssertion(form)
+        }
         if let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Basic "),
             let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) })
         {
@@ -349,7 +359,41 @@ public actor TestIdentityProvider {
             return client
         }
         guard let client = configuration.clients.first(where: { $0.id == form["client_id"] }) else { return nil }
+        // A key-based client must use its key; a confidential one its secret.
+        guard client.publicKey == nil else {
+            clientAuthenticationFailures.append("a private_key_jwt client sent no assertion")
+            return nil
+        }
         if let secret = client.secret, form["client_secret"] != secret { return nil }
+        return client
+    }
+
+    /// RFC 7523 §3: the assertion's signature, `iss` = `sub` = a registered key-based client, `aud` = the token
+    /// endpoint, an unexpired `exp` no more than five minutes ahead, and a `jti` never seen before.
+    private func authenticateClientAssertion(_ form: [String: String]) -> Client? {
+        func refuse(_ reason: String) -> Client? {
+            clientAuthenticationFailures.append(reason)
+            return nil
+        }
+        guard form["client_assertion_type"] == ClientAssertion.type else { return refuse("wrong client_assertion_type") }
+        guard let token = form["client_assertion"], let jws = try? CompactJWS(parsing: token),
+            let claims = try? JSONValue.parseObject(jws.payload)
+        else { return refuse("malformed assertion") }
+        guard let issuer = claims["iss"]?.stringValue, claims["sub"]?.stringValue == issuer,
+            form["client_id"] == nil || form["client_id"] == issuer,
+            let client = configuration.clients.first(where: { $0.id == issuer }), let publicKey = client.publicKey
+        else { return refuse("iss/sub is not a key-based client") }
+        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm), let key = try? JSONWebKey(publicKey),
+            key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm)
+        else { return refuse("bad signature") }
+        guard claims["aud"]?.stringValue == endpoint(configuration.paths.token).absoluteString
+            || claims["aud"]?.arrayValue?.contains(.string(endpoint(configuration.paths.token).absoluteString)) == true
+        else { return refuse("wrong audience") }
+        let now = clock.now().timeIntervalSince1970
+        guard let expiry = claims["exp"]?.numberValue, expiry > now, expiry - now <= 300 else { return refuse("expired or too long-lived") }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, seenAssertionIDs.insert(jti).inserted else {
+            return refuse("replayed jti")
+        }
         return client
     }
 
