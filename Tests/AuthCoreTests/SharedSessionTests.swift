@@ -127,23 +127,27 @@ struct SharedSessionTests {
         let key = StorageKey(providerID: "plain", issuer: "https://idp.example.test", clientID: "c", account: "a")
         let other = StorageKey(providerID: "plain", issuer: "https://idp.example.test", clientID: "c", account: "b")
         let order = OrderLog()
+        let entered = Latch()
+        let release = Latch()
         async let a: Void = first.withExclusiveAccess(to: key) {
             await order.append("a-in")
-            try await Task.sleep(for: .milliseconds(300))
+            await entered.signal()
+            await release.wait()
             await order.append("a-out")
         }
-        try await Task.sleep(for: .milliseconds(50))
-        // Another account is not blocked; the same account waits for the first section to end.
+        await entered.wait()
+        // Another account is not blocked; the same account waits for the first section to end (and times out
+        // when the wait is shorter than the section).
         try await second.withExclusiveAccess(to: other) { await order.append("other") }
-        try await second.withExclusiveAccess(to: key) { await order.append("b-in") }
-        try await a
-        #expect(await order.entries == ["a-in", "other", "a-out", "b-in"])
         let quick = LockingTokenStorage(shared, lockDirectory: directory, lockTimeout: .milliseconds(100))
-        async let held: Void = first.withExclusiveAccess(to: key) { try await Task.sleep(for: .milliseconds(400)) }
-        try await Task.sleep(for: .milliseconds(50))
         let error = await authError { try await quick.withExclusiveAccess(to: key) {} }
         #expect(error?.code == .storageUnavailable)
-        try await held
+        async let b: Void = second.withExclusiveAccess(to: key) { await order.append("b-in") }
+        try await Task.sleep(for: .milliseconds(100))
+        await release.signal()
+        try await a
+        try await b
+        #expect(await order.entries == ["a-in", "other", "a-out", "b-in"])
     }
 
     @Test("A refresh whose answer was lost is not sent again, and the error says why")
@@ -171,6 +175,23 @@ struct SharedSessionTests {
         #expect(error?.httpStatus == 400)
         #expect(error?.message.contains("already used") == true)
         #expect(try await fixture.storedCount() == 1)
+    }
+}
+
+/// A one-shot signal between tasks.
+private actor Latch {
+    private var signalled = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func signal() {
+        signalled = true
+        waiters.forEach { $0.resume() }
+        waiters.removeAll()
+    }
+
+    func wait() async {
+        if signalled { return }
+        await withCheckedContinuation { waiters.append($0) }
     }
 }
 

@@ -70,6 +70,7 @@ public final class AuthClient: Sendable {
     let keySetCache = KeySetCache()
     let pendingAuthorizations = PendingAuthorizationStore()
     let refreshCoordinator = RefreshCoordinator()
+    let logoutTokenIDs = SeenTokenIDs()
     let eventHub = EventHub()
 
     /// Creates a client.

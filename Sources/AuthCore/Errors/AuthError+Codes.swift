@@ -97,6 +97,8 @@ extension AuthError.Code {
     public static let missingClaim: Self = "missing_claim"
     /// The `at_hash` claim does not match the access token.
     public static let accessTokenHashMismatch: Self = "access_token_hash_mismatch"
+    /// A back-channel logout token failed verification (OpenID Connect Back-Channel Logout 1.0 §2.6); answer 400.
+    public static let invalidLogoutToken: Self = "invalid_logout_token"
     /// The user authenticated longer ago than `max_age` allows, or before a `prompt=login` request was made
     /// (OpenID Connect Core §3.1.2.1, §3.1.3.7 step 13).
     public static let authenticationTooOld: Self = "authentication_too_old"

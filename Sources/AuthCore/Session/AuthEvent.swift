@@ -19,6 +19,8 @@ public struct AuthEvent: Sendable, Equatable {
         case requested
         /// The provider rejected the refresh token (`invalid_grant`): revoked, expired or reused.
         case refreshTokenRejected
+        /// The provider ended the user's session and told the app through a verified back-channel logout token.
+        case backChannelLogout
     }
 
     /// What happened.

@@ -1,0 +1,144 @@
+import Foundation
+
+/// What a verified back-channel logout ended.
+public struct BackChannelLogoutResult: Sendable, Equatable {
+    /// The logout token's `sub`, when it named the user.
+    public let subject: String?
+    /// The logout token's `sid`, when it named the provider's session.
+    public let sessionID: String?
+    /// The stored accounts that were signed out (none when the user had no session here: not an error).
+    public let endedAccounts: [StorageKey]
+}
+
+extension AuthClient {
+    /// The `events` member that makes a JWT a logout token (OpenID Connect Back-Channel Logout 1.0 §2.4).
+    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+
+    /// Verifies a logout token the provider POSTed to the app's back-channel logout endpoint and ends the matching
+    /// stored sessions (OpenID Connect Back-Channel Logout 1.0 §2.6).
+    ///
+    /// Checks, in order: the JWS and its pinned algorithm; the signature with a key from the provider's `jwks_uri`;
+    /// `iss` (the provider's issuer policy), `aud` (this client), `iat` (not in the future, not older than the ID
+    /// token policy allows), `exp` when present; the back-channel logout member of `events`; `sub` and/or `sid`;
+    /// no `nonce` (which would make it an ID token); a `jti` not seen before by this client. Matching stored
+    /// credentials — by subject, and by the `sid` of their ID token when the token names one — are removed and
+    /// ``AuthEvent/SignOutReason/backChannelLogout`` is published for each; a live ``Session`` of such an account
+    /// finds nothing to refresh from.
+    ///
+    /// Answer the provider with HTTP 200 on success and 400 on any thrown error (§2.8).
+    ///
+    /// - Throws: `invalid_logout_token` naming the failed rule; `unsupported_algorithm`, `invalid_signature`,
+    ///   `unknown_key_id` from the signature check.
+    public func handleBackChannelLogout(_ logoutToken: String) async throws -> BackChannelLogoutResult {
+        do {
+            let metadata = try await metadata()
+            let policy = provider.idTokenPolicy
+            let validator = IDTokenValidator(issuer: metadata.issuer, clientID: provider.client.clientID, policy: policy)
+            let (jws, algorithm) = try validator.parse(logoutToken)
+            let key = try await signingKey(for: jws, algorithm: algorithm, metadata: metadata)
+            guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else {
+                throw AuthError(.invalidSignature, "The logout token's \(algorithm) signature does not verify with the provider's key.")
+            }
+            let claims: [String: JSONValue]
+            do {
+                claims = try JSONValue.parseObject(jws.payload)
+            } catch {
+                throw AuthError(.invalidLogoutToken, "The logout token's payload is not a JSON object.")
+            }
+            let (subject, sessionID) = try await checkLogoutClaims(claims, metadata: metadata, policy: policy)
+            let ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)
+            log(.info, "logout.backchannel", "Back-channel logout ended \(ended.count) stored session(s).")
+            return BackChannelLogoutResult(subject: subject, sessionID: sessionID, endedAccounts: ended)
+        } catch let error as AuthError {
+            let attributed = error.attributed(to: provider.id)
+            log(.notice, "logout.backchannel.refused", attributed.message, ["code": attributed.code.rawValue])
+            throw attributed
+        }
+    }
+
+    private func signingKey(for jws: CompactJWS, algorithm: JWSAlgorithm, metadata: ProviderMetadata) async throws -> JSONWebKey {
+        guard let jwksURI = metadata.jwksURI else {
+            throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its logout tokens cannot be verified.")
+        }
+        let channel = backChannel
+        return try await keySetCache.key(
+            id: jws.header.keyID, for: algorithm, at: jwksURI, now: clock.now(),
+            minimumRefetchInterval: options.keySetRefetchInterval, maximumAge: options.keySetMaximumAge
+        ) {
+            let (data, response) = try await channel.getResponse(jwksURI, accept: "application/jwk-set+json, application/json")
+            let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
+            return KeySetCache.Fetched(keySet: try JSONWebKeySet(data: data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
+        }
+    }
+
+    /// The claim rules of §2.6 steps 3–8; returns (`sub`, `sid`).
+    private func checkLogoutClaims(
+        _ claims: [String: JSONValue],
+        metadata: ProviderMetadata,
+        policy: IDTokenPolicy
+    ) async throws -> (String?, String?) {
+        func refuse(_ reason: String) -> AuthError { AuthError(.invalidLogoutToken, "The logout token \(reason).") }
+        guard let issuer = claims["iss"]?.stringValue, policy.issuerMatches(issuer, expected: metadata.issuer) else {
+            throw refuse("is not from the provider's issuer")
+        }
+        let audiences: [String]
+        switch claims["aud"] {
+        case .string(let value): audiences = [value]
+        case .array(let values): audiences = values.compactMap(\.stringValue)
+        default: audiences = []
+        }
+        guard audiences.contains(provider.client.clientID) else { throw refuse("is not addressed to this client") }
+        let now = clock.now()
+        guard let issuedAt = claims["iat"]?.timestampValue else { throw refuse("has no valid 'iat'") }
+        guard issuedAt.timeIntervalSince(now) <= policy.clockSkew,
+            now.timeIntervalSince(issuedAt) <= policy.maximumIssuedAtAge + policy.clockSkew
+        else { throw refuse("was issued at an unacceptable time ('iat')") }
+        if let expiry = claims["exp"], expiry != .null {
+            guard let date = expiry.timestampValue, date.timeIntervalSince(now) > -policy.clockSkew else { throw refuse("has expired") }
+        }
+        guard let events = claims["events"]?.objectValue, events[Self.backChannelLogoutEvent]?.objectValue != nil else {
+            throw refuse("has no back-channel logout event in 'events'")
+        }
+        let subject = claims["sub"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        let sessionID = claims["sid"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }
+        guard subject != nil || sessionID != nil else { throw refuse("names neither 'sub' nor 'sid'") }
+        guard claims["nonce"] == nil else { throw refuse("carries a 'nonce', which only ID tokens may") }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty else { throw refuse("has no 'jti'") }
+        guard await logoutTokenIDs.insert(jti, now: now, keepFor: policy.maximumIssuedAtAge + 2 * policy.clockSkew) else {
+            throw refuse("was already used ('jti' replayed)")
+        }
+        return (subject, sessionID)
+    }
+
+    /// Removes this client's stored credentials for `subject` (and, when given, the provider session `sessionID`).
+    private func endSessions(subject: String?, sessionID: String?, issuer: String) async throws -> [StorageKey] {
+        var ended: [StorageKey] = []
+        for key in try await storage.storedKeys()
+        where key.providerID == provider.id && key.issuer == issuer && key.clientID == provider.client.clientID {
+            if let subject, key.account != subject { continue }
+            if let sessionID {
+                let stored = try? await storage.credential(for: key)
+                let storedSessionID = stored?.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
+                    .flatMap { try? JSONValue.parseObject($0.payload) }?["sid"]?.stringValue
+                guard storedSessionID == sessionID else { continue }
+            }
+            try await storage.withExclusiveAccess(to: key) { try await self.storage.removeCredential(for: key) }
+            await eventHub.publish(AuthEvent(.signedOut(.backChannelLogout), account: key))
+            ended.append(key)
+        }
+        return ended
+    }
+}
+
+/// The `jti`s of accepted logout tokens, kept as long as a token with that `jti` could still be accepted.
+actor SeenTokenIDs {
+    private var expiries: [String: Date] = [:]
+
+    /// Records `id`; `false` when it was already recorded and has not expired.
+    func insert(_ id: String, now: Date, keepFor lifetime: TimeInterval) -> Bool {
+        expiries = expiries.filter { $0.value > now }
+        guard expiries[id] == nil else { return false }
+        expiries[id] = now.addingTimeInterval(lifetime)
+        return true
+    }
+}
