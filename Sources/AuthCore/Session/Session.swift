@@ -183,7 +183,8 @@ public actor Session {
     /// to finish, and only then is the credential removed — inside the storage's exclusive section, so a refresh in
     /// another process cannot write after it either. After this returns nothing is in storage (a later
     /// ``AuthClient/restoreSession(account:)`` finds nothing), and the newest stored tokens — including those a
-    /// concurrent refresh obtained — are the ones revoked. Local data is cleared even when revocation fails; the report says what happened at the provider.
+    /// concurrent refresh obtained — are the ones revoked. Local data is cleared even when revocation fails; the
+    /// report says what happened at the provider.
     ///
     /// - Throws: only when the stored credential cannot be removed (the session then stays signed in).
     @discardableResult
