@@ -14,6 +14,7 @@ public import Foundation
 /// | `client_secret` | no | only for confidential clients (never in an app) |
 /// | `private_key`, `private_key_file`, `private_key_jwk` | no | a confidential client's private key: `private_key_jwt` (RFC 7523) |
 /// | `private_key_alg`, `private_key_id` | no | the assertion's algorithm (RS256 by default; PS256, ES256, …) and `kid` |
+/// | `request_object` | no | send authorization requests as a signed request object (RFC 9101; needs the private key) |
 /// | `token_endpoint_auth_method` | no | `none`, `client_secret_basic` (default with a secret), `client_secret_post`, `private_key_jwt` (default with a key) |
 /// | `parameters` | no | a dictionary of extra authorization parameters |
 /// | `ephemeral_session` | no | prefer an ephemeral browser session |
@@ -35,6 +36,8 @@ public struct OpenIDProvider: AuthProvider {
     public let idTokenPolicy: IDTokenPolicy
     /// Whether to prefer an ephemeral browser session.
     public let prefersEphemeralWebSession: Bool
+    /// Whether authorization requests are signed request objects (RFC 9101).
+    public let usesSignedRequestObject: Bool
 
     /// Creates a provider in code.
     public init(
@@ -42,13 +45,15 @@ public struct OpenIDProvider: AuthProvider {
         client: ClientRegistration,
         additionalParameters: [String: String] = [:],
         idTokenPolicy: IDTokenPolicy = .standard,
-        prefersEphemeralWebSession: Bool = false
+        prefersEphemeralWebSession: Bool = false,
+        usesSignedRequestObject: Bool = false
     ) {
         self.issuer = issuer
         self.client = client
         self.additionalParameters = additionalParameters
         self.idTokenPolicy = idTokenPolicy
         self.prefersEphemeralWebSession = prefersEphemeralWebSession
+        self.usesSignedRequestObject = usesSignedRequestObject
     }
 
     /// Creates a provider from the keys in the table above.
@@ -77,8 +82,12 @@ public struct OpenIDProvider: AuthProvider {
                 authenticationMethod: method, signingKey: signingKey
             ),
             additionalParameters: configuration.stringDictionary("parameters") ?? [:],
-            prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false
+            prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,
+            usesSignedRequestObject: configuration.bool("request_object") ?? false
         )
+        if usesSignedRequestObject, signingKey == nil {
+            throw AuthError(.missingConfigurationKey, "request_object needs the client's private key (private_key, private_key_file or private_key_jwk).", providerID: Self.id)
+        }
     }
 
     /// OpenID Connect discovery at the issuer.

@@ -118,6 +118,55 @@ struct ClientAssertionTests {
         #expect(await idp.clientAuthenticationFailures == ["replayed jti", "wrong audience"])
     }
 
+    /// A provider that sends its authorization requests as signed request objects.
+    struct RequestObjectProvider: AuthProvider {
+        static let id: ProviderID = "jar"
+        let client: ClientRegistration
+        init(configuration: ProviderConfiguration) throws { throw AuthError(.invalidConfiguration, "code only") }
+        init(key: ClientSigningKey) {
+            client = ClientRegistration(clientID: "service", redirectURI: TestIdentityProvider.defaultRedirectURI, signingKey: key)
+        }
+        var endpointSource: EndpointSource { .discovery(issuer: TestIdentityProvider.defaultIssuer) }
+        var usesSignedRequestObject: Bool { true }
+        func authorizationParameters(for request: SignInRequest) -> [String: String] { ["ui_locales": "cy"] }
+    }
+
+    @Test("Signed request objects (RFC 9101): every parameter inside the JWT, only client_id, response_type and scope outside")
+    func signedRequestObject() async throws {
+        let key = try ClientSigningKey(pem: Self.rsaPEM, algorithm: .ps256, keyID: "jar-1")
+        let (idp, transport, _, _) = try fixture(signing: key)
+        let client = AuthClient(provider: RequestObjectProvider(key: key), transport: transport, clock: idp.clock)
+        let request = try await client.prepareSignIn()
+        let query = Dictionary(
+            FormEncoding.decode(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
+            uniquingKeysWith: { first, _ in first }
+        )
+        #expect(Set(query.keys) == ["client_id", "response_type", "scope", "request"])
+        let jws = try CompactJWS(parsing: try #require(query["request"]))
+        #expect(jws.header.algorithm == "PS256")
+        let claims = try JSONValue.parseObject(jws.payload)
+        #expect(claims["state"] == .string(request.state))
+        #expect(claims["code_challenge_method"] == "S256")
+        #expect(claims["nonce"]?.stringValue?.isEmpty == false)
+        #expect(claims["ui_locales"] == "cy")
+        #expect(claims["aud"] == .string(TestIdentityProvider.defaultIssuer.absoluteString))
+        #expect(claims["iss"] == "service")
+        // The identity provider verifies it and signs the user in with the signed parameters.
+        let redirect = try await HeadlessUserAgent(transport: idp.transport).authorize(request)
+        _ = try await client.completeSignIn(redirect: redirect)
+        #expect(await idp.requestObjectFailures.isEmpty)
+
+        // Signed with a key the provider does not know: refused before any redirect.
+        let stranger = AuthClient(
+            provider: RequestObjectProvider(key: try ClientSigningKey(pem: Self.otherRSAPEM, algorithm: .rs256)),
+            transport: transport, clock: idp.clock
+        )
+        let error = await authError { _ = try await stranger.signIn(with: HeadlessUserAgent(transport: idp.transport)) }
+        #expect(error?.code == .authorizationFailed, "\(String(describing: error))")
+        #expect(await idp.requestObjectFailures == ["bad signature"])
+        #expect(try await stranger.storage.storedKeys().isEmpty)
+    }
+
     @Test("Keys from configuration: PEM text or file, JWK, algorithm and kid; clear errors without key material")
     func configuration() throws {
         let base: [String: JSONValue] = [

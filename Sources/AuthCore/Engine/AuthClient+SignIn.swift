@@ -85,6 +85,9 @@ extension AuthClient {
         parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 
         let now = clock.now()
+        if provider.usesSignedRequestObject {
+            parameters = try signedRequestObject(parameters, metadata: metadata, now: now)
+        }
         let expiresAt = now.addingTimeInterval(self.options.authorizationLifetime)
         await pendingAuthorizations.insert(
             PendingAuthorization(
@@ -177,6 +180,30 @@ extension AuthClient {
             throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
         }
         return SignInResult(tokens: tokens, idTokenClaims: claims)
+    }
+
+    /// The authorization parameters as an RFC 9101 request object: every parameter becomes a claim of a JWT signed
+    /// with the client's key (`iss` = client id, `aud` = the issuer, `iat`, `exp` = five minutes, a fresh `jti`), and
+    /// the query keeps only what OpenID Connect Core §6.1 requires outside it (`client_id`, `response_type`,
+    /// `scope`) next to `request`.
+    func signedRequestObject(_ parameters: [(String, String)], metadata: ProviderMetadata, now: Date) throws -> [(String, String)] {
+        let client = provider.client
+        guard let key = client.signingKey else {
+            throw AuthError(.invalidConfiguration, "Signed request objects need the client's private key (signingKey).", providerID: provider.id)
+        }
+        var claims = [String: JSONValue](parameters.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { _, last in last })
+        let issuedAt = now.timeIntervalSince1970.rounded(.down)
+        claims["iss"] = .string(client.clientID)
+        claims["aud"] = .string(metadata.issuer)
+        claims["iat"] = .number(issuedAt)
+        claims["exp"] = .number(issuedAt + 300)
+        claims["jti"] = .string(SecureRandom.token())
+        var header: [String: JSONValue] = ["alg": .string(key.algorithm.rawValue), "typ": "oauth-authz-req+jwt"]
+        if let keyID = key.keyID { header["kid"] = .string(keyID) }
+        let signingInput = Base64URL.encode(try JSONValue.object(header).jsonData()) + "." + Base64URL.encode(try JSONValue.object(claims).jsonData())
+        let signature = Base64URL.encode(try key.sign(Data(signingInput.utf8)))
+        let outside = ["client_id", "response_type", "scope"]
+        return parameters.filter { outside.contains($0.0) } + [("request", signingInput + "." + signature)]
     }
 
     /// What the app asked of the authentication itself (OpenID Connect Core §3.1.2.1, §3.1.3.7 steps 12–13):

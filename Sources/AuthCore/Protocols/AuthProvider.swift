@@ -38,6 +38,9 @@ public protocol AuthProvider: Sendable {
     var prefersEphemeralWebSession: Bool { get }
     /// How many times a token request is retried after a 5xx or a transport failure. Default: 0.
     var tokenRequestRetries: Int { get }
+    /// Whether authorization requests travel as a signed request object (RFC 9101 `request=`, signed with the
+    /// client's ``ClientRegistration/signingKey``). Default: `false`.
+    var usesSignedRequestObject: Bool { get }
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
     func authorizationParameters(for request: SignInRequest) -> [String: String]
@@ -62,6 +65,8 @@ extension AuthProvider {
     public var prefersEphemeralWebSession: Bool { false }
     /// No retries.
     public var tokenRequestRetries: Int { 0 }
+    /// Plain query parameters.
+    public var usesSignedRequestObject: Bool { false }
     /// No extra parameters.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
     /// No extra headers.

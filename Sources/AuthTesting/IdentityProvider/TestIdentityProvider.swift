@@ -143,6 +143,8 @@ public actor TestIdentityProvider {
     private var seenAssertionIDs: Set<String> = []
     /// Why client authentications failed, in order (for tests of `private_key_jwt`).
     public private(set) var clientAuthenticationFailures: [String] = []
+    /// Why signed request objects were refused, in order.
+    public private(set) var requestObjectFailures: [String] = []
     private var refreshTokens: [String: RefreshRecord] = [:]
     private var accessTokens: [String: AccessRecord] = [:]
     private var revokedFamilies: Set<String> = []
@@ -253,12 +255,20 @@ public actor TestIdentityProvider {
     // MARK: Authorization
 
     private func authorize(_ url: URL, path: String) -> (Data, HTTPURLResponse) {
-        let query = Dictionary(
+        var query = Dictionary(
             FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
             uniquingKeysWith: { first, _ in first }
         )
         guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
             return page("Unknown client.", status: 400, url: url)
+        }
+        if let requestObject = query["request"] {
+            // RFC 9101: the signed parameters replace the query's (OpenID Connect Core §6.3.3).
+            guard let parameters = verifyRequestObject(requestObject, client: client) else {
+                return page("Invalid request object.", status: 400, url: url)
+            }
+            query.merge(parameters) { _, signed in signed }
+            query["request"] = nil
         }
         // Never redirect to an unregistered URI: show an error page instead (RFC 6749 §4.1.2.1).
         guard let redirectText = query["redirect_uri"], let requested = URL(string: redirectText),
@@ -522,6 +532,24 @@ public actor TestIdentityProvider {
             case .ecdsaZeroS: return keys.sign(input, algorithm: .es256).prefix(32) + Data(count: 32)
             }
         }
+    }
+
+    /// The string claims of a request object signed by `client`'s registered key, addressed to this issuer.
+    private func verifyRequestObject(_ token: String, client: Client) -> [String: String]? {
+        func refuse(_ reason: String) -> [String: String]? {
+            requestObjectFailures.append(reason)
+            return nil
+        }
+        guard let publicKey = client.publicKey, let key = try? JSONWebKey(publicKey) else { return refuse("client has no key") }
+        guard let jws = try? CompactJWS(parsing: token), let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
+            key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm),
+            let claims = try? JSONValue.parseObject(jws.payload)
+        else { return refuse("bad signature") }
+        guard claims["iss"]?.stringValue == client.id else { return refuse("wrong iss") }
+        guard claims["aud"]?.stringValue == configuration.issuer.absoluteString else { return refuse("wrong aud") }
+        guard let expiry = claims["exp"]?.numberValue, expiry > clock.now().timeIntervalSince1970 else { return refuse("expired") }
+        let registered: Set<String> = ["iss", "aud", "iat", "exp", "nbf", "jti"]
+        return claims.filter { !registered.contains($0.key) }.compactMapValues(\.stringValue)
     }
 
     // MARK: Back-channel logout
