@@ -129,9 +129,12 @@ public actor UberAuth {
             var request = URLRequest(url: endpoint)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(FormEncoding.encode([
-                ("client_id", configuration.clientID), ("response_type", "code"), ("login_hint", prefill.loginHint),
-            ]).utf8)
+            // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
+            let authentication = try authClient.clientAuthentication(for: metadata)
+            for (name, value) in authentication.headers { request.setValue(value, forHTTPHeaderField: name) }
+            request.httpBody = Data(FormEncoding.encode(
+                authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
+            ).utf8)
             let (data, response) = try await authClient.transport.send(request)
             guard (200..<300).contains(response.statusCode), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
                 authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.statusCode)])

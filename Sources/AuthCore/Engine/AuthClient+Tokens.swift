@@ -63,6 +63,18 @@ extension AuthClient {
         }
     }
 
+    /// The client's credentials for a back-channel call a provider makes itself (a pushed authorization request, a
+    /// vendor endpoint): form parameters and headers from the same mechanism the engine uses for token, revocation
+    /// and introspection requests, so `private_key_jwt` or a secret is applied once and the same way everywhere.
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
+    public func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
+        var parameters: [(String, String)] = []
+        var headers: [String: String] = [:]
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        return (parameters, headers)
+    }
+
     /// Adds the client's credentials to a back-channel request, as its registration says (RFC 6749 §2.3.1,
     /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
     /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
