@@ -65,7 +65,9 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
 
     /// A key from a private JWK (`kty` RSA with `n`, `e`, `d`, `p`, `q`; or EC `P-256` with `d`).
     ///
-    /// - Parameter algorithm: the algorithm; by default the JWK's `alg`, else RS256 for RSA and ES256 for EC.
+    /// - Parameters:
+    ///   - jwk: the private JWK's members.
+    ///   - algorithm: the algorithm; by default the JWK's `alg`, else RS256 for RSA and ES256 for EC.
     /// - Throws: `invalid_configuration` naming what is missing.
     public init(jwk: [String: JSONValue], algorithm: Algorithm? = nil) throws {
         func bytes(_ name: String) throws -> Data {
