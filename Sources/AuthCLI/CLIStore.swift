@@ -69,13 +69,15 @@ actor CLIStore: TokenStorage {
     /// The credential as the file holds it now: another auth-cli may have refreshed or logged out since this one
     /// opened it.
     func credential(for key: StorageKey) throws -> Credential? {
-        if opened {
-            profile = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials
-        }
+        profile = try currentProfile()
         return profile.credentials.first { $0.storageKey == key }
     }
 
-    private var profileWithoutCredentials: Profile {
+    /// The profile to read or change now. A login writes its own new profile; a store opened from a file follows
+    /// that file as it is on disk (deleted: nothing is signed in any more).
+    private func currentProfile() throws -> Profile {
+        guard opened else { return profile }
+        if FileManager.default.fileExists(atPath: url.path) { return try Self.read(url) }
         var empty = profile
         empty.credentials = []
         return empty
@@ -121,29 +123,21 @@ actor CLIStore: TokenStorage {
         }
     }
 
-    /// Applies `change` to the file as it is now and writes it. A login writes its own new profile; a store opened
-    /// from a file starts from that file as it is now (deleted: nothing is signed in any more).
+    /// Applies `change` to the profile as it is now and writes it.
     private func apply(_ change: (inout Profile) throws -> Void) throws {
-        var current = profile
-        if opened {
-            current = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials
-        }
+        var current = try currentProfile()
         try change(&current)
         profile = current
         try save()
     }
 
     func storedKeys() throws -> [StorageKey] {
-        if opened { profile = FileManager.default.fileExists(atPath: url.path) ? try Self.read(url) : profileWithoutCredentials }
+        profile = try currentProfile()
         return profile.credentials.map(\.storageKey)
     }
 
     private func createDirectory() throws {
-        try FileManager.default.createDirectory(
-            at: url.deletingLastPathComponent(),
-            withIntermediateDirectories: true,
-            attributes: [.posixPermissions: 0o700]
-        )
+        try FileLock.createDirectory(url.deletingLastPathComponent())
     }
 
     private func save() throws {

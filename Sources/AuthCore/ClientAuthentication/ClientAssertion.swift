@@ -14,15 +14,11 @@ public enum ClientAssertion {
 
     /// A signed assertion for `clientID` addressed to `audience`, issued at `now`.
     public static func make(clientID: String, audience: String, key: ClientSigningKey, now: Date) throws -> Secret {
-        var header: [String: JSONValue] = ["alg": .string(key.algorithm.rawValue), "typ": "JWT"]
-        if let keyID = key.keyID { header["kid"] = .string(keyID) }
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
         let claims: [String: JSONValue] = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
             "jti": .string(SecureRandom.token()), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
         ]
-        let signingInput = Base64URL.encode(try JSONValue.object(header).jsonData()) + "." + Base64URL.encode(try JSONValue.object(claims).jsonData())
-        let signature = try key.sign(Data(signingInput.utf8))
-        return Secret(signingInput + "." + Base64URL.encode(signature))
+        return Secret(try key.signedJWT(type: "JWT", claims: claims))
     }
 }

@@ -52,9 +52,7 @@ public actor FileTokenStorage: TokenStorage {
 
     /// The file for `key`: the SHA-256 of the key, so file names reveal nothing about the account.
     public nonisolated func fileURL(for key: StorageKey) -> URL {
-        let digest = SHA256.hash(data: Data(key.rawValue.utf8))
-        let name = digest.map { String(format: "%02x", $0) }.joined()
-        return directory.appendingPathComponent(name + ".credential.json")
+        directory.appendingPathComponent(key.hashedFileName + ".credential.json")
     }
 
     /// The credential under `key`.
@@ -70,7 +68,7 @@ public actor FileTokenStorage: TokenStorage {
 
     /// Stores `credential` under `key` with an atomic replace.
     public func store(_ credential: Credential, for key: StorageKey) throws {
-        try createDirectoryIfNeeded()
+        try FileLock.createDirectory(directory)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         encoder.dateEncodingStrategy = .secondsSince1970
@@ -141,17 +139,5 @@ public actor FileTokenStorage: TokenStorage {
 
     private static func associatedData(for url: URL) -> Data {
         Data(url.lastPathComponent.utf8)
-    }
-
-    private func createDirectoryIfNeeded() throws {
-        do {
-            try FileManager.default.createDirectory(
-                at: directory,
-                withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700]
-            )
-        } catch {
-            throw AuthError(.storageFailed, "The storage directory \(directory.path) could not be created.", underlying: error)
-        }
     }
 }

@@ -35,16 +35,8 @@ extension AuthClient {
             let policy = provider.idTokenPolicy
             let validator = IDTokenValidator(issuer: metadata.issuer, clientID: provider.client.clientID, policy: policy)
             let (jws, algorithm) = try validator.parse(logoutToken)
-            let key = try await signingKey(for: jws, algorithm: algorithm, metadata: metadata)
-            guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else {
-                throw AuthError(.invalidSignature, "The logout token's \(algorithm) signature does not verify with the provider's key.")
-            }
-            let claims: [String: JSONValue]
-            do {
-                claims = try JSONValue.parseObject(jws.payload)
-            } catch {
-                throw AuthError(.invalidLogoutToken, "The logout token's payload is not a JSON object.")
-            }
+            let key = try await providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "logout tokens")
+            let claims = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "logout token", malformed: .invalidLogoutToken)
             let (subject, sessionID) = try await checkLogoutClaims(claims, metadata: metadata, policy: policy)
             let ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)
             log(.info, "logout.backchannel", "Back-channel logout ended \(ended.count) stored session(s).")
@@ -53,21 +45,6 @@ extension AuthClient {
             let attributed = error.attributed(to: provider.id)
             log(.notice, "logout.backchannel.refused", attributed.message, ["code": attributed.code.rawValue])
             throw attributed
-        }
-    }
-
-    private func signingKey(for jws: CompactJWS, algorithm: JWSAlgorithm, metadata: ProviderMetadata) async throws -> JSONWebKey {
-        guard let jwksURI = metadata.jwksURI else {
-            throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its logout tokens cannot be verified.")
-        }
-        let channel = backChannel
-        return try await keySetCache.key(
-            id: jws.header.keyID, for: algorithm, at: jwksURI, now: clock.now(),
-            minimumRefetchInterval: options.keySetRefetchInterval, maximumAge: options.keySetMaximumAge
-        ) {
-            let (data, response) = try await channel.getResponse(jwksURI, accept: "application/jwk-set+json, application/json")
-            let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
-            return KeySetCache.Fetched(keySet: try JSONWebKeySet(data: data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
     }
 

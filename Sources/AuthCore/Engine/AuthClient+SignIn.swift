@@ -198,12 +198,8 @@ extension AuthClient {
         claims["iat"] = .number(issuedAt)
         claims["exp"] = .number(issuedAt + 300)
         claims["jti"] = .string(SecureRandom.token())
-        var header: [String: JSONValue] = ["alg": .string(key.algorithm.rawValue), "typ": "oauth-authz-req+jwt"]
-        if let keyID = key.keyID { header["kid"] = .string(keyID) }
-        let signingInput = Base64URL.encode(try JSONValue.object(header).jsonData()) + "." + Base64URL.encode(try JSONValue.object(claims).jsonData())
-        let signature = Base64URL.encode(try key.sign(Data(signingInput.utf8)))
         let outside = ["client_id", "response_type", "scope"]
-        return parameters.filter { outside.contains($0.0) } + [("request", signingInput + "." + signature)]
+        return parameters.filter { outside.contains($0.0) } + [("request", try key.signedJWT(type: "oauth-authz-req+jwt", claims: claims))]
     }
 
     /// What the app asked of the authentication itself (OpenID Connect Core §3.1.2.1, §3.1.3.7 steps 12–13):

@@ -123,12 +123,29 @@ extension AuthClient {
             policy: provider.idTokenPolicy
         )
         let (jws, algorithm) = try validator.parse(idToken.reveal())
+        let now = clock.now()
+        let key = try await providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: now, tokenKind: "ID tokens")
+        let claims = try validator.validate(jws, algorithm: algorithm, key: key, nonce: nonce, accessToken: accessToken, now: now)
+        log(.debug, "idtoken.validated", "ID token validated.", ["alg": algorithm.rawValue])
+        return claims
+    }
+
+    /// The provider's key for `jws` from its `jwks_uri`: cached for the response's `Cache-Control: max-age` (capped),
+    /// refetched once, rate-limited, for an unknown `kid`. ID tokens and logout tokens both take their keys here.
+    ///
+    /// - Parameter tokenKind: what is being verified, for the error when the provider has no `jwks_uri`.
+    func providerKey(
+        for jws: CompactJWS,
+        algorithm: JWSAlgorithm,
+        metadata: ProviderMetadata,
+        now: Date,
+        tokenKind: String
+    ) async throws -> JSONWebKey {
         guard let jwksURI = metadata.jwksURI else {
-            throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its ID tokens cannot be verified.")
+            throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its \(tokenKind) cannot be verified.")
         }
         let channel = backChannel
-        let now = clock.now()
-        let key = try await keySetCache.key(
+        return try await keySetCache.key(
             id: jws.header.keyID,
             for: algorithm,
             at: jwksURI,
@@ -140,9 +157,6 @@ extension AuthClient {
             let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
             return KeySetCache.Fetched(keySet: try JSONWebKeySet(data: data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
-        let claims = try validator.validate(jws, algorithm: algorithm, key: key, nonce: nonce, accessToken: accessToken, now: now)
-        log(.debug, "idtoken.validated", "ID token validated.", ["alg": algorithm.rawValue])
-        return claims
     }
 
     /// Redeems `credential`'s refresh token and stores the result before returning it.

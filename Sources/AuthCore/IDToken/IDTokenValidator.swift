@@ -74,15 +74,7 @@ public struct IDTokenValidator: Sendable {
         accessToken: Secret? = nil,
         now: Date
     ) throws -> IDTokenClaims {
-        guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else {
-            throw AuthError(.invalidSignature, "The ID token's \(algorithm) signature does not verify with the provider's key.")
-        }
-        let object: [String: JSONValue]
-        do {
-            object = try JSONValue.parseObject(jws.payload)
-        } catch {
-            throw AuthError(.malformedIDToken, "The ID token's payload is not a JSON object.")
-        }
+        let object = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "ID token", malformed: .malformedIDToken)
         let claims = try IDTokenClaims(object)
         try validateClaims(claims, algorithm: algorithm, nonce: nonce, accessToken: accessToken, now: now)
         return claims

@@ -86,3 +86,19 @@ public struct JOSEHeader: Sendable, Hashable {
         self.members = members
     }
 }
+
+extension CompactJWS {
+    /// The payload as a JSON object, once the signature has verified with `key`.
+    ///
+    /// - Throws: `invalid_signature`; `malformed` when the payload is not a JSON object. Messages name `tokenKind`.
+    func verifiedClaims(with key: JSONWebKey, algorithm: JWSAlgorithm, tokenKind: String, malformed: AuthError.Code) throws -> [String: JSONValue] {
+        guard key.isValidSignature(signature, for: signingInput, algorithm: algorithm) else {
+            throw AuthError(.invalidSignature, "The \(tokenKind)'s \(algorithm) signature does not verify with the provider's key.")
+        }
+        do {
+            return try JSONValue.parseObject(payload)
+        } catch {
+            throw AuthError(malformed, "The \(tokenKind)'s payload is not a JSON object.")
+        }
+    }
+}

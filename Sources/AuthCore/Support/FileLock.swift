@@ -8,6 +8,13 @@ import Musl
 import Darwin
 #endif
 
+extension StorageKey {
+    /// The hex SHA-256 of the key: a file name that reveals nothing about the account (credential and lock files).
+    package var hashedFileName: String {
+        SHA256.hash(data: Data(rawValue.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+}
+
 /// An advisory, exclusive lock on a file (`flock`), shared by every process that uses the same path.
 ///
 /// The operating system releases it when the holder exits, even on SIGKILL, so a crashed holder never wedges the
@@ -23,12 +30,10 @@ package struct FileLock: Sendable {
     /// The lock for one account in `directory`: named by the SHA-256 of its storage key, so the name reveals
     /// nothing about the account.
     package static func forAccount(_ key: StorageKey, in directory: URL) -> FileLock {
-        let digest = SHA256.hash(data: Data(key.rawValue.utf8))
-        let name = digest.map { String(format: "%02x", $0) }.joined()
-        return FileLock(url: directory.appendingPathComponent(name + ".lock"))
+        FileLock(url: directory.appendingPathComponent(key.hashedFileName + ".lock"))
     }
 
-    /// Creates `directory` (mode 0700) when missing.
+    /// Creates `directory` (mode 0700) when missing: the directory of credential files and of their lock files.
     package static func createDirectory(_ directory: URL) throws {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
