@@ -19,10 +19,11 @@ struct DemoCommand: AsyncParsableCommand {
             var failed = false
             let registry = ProviderRegistry.builtIn
             for id in registry.providerIDs {
-                guard let emulator = ProviderEmulator.make(for: id) else { continue }
-                let row = await Self.exercise(emulator, registry: registry)
-                if row["ok"] != .bool(true) { failed = true }
-                rows.append(row)
+                for emulator in ProviderEmulator.makeAll(for: id) {
+                    let row = await Self.exercise(emulator, registry: registry)
+                    if row["ok"] != .bool(true) { failed = true }
+                    rows.append(row)
+                }
             }
             let header = "provider    route             sign-in  subject                        expires               refresh  sign-out  checks"
             output.emit(
@@ -56,6 +57,9 @@ struct DemoCommand: AsyncParsableCommand {
             if query.contains(where: { $0.name == "state" }) { checks.append("state") }
             if query.contains(where: { $0.name == "nonce" }) { checks.append("nonce") }
             if await session.idTokenClaims != nil { checks.append("ID token") }
+            if provider is GOVUKServiceProvider, let identity = try await session.govUKUserInfo().coreIdentity {
+                checks.append("core identity \(identity.levelOfConfidence) verified")
+            }
 
             if emulator.supportsRefresh {
                 let before = await session.credential.accessToken

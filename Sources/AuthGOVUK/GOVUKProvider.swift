@@ -66,10 +66,15 @@ public struct GOVUKProvider: AuthProvider {
     public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { configuration.tokenParameters }
 
     /// GOV.UK One Login always states the access token's lifetime; a response without `expires_in` is refused
-    /// (the engine has already required the access token and token type, and validated the ID token).
+    /// (the engine has already required the access token and token type, and validated the ID token). An ID token
+    /// `vot` below the requested vectors of trust is refused (`vot_not_satisfied`).
     public func validate(_ result: SignInResult, for request: SignInRequest) throws {
         guard result.tokens.expiresIn != nil else {
             throw AuthError(.invalidResponse, "The GOV.UK One Login token response has no 'expires_in'.", providerID: Self.id)
         }
+        // The app configuration accepts vectors this parser does not know (for forward compatibility); those are
+        // not compared.
+        let requested = configuration.vectorsOfTrust.compactMap { try? VectorOfTrust(parsing: $0) }
+        try VectorOfTrust.checkIDTokenVot(result.idTokenClaims?["vot"]?.stringValue, requested: requested, required: false)
     }
 }

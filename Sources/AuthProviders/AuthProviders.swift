@@ -13,7 +13,8 @@ extension ProviderRegistry {
     public static var builtIn: ProviderRegistry {
         var registry = ProviderRegistry()
         registry.register(OpenIDProvider.self)
-        registry.register(GOVUKProvider.self)
+        // One id for GOV.UK One Login: an app's configuration or a web service's (with a key or secret).
+        registry.register(id: GOVUKProvider.id, displayName: GOVUKProvider.displayName, factory: GOVUKProvider.appOrService)
         registry.register(OneLoginProvider.self)
         registry.register(SchibstedProvider.self)
         registry.register(UberProvider.self)

@@ -1,4 +1,4 @@
-import Foundation
+package import Foundation
 
 extension AuthClient {
     /// Sends a token request (form body, RFC 6749 §4.1.3 / §6) and parses the response.
@@ -144,18 +144,37 @@ extension AuthClient {
         guard let jwksURI = metadata.jwksURI else {
             throw AuthError(.endpointUnavailable, "The provider publishes no 'jwks_uri', so its \(tokenKind) cannot be verified.")
         }
+        return try await publishedKey(id: jws.header.keyID, for: algorithm, at: jwksURI, now: now, accept: "application/jwk-set+json, application/json") {
+            try JSONWebKeySet(data: $0)
+        }
+    }
+
+    /// A key from a document the provider publishes at `url` (a JWKS, or another format such as a DID document that
+    /// `decode` turns into keys), through the client's key cache: trusted for the response's `Cache-Control: max-age`
+    /// (capped by ``Options/keySetMaximumAge``), refetched once, rate-limited, for an unknown `kid`.
+    ///
+    /// Providers use it for keys outside the JWKS (GOV.UK One Login's identity key); the request goes through the
+    /// client's guarded transport.
+    package func publishedKey(
+        id keyID: String?,
+        for algorithm: JWSAlgorithm,
+        at url: URL,
+        now: Date,
+        accept: String = "application/json",
+        decode: @escaping @Sendable (Data) throws -> JSONWebKeySet
+    ) async throws -> JSONWebKey {
         let channel = backChannel
         return try await keySetCache.key(
-            id: jws.header.keyID,
+            id: keyID,
             for: algorithm,
-            at: jwksURI,
+            at: url,
             now: now,
             minimumRefetchInterval: options.keySetRefetchInterval,
             maximumAge: options.keySetMaximumAge
         ) {
-            let (data, response) = try await channel.getResponse(jwksURI, accept: "application/jwk-set+json, application/json")
+            let (data, response) = try await channel.getResponse(url, accept: accept)
             let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
-            return KeySetCache.Fetched(keySet: try JSONWebKeySet(data: data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
+            return KeySetCache.Fetched(keySet: try decode(data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
     }
 
@@ -199,7 +218,12 @@ extension AuthClient {
             return (current, nil)
         }
         guard let refreshToken = current.refreshToken else {
-            throw AuthError(.notSignedIn, "The session has no refresh token; sign in again.", providerID: provider.id)
+            // Some providers never issue one (GOV.UK One Login to services): the session ends with its access token.
+            throw AuthError(
+                .notSignedIn,
+                "\(type(of: provider).displayName) issued no refresh token, so the session cannot be extended once its access token expires; sign in again.",
+                providerID: provider.id
+            )
         }
         do {
             let metadata = try await metadata()

@@ -66,7 +66,7 @@ extension TestIdentityProvider {
             let credential = vector.split(separator: ".").filter { !$0.hasPrefix("P") }.joined(separator: ".")
             return ["vot": .string(credential), "vtm": "https://oidc.integration.account.gov.uk/trustmark"]
         }
-        configuration.quirks.userInfo = { subject, claims in
+        configuration.quirks.userInfo = { subject, claims, _ in
             var shaped: [String: JSONValue] = ["sub": .string(subject)]
             for key in ["email", "email_verified", "phone_number", "phone_number_verified"] { shaped[key] = claims[key] }
             return shaped

@@ -45,6 +45,14 @@ public struct ProviderEmulator: Sendable {
         factories[providerID]?(clock)
     }
 
+    /// Every emulator for `providerID`: the one ``make(for:clock:)`` returns, then variants (GOV.UK One Login as a
+    /// web service sees it).
+    public static func makeAll(for providerID: ProviderID, clock: any WallClock = SystemWallClock()) -> [ProviderEmulator] {
+        (factories[providerID].map { [$0] } ?? []).map { $0(clock) } + (variants[providerID] ?? []).map { $0(clock) }
+    }
+
+    private static let variants: [ProviderID: [@Sendable (any WallClock) -> ProviderEmulator]] = ["govuk": [govUKService]]
+
     /// The provider ids that have emulators.
     public static var emulatedProviderIDs: [ProviderID] { factories.keys.sorted() }
 

@@ -40,15 +40,37 @@ extension TestIdentityProvider {
         /// Checks an authorization request's parameters (and the path it was sent to); a returned text rejects
         /// it with `invalid_request` and that description.
         public var validateAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> String?)?
+        /// Checks an authorization request before the standard checks, as the provider's server does, with the
+        /// provider's own error code: a returned pair is redirected back as `error` and `error_description`.
+        public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
         /// Checks a token request (headers and form); a returned text rejects it with HTTP 400 `invalid_request`.
         public var validateTokenRequest: (@Sendable (URLRequest, [String: String]) -> String?)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an
         /// requested `acr_values`).
         public var idTokenClaims: (@Sendable ([String: String]) -> [String: JSONValue])?
-        /// Shapes the user info response from the user's claims.
-        public var userInfo: (@Sendable (String, [String: JSONValue]) -> [String: JSONValue])?
+        /// Shapes the user info response from the subject, the user's claims, and the parameters of the
+        /// authorization request the access token descends from (what scopes and claims were asked for).
+        public var userInfo: (@Sendable (_ subject: String, _ claims: [String: JSONValue], _ authorization: [String: String]) -> [String: JSONValue])?
+        /// Whether ID tokens carry the user's claims (`email`, `name`, …); GOV.UK One Login's carry none of them.
+        public var idTokenIncludesUserClaims = true
         /// Members added to the discovery document (a provider's own endpoints).
         public var discoveryExtras: [String: JSONValue] = [:]
+        /// Members removed from the discovery document (endpoints the provider does not have).
+        public var discoveryRemovals: Set<String> = []
+        /// Headers on the discovery response (for example `Cache-Control: max-age=86400`).
+        public var discoveryHeaders: [String: String] = [:]
+        /// Fixed JSON documents served with `GET` on their path (a DID document, a trust mark list), with headers.
+        public var documents: [String: (body: [String: JSONValue], headers: [String: String])] = [:]
+        /// The client authentication methods the token endpoint accepts (`nil`: all); another method fails with
+        /// ``ClientAuthenticationFailure/unsupportedMethod``, none at all with ``ClientAuthenticationFailure/noAuthentication``.
+        public var acceptedClientAuthenticationMethods: Set<ClientRegistration.AuthenticationMethod>?
+        /// The client assertion algorithms accepted (`nil`: all this package verifies).
+        public var acceptedAssertionAlgorithms: Set<JWSAlgorithm>?
+        /// Whether a client assertion may name the issuer as its audience, besides the token endpoint.
+        public var acceptsIssuerAsAssertionAudience = false
+        /// The provider's answer to a failed client authentication: status, OAuth error and description (`nil`:
+        /// 401 `invalid_client` for every failure).
+        public var clientAuthenticationError: (@Sendable (ClientAuthenticationFailure) -> (status: Int, error: String, description: String?))?
         /// Serves a provider-specific API on any other path: given the request and the subject of its valid
         /// bearer token (`nil` without one), returns a status and a JSON body, or `nil` for 404.
         public var api: (@Sendable (URLRequest, String?) -> (status: Int, body: JSONValue)?)?
@@ -56,4 +78,36 @@ extension TestIdentityProvider {
         /// No quirks: plain OpenID Connect.
         public init() {}
     }
+}
+
+/// Why the in-process identity provider refused a client's authentication (recorded in
+/// `TestIdentityProvider/clientAuthenticationFailures` by raw value, and mapped to a response by
+/// `TestIdentityProvider/Quirks/clientAuthenticationError`).
+public enum ClientAuthenticationFailure: String, Error, Sendable, CaseIterable {
+    /// The request carried no client authentication, and the provider requires some.
+    case noAuthentication = "no client authentication"
+    /// The request used a method the provider does not accept (for example `client_secret_basic`).
+    case unsupportedMethod = "unsupported authentication method"
+    /// No registered client has that id.
+    case unknownClient = "unknown client"
+    /// The client secret is wrong.
+    case wrongSecret = "wrong secret"
+    /// A `private_key_jwt` client sent no assertion.
+    case keyClientWithoutAssertion = "a private_key_jwt client sent no assertion"
+    /// `client_assertion_type` is not the JWT bearer type.
+    case wrongAssertionType = "wrong client_assertion_type"
+    /// The assertion is not a JWS with `iss`, `sub` and `exp`, or names another client than `client_id`.
+    case malformedAssertion = "malformed assertion"
+    /// The assertion is signed with an algorithm the provider does not accept.
+    case unsupportedAssertionAlgorithm = "unsupported assertion algorithm"
+    /// The assertion expired, or lives longer than five minutes.
+    case expiredAssertion = "expired or too long-lived"
+    /// The assertion's `aud` is not the token endpoint (or another accepted audience).
+    case wrongAudience = "wrong audience"
+    /// The assertion's `iss` differs from its `sub`.
+    case issuerIsNotSubject = "iss is not sub"
+    /// The assertion's signature does not verify with the client's registered key.
+    case badSignature = "bad signature"
+    /// The assertion's `jti` was seen before.
+    case replayedAssertion = "replayed jti"
 }

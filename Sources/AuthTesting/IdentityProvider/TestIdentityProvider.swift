@@ -70,10 +70,16 @@ public actor TestIdentityProvider {
         public var idTokenLifetime: TimeInterval
         /// Whether each refresh issues a new refresh token and invalidates the old one.
         public var rotatesRefreshTokens: Bool
+        /// Whether the provider issues refresh tokens at all (GOV.UK One Login does not, to services: its
+        /// `grant_types_supported` is `authorization_code` only, and a refresh grant is `unsupported_grant_type`).
+        public var issuesRefreshTokens = true
         /// Endpoint paths.
         public var paths = Paths()
         /// The provider's peculiarities (validators and extra claims).
         public var quirks = Quirks()
+        /// The behavior the provider starts with (an emulator's fixed differences from the defaults, such as no
+        /// RFC 9207 `iss` parameter); tests change it later with `TestIdentityProvider/update(_:)`.
+        public var initialBehavior = Behavior()
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -110,6 +116,8 @@ public actor TestIdentityProvider {
         let nonce: String?
         let scope: String
         let extraClaims: [String: JSONValue]
+        /// The authorization request's parameters, for quirks that answer later requests by what was asked.
+        let parameters: [String: String]
         let expiresAt: Date
         var used = false
         var family: String?
@@ -149,6 +157,7 @@ public actor TestIdentityProvider {
     private var accessTokens: [String: AccessRecord] = [:]
     private var revokedFamilies: Set<String> = []
     private var familyClaims: [String: [String: JSONValue]] = [:]
+    private var familyParameters: [String: [String: String]] = [:]
     /// Requests received, by endpoint path (`/token`, `/jwks`, …).
     public private(set) var requestCounts: [String: Int] = [:]
     /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
@@ -161,6 +170,7 @@ public actor TestIdentityProvider {
         self.configuration = configuration
         self.clock = clock
         self.user = configuration.user
+        self.behavior = configuration.initialBehavior
     }
 
     /// Signs in `user` from the next authorization request on (a second account).
@@ -202,7 +212,7 @@ public actor TestIdentityProvider {
         let paths = configuration.paths
         let method = request.httpMethod ?? "GET"
         switch path {
-        case paths.discovery where method == "GET": return json(discoveryDocument(), url: url)
+        case paths.discovery where method == "GET": return json(discoveryDocument(), url: url, headers: configuration.quirks.discoveryHeaders)
         case paths.jwks where method == "GET": return jwks(url: url)
         case paths.authorize where method == "GET": return authorize(url, path: path)
         case _ where method == "GET" && paths.authorizeAliases.contains(path): return authorize(url, path: path)
@@ -211,6 +221,9 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
+        case _ where method == "GET" && configuration.quirks.documents[path] != nil:
+            let document = configuration.quirks.documents[path]!
+            return json(document.body, url: url, headers: document.headers)
         default:
             if let api = configuration.quirks.api, let (status, body) = api(request, bearerSubject(request)) {
                 return (try! body.jsonData(), .make(url: url, status: status, headers: ["Content-Type": "application/json"]))
@@ -232,7 +245,7 @@ public actor TestIdentityProvider {
             "introspection_endpoint": .string(endpoint(configuration.paths.introspect).absoluteString),
             "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
             "response_types_supported": ["code"],
-            "grant_types_supported": ["authorization_code", "refresh_token"],
+            "grant_types_supported": configuration.issuesRefreshTokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
             "code_challenge_methods_supported": ["S256"],
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
             "scopes_supported": ["openid", "email", "profile", "offline_access"],
@@ -240,6 +253,7 @@ public actor TestIdentityProvider {
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
         ]
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
+        for name in configuration.quirks.discoveryRemovals { document[name] = nil }
         document.merge(behavior.discoveryOverrides) { _, override in override }
         return document
     }
@@ -288,6 +302,10 @@ public actor TestIdentityProvider {
             let location = requested.appendingQuery(response)
             return (Data(), .make(url: url, status: 302, headers: ["Location": location.absoluteString]))
         }
+        if let (error, description) = configuration.quirks.rejectAuthorization?(query, path) {
+            response += [("error", error), ("error_description", description)]
+            return finish()
+        }
         if let (error, description) = behavior.authorizationError {
             response.append(("error", error))
             if let description { response.append(("error_description", description)) }
@@ -313,6 +331,7 @@ public actor TestIdentityProvider {
             nonce: query["nonce"],
             scope: query["scope"] ?? "",
             extraClaims: configuration.quirks.idTokenClaims?(query) ?? [:],
+            parameters: query,
             expiresAt: clock.now().addingTimeInterval(60)
         )
         response.append(("code", code))
@@ -342,69 +361,96 @@ public actor TestIdentityProvider {
         if let replacement = behavior.tokenResponseReplacement {
             return (replacement.body, .make(url: url, status: replacement.status, headers: replacement.headers))
         }
-        guard let client = authenticateClient(request, form: form) else {
-            return oauthError("invalid_client", status: 401, url: url)
+        let client: Client
+        switch authenticateClient(request, form: form) {
+        case .success(let authenticated): client = authenticated
+        case .failure(let failure): return clientAuthenticationError(failure, url: url)
         }
         if let problem = configuration.quirks.validateTokenRequest?(request, form) {
             return oauthError("invalid_request", description: problem, url: url)
         }
         switch form["grant_type"] {
         case "authorization_code": return redeemCode(form, client: client, url: url)
-        case "refresh_token": return redeemRefreshToken(form, client: client, url: url)
+        case "refresh_token" where configuration.issuesRefreshTokens: return redeemRefreshToken(form, client: client, url: url)
         default: return oauthError("unsupported_grant_type", url: url)
         }
     }
 
-    private func authenticateClient(_ request: URLRequest, form: [String: String]) -> Client? {
-        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
-            return authenticateClientAssertion(form)
-        }
-        if let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Basic "),
-            let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) })
-        {
-            let parts = decoded.split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-            guard parts.count == 2, let client = configuration.clients.first(where: { $0.id == parts[0] }),
-                client.secret == parts[1]
-            else { return nil }
-            return client
-        }
-        guard let client = configuration.clients.first(where: { $0.id == form["client_id"] }) else { return nil }
-        // A key-based client must use its key; a confidential one its secret.
-        guard client.publicKey == nil else {
-            clientAuthenticationFailures.append("a private_key_jwt client sent no assertion")
-            return nil
-        }
-        if let secret = client.secret, form["client_secret"] != secret { return nil }
-        return client
+    /// Authenticates the client of a token, revocation or introspection request by the method it used.
+    private func authenticateClient(_ request: URLRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+        let result = clientAuthentication(request, form: form)
+        if case .failure(let failure) = result { clientAuthenticationFailures.append(failure.rawValue) }
+        return result
     }
 
-    /// RFC 7523 §3: the assertion's signature, `iss` = `sub` = a registered key-based client, `aud` = the token
-    /// endpoint, an unexpired `exp` no more than five minutes ahead, and a `jti` never seen before.
-    private func authenticateClientAssertion(_ form: [String: String]) -> Client? {
-        func refuse(_ reason: String) -> Client? {
-            clientAuthenticationFailures.append(reason)
-            return nil
+    private func clientAuthentication(_ request: URLRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+        let accepted = configuration.quirks.acceptedClientAuthenticationMethods
+        if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
+            guard accepted?.contains(.privateKeyJWT) ?? true else { return .failure(.unsupportedMethod) }
+            return authenticateClientAssertion(form)
         }
-        guard form["client_assertion_type"] == ClientAssertion.type else { return refuse("wrong client_assertion_type") }
+        if let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Basic ") {
+            guard accepted?.contains(.clientSecretBasic) ?? true else { return .failure(.unsupportedMethod) }
+            guard let decoded = Data(base64Encoded: String(header.dropFirst(6))).flatMap({ String(data: $0, encoding: .utf8) }) else {
+                return .failure(.wrongSecret)
+            }
+            let parts = decoded.split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+            guard parts.count == 2, let client = configuration.clients.first(where: { $0.id == parts[0] }) else { return .failure(.unknownClient) }
+            guard client.secret == parts[1] else { return .failure(.wrongSecret) }
+            return .success(client)
+        }
+        if form["client_secret"] != nil {
+            guard accepted?.contains(.clientSecretPost) ?? true else { return .failure(.unsupportedMethod) }
+        } else if let accepted, !accepted.contains(.none) {
+            return .failure(.noAuthentication)
+        }
+        guard let client = configuration.clients.first(where: { $0.id == form["client_id"] }) else { return .failure(.unknownClient) }
+        // A key-based client must use its key; a confidential one its secret.
+        guard client.publicKey == nil else { return .failure(.keyClientWithoutAssertion) }
+        if let secret = client.secret, form["client_secret"] != secret { return .failure(.wrongSecret) }
+        return .success(client)
+    }
+
+    /// RFC 7523 §3: the assertion's signature, `iss` = `sub` = a registered key-based client, `aud` one of the accepted
+    /// audiences (the token endpoint; a string, or an array of accepted values only), an unexpired `exp` no more
+    /// than five minutes ahead, and a `jti` never seen before.
+    private func authenticateClientAssertion(_ form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+        guard form["client_assertion_type"] == ClientAssertion.type else { return .failure(.wrongAssertionType) }
         guard let token = form["client_assertion"], let jws = try? CompactJWS(parsing: token),
             let claims = try? JSONValue.parseObject(jws.payload)
-        else { return refuse("malformed assertion") }
-        guard let issuer = claims["iss"]?.stringValue, claims["sub"]?.stringValue == issuer,
-            form["client_id"] == nil || form["client_id"] == issuer,
-            let client = configuration.clients.first(where: { $0.id == issuer }), let publicKey = client.publicKey
-        else { return refuse("iss/sub is not a key-based client") }
-        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm), let key = try? JSONWebKey(publicKey),
-            key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm)
-        else { return refuse("bad signature") }
-        guard claims["aud"]?.stringValue == endpoint(configuration.paths.token).absoluteString
-            || claims["aud"]?.arrayValue?.contains(.string(endpoint(configuration.paths.token).absoluteString)) == true
-        else { return refuse("wrong audience") }
-        let now = clock.now().timeIntervalSince1970
-        guard let expiry = claims["exp"]?.numberValue, expiry > now, expiry - now <= 300 else { return refuse("expired or too long-lived") }
-        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, seenAssertionIDs.insert(jti).inserted else {
-            return refuse("replayed jti")
+        else { return .failure(.malformedAssertion) }
+        guard let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue else { return .failure(.malformedAssertion) }
+        guard let client = configuration.clients.first(where: { $0.id == subject }), let publicKey = client.publicKey else {
+            return .failure(.unknownClient)
         }
-        return client
+        guard form["client_id"] == nil || form["client_id"] == subject else { return .failure(.malformedAssertion) }
+        let algorithms = configuration.quirks.acceptedAssertionAlgorithms
+        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm), algorithms?.contains(algorithm) ?? true else {
+            return .failure(.unsupportedAssertionAlgorithm)
+        }
+        let now = clock.now().timeIntervalSince1970
+        guard let expiry = claims["exp"]?.numberValue else { return .failure(.malformedAssertion) }
+        guard expiry > now, expiry - now <= 300 else { return .failure(.expiredAssertion) }
+        var audiences = [endpoint(configuration.paths.token).absoluteString]
+        if configuration.quirks.acceptsIssuerAsAssertionAudience { audiences.append(configuration.issuer.absoluteString) }
+        let claimed = claims["aud"]?.stringValue.map { [$0] } ?? claims["aud"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        guard !claimed.isEmpty, claimed.allSatisfy(audiences.contains) else { return .failure(.wrongAudience) }
+        guard issuer == subject else { return .failure(.issuerIsNotSubject) }
+        guard let key = try? JSONWebKey(publicKey), key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else {
+            return .failure(.badSignature)
+        }
+        guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, seenAssertionIDs.insert(jti).inserted else {
+            return .failure(.replayedAssertion)
+        }
+        return .success(client)
+    }
+
+    /// The response to a failed client authentication: the provider's own mapping, or 401 `invalid_client`.
+    private func clientAuthenticationError(_ failure: ClientAuthenticationFailure, url: URL) -> (Data, HTTPURLResponse) {
+        if let answer = configuration.quirks.clientAuthenticationError?(failure) {
+            return oauthError(answer.error, description: answer.description, status: answer.status, url: url)
+        }
+        return oauthError("invalid_client", status: 401, url: url)
     }
 
     private func redeemCode(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
@@ -426,7 +472,11 @@ public actor TestIdentityProvider {
         let family = issue("family")
         codes[code]?.family = family
         familyClaims[family] = issued.extraClaims
-        return tokenResponse(client: client, scope: issued.scope, family: family, nonce: issued.nonce, includeRefresh: true, url: url)
+        familyParameters[family] = issued.parameters
+        return tokenResponse(
+            client: client, scope: issued.scope, family: family, nonce: issued.nonce,
+            includeRefresh: configuration.issuesRefreshTokens, url: url
+        )
     }
 
     private func redeemRefreshToken(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
@@ -497,7 +547,8 @@ public actor TestIdentityProvider {
     /// Builds an ID token for the configured user, applying the behavior's claim, header and signing knobs.
     private func makeIDToken(clientID: String, nonce: String?, accessToken: String, extraClaims: [String: JSONValue], now: Date) -> String {
         let algorithm = configuration.signingAlgorithm
-        var claims: [String: JSONValue] = user.claims.merging(extraClaims) { _, extra in extra }
+        let userClaims = configuration.quirks.idTokenIncludesUserClaims ? user.claims : [:]
+        var claims: [String: JSONValue] = userClaims.merging(extraClaims) { _, extra in extra }
         claims["iss"] = .string(configuration.issuer.absoluteString)
         claims["sub"] = .string(user.subject)
         claims["aud"] = .string(clientID)
@@ -590,7 +641,7 @@ public actor TestIdentityProvider {
         }
         var claims = record.subject == user.subject ? user.claims : [:]
         claims["sub"] = .string(record.subject)
-        if let shape = configuration.quirks.userInfo { claims = shape(record.subject, claims) }
+        if let shape = configuration.quirks.userInfo { claims = shape(record.subject, claims, familyParameters[record.family] ?? [:]) }
         claims.merge(behavior.userInfoOverrides) { _, override in override }
         return json(claims, url: url)
     }
@@ -620,7 +671,7 @@ public actor TestIdentityProvider {
     private func revoke(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
         if let status = behavior.revocationFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
         let form = formParameters(request)
-        guard authenticateClient(request, form: form) != nil else { return oauthError("invalid_client", status: 401, url: url) }
+        if case .failure(let failure) = authenticateClient(request, form: form) { return clientAuthenticationError(failure, url: url) }
         if let token = form["token"] {
             if let record = refreshTokens[token] { revokedFamilies.insert(record.family) }
             if accessTokens[token] != nil { accessTokens[token] = nil }
@@ -630,7 +681,7 @@ public actor TestIdentityProvider {
 
     private func introspect(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
         let form = formParameters(request)
-        guard authenticateClient(request, form: form) != nil else { return oauthError("invalid_client", status: 401, url: url) }
+        if case .failure(let failure) = authenticateClient(request, form: form) { return clientAuthenticationError(failure, url: url) }
         guard let token = form["token"], let record = accessTokens[token], isActive(record) else {
             return json(["active": false], url: url)
         }
