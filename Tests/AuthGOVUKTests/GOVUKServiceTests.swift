@@ -1,0 +1,431 @@
+import AuthCore
+import AuthGOVUK
+import AuthProviders
+import AuthTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// GOV.UK One Login for a government web service, against the emulator that answers like GOV.UK's simulator.
+@Suite("GOV.UK One Login for services")
+struct GOVUKServiceTests {
+    private struct Harness {
+        let idp: TestIdentityProvider
+        let clock: ManualClock
+        let transport: RecordingTransport
+        let storage: InMemoryTokenStorage
+        let client: AuthClient
+
+        func signIn() async throws -> Session {
+            try await client.signIn(with: HeadlessUserAgent(transport: transport))
+        }
+    }
+
+    private func harness(_ change: (inout [String: JSONValue]) -> Void = { _ in }) throws -> Harness {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.govUKService(clock: clock)
+        var values = ProviderEmulator.govUKService(clock: clock).configuration.values
+        change(&values)
+        let provider = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: ProviderConfiguration(values))
+        let transport = RecordingTransport(idp.transport)
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(provider: provider, storage: storage, transport: transport, logger: RecordingLogger(), clock: clock)
+        return Harness(idp: idp, clock: clock, transport: transport, storage: storage, client: client)
+    }
+
+    private func authError(_ body: () async throws -> Void) async -> AuthError? {
+        do {
+            try await body()
+            return nil
+        } catch {
+            return error as? AuthError
+        }
+    }
+
+    // MARK: Configuration
+
+    @Test("A configuration with a private key is a service: GOVUKServiceProvider with private_key_jwt, vtr, claims")
+    func serviceConfiguration() throws {
+        let provider = try #require(try harness().client.provider as? GOVUKServiceProvider)
+        #expect(provider.client.authenticationMethod == .privateKeyJWT)
+        #expect(provider.configuration.vectorsOfTrust == [VectorOfTrust(.medium, .p2)])
+        #expect(provider.configuration.identityClaims == [.coreIdentity, .address, .returnCode])
+        #expect(provider.configuration.didController == "did:web:oidc.integration.account.gov.uk")
+        let metadata = ProviderMetadata(
+            issuer: "https://oidc.integration.account.gov.uk/",
+            authorizationEndpoint: URL(string: "https://oidc.integration.account.gov.uk/authorize")!,
+            tokenEndpoint: URL(string: "https://oidc.integration.account.gov.uk/token")!
+        )
+        let request = SignInRequest(options: SignInOptions(), metadata: metadata, scopes: provider.client.scopes, redirectURI: provider.client.redirectURI)
+        let parameters = provider.authorizationParameters(for: request)
+        #expect(parameters["vtr"] == #"["Cl.Cm.P2"]"#)
+        #expect(parameters["ui_locales"] == "en")
+        let claims = try JSONValue.parseObject(Data(try #require(parameters["claims"]).utf8))
+        #expect(Set(claims["userinfo"]?.objectValue?.keys.map { $0 } ?? []) == [
+            "https://vocab.account.gov.uk/v1/coreIdentityJWT", "https://vocab.account.gov.uk/v1/address",
+            "https://vocab.account.gov.uk/v1/returnCode",
+        ])
+        // Without key material the same id builds the app provider.
+        let app = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: ProviderEmulator.govUK().configuration)
+        #expect(app is GOVUKProvider)
+    }
+
+    @Test("The real environments: issuer with its trailing slash, the identity issuer and the DID document")
+    func environments() throws {
+        let key = try ClientSigningKey(pem: GOVUKServiceKeys.clientKeyPEM, algorithm: .rs256)
+        let configuration = try GOVUKServiceConfiguration(
+            environment: .integration, clientID: "service", clientAuthentication: .privateKey(key),
+            redirectURI: URL(string: "https://service.gov.uk/callback")!, vectorsOfTrust: [VectorOfTrust(.medium, .p2)],
+            identityClaims: [.coreIdentity]
+        )
+        #expect(configuration.issuer.absoluteString == "https://oidc.integration.account.gov.uk/")
+        #expect(configuration.identityIssuer == "https://identity.integration.account.gov.uk/")
+        #expect(configuration.didDocumentURL.absoluteString == "https://identity.integration.account.gov.uk/.well-known/did.json")
+        #expect(configuration.didController == "did:web:identity.integration.account.gov.uk")
+        let production = try GOVUKServiceConfiguration(dictionary: ProviderConfiguration([
+            "environment": "production", "client_id": "service", "client_secret": "s", "redirect_uri": "https://service.gov.uk/cb",
+        ]))
+        #expect(production.issuer.absoluteString == "https://oidc.account.gov.uk/")
+        #expect(production.vectorsOfTrust == [VectorOfTrust(.medium)])
+        guard case .clientSecret = production.clientAuthentication else {
+            Issue.record("a client secret configures client_secret_post")
+            return
+        }
+        #expect(GOVUKServiceProvider(configuration: production).client.authenticationMethod == .clientSecretPost)
+    }
+
+    @Test("What GOV.UK One Login would refuse is a configuration error that says what to fix")
+    func configurationErrors() throws {
+        let base: [String: JSONValue] = [
+            "environment": "integration", "client_id": "service", "private_key": .string(GOVUKServiceKeys.clientKeyPEM),
+            "redirect_uri": "https://service.gov.uk/callback",
+        ]
+        let cases: [([String: JSONValue], [String], String)] = [
+            (["client_secret": "s", "vtr": ["Cl.Cm.P2"]], ["private_key"], "private_key_jwt"),
+            (["scope": "openid email offline_access"], [], "offline_access"),
+            (["vtr": ["Cl.Cm.P2", "Cl.Cm"]], [], "mix identity"),
+            (["vtr": ["Cl.P2"]], [], "without Cl.Cm"),
+            (["vtr": ["Cl.Cm.P5"]], [], "unknown level"),
+            (["vtr": ["Cl.Cm.P1.P2"]], [], "more than one"),
+            (["vtr": ["Cl.Cm.X9"]], [], "neither Cl, Cm"),
+            (["claims": ["coreIdentityJWT"]], [], "come only with identity"),
+            (["claims": ["shoeSize"], "vtr": ["Cl.Cm.P2"]], [], "Unknown GOV.UK identity claim"),
+            (["private_key_alg": "ES256"], [], "as ES256 needs"),
+            (["redirect_uri": "http://service.gov.uk/callback"], [], "must be https"),
+            ([:], ["private_key"], "private key"),
+            ([:], ["environment"], "'environment'"),
+        ]
+        for (changes, removals, expected) in cases {
+            var values = base
+            for (key, value) in changes { values[key] = value }
+            for key in removals { values[key] = nil }
+            let error = #expect(throws: AuthError.self, "\(changes) \(removals)") {
+                try GOVUKServiceConfiguration(dictionary: ProviderConfiguration(values))
+            }
+            #expect(error?.message.contains(expected) == true, "\(error?.message ?? "") lacks \(expected)")
+            #expect(error?.message.contains("PRIVATE KEY") == false)
+        }
+        // An EC key is a valid client key elsewhere, but GOV.UK accepts RSA assertions only.
+        let ecKey = try ClientSigningKey(pem: Self.testOnlyP256PEM, algorithm: .es256)
+        let error = #expect(throws: AuthError.self) {
+            try GOVUKServiceConfiguration(
+                environment: .integration, clientID: "s", clientAuthentication: .privateKey(ecKey),
+                redirectURI: URL(string: "https://service.gov.uk/cb")!
+            )
+        }
+        #expect(error?.message.contains("not ES256") == true)
+    }
+
+    /// TEST ONLY. A P-256 key made for this test; it protects nothing.
+    static let testOnlyP256PEM = """
+        -----BEGIN PRIVATE KEY-----
+        MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQgBkEfhgArWlMn29e9
+        BvQLHo/aSaGp2bO2+qDIo7N5ujihRANCAAQvcX2SOmrKoOFqopLR0OIt80fA5mmP
+        T5NY9VuZBr8HfeB6wpJjh5UFElMe6guD4RdQp0aILBkNwF3EJfh4HTXz
+        -----END PRIVATE KEY-----
+        """
+
+    // MARK: The emulator answers like GOV.UK's simulator
+
+    @Test("Discovery as the simulator serves it: trailing-slash issuer, cacheable, authorization_code only, no revocation")
+    func discoveryDocument() async throws {
+        let harness = try harness()
+        let (data, response) = try await harness.transport.send(URLRequest(url: harness.idp.endpoint("/.well-known/openid-configuration")))
+        let document = try JSONValue.parseObject(data)
+        #expect(document["issuer"] == "https://oidc.integration.account.gov.uk/")
+        #expect(document["token_endpoint"] == "https://oidc.integration.account.gov.uk/token")
+        #expect(document["grant_types_supported"] == ["authorization_code"])
+        #expect(document["token_endpoint_auth_methods_supported"] == ["private_key_jwt", "client_secret_post"])
+        #expect(document["request_parameter_supported"] == true)
+        #expect(document["ui_locales_supported"] == ["en", "cy"])
+        #expect(document["revocation_endpoint"] == nil)
+        #expect(document["introspection_endpoint"] == nil)
+        #expect(response.value(forHTTPHeaderField: "Cache-Control") == "max-age=86400")
+        let (did, didResponse) = try await harness.transport.send(URLRequest(url: harness.idp.endpoint("/.well-known/did.json")))
+        #expect(try JSONValue.parseObject(did)["id"] == "did:web:oidc.integration.account.gov.uk")
+        #expect(didResponse.value(forHTTPHeaderField: "Cache-Control") == "max-age=3600, private")
+    }
+
+    private func postToken(_ harness: Harness, _ form: [(String, String)], basic: String? = nil) async throws -> (status: Int, body: [String: JSONValue]) {
+        var request = URLRequest(url: harness.idp.endpoint("/token"))
+        request.httpMethod = "POST"
+        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        if let basic { request.setValue("Basic " + Data(basic.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization") }
+        request.httpBody = Data(FormEncoding.encode(form).utf8)
+        let (data, response) = try await harness.transport.send(request)
+        return (response.statusCode, try JSONValue.parseObject(data))
+    }
+
+    @Test("Bad client authentication gets the simulator's exact answers; a replayed jti is refused (strict)")
+    func tokenEndpointAnswers() async throws {
+        let harness = try harness()
+        let key = try ClientSigningKey(pem: GOVUKServiceKeys.clientKeyPEM, algorithm: .rs256)
+        let tokenEndpoint = harness.idp.endpoint("/token").absoluteString
+        let client = TestIdentityProvider.govUKServiceClientID
+        let grant = [("grant_type", "authorization_code"), ("code", "unknown"), ("redirect_uri", TestIdentityProvider.govUKServiceRedirectURI.absoluteString)]
+        func assertion(audience: String, at date: Date? = nil) throws -> [(String, String)] {
+            let token = try ClientAssertion.make(clientID: client, audience: audience, key: key, now: date ?? harness.clock.now())
+            return [("client_assertion_type", ClientAssertion.type), ("client_assertion", token.reveal())]
+        }
+
+        let none = try await postToken(harness, grant + [("client_id", client)])
+        #expect(none.status == 400 && none.body["error"] == "invalid_request")
+        #expect(none.body["error_description"] == "Invalid token authentication method used")
+        let basic = try await postToken(harness, grant, basic: "\(TestIdentityProvider.govUKServiceSecretClientID):\(TestIdentityProvider.govUKServiceSecret)")
+        #expect(basic.status == 400 && basic.body["error_description"] == "Invalid token authentication method used")
+
+        let elsewhere = try await postToken(harness, grant + (try assertion(audience: "https://other.example/token")))
+        #expect(elsewhere.status == 400 && elsewhere.body["error"] == "invalid_client")
+        let expired = try await postToken(harness, grant + (try assertion(audience: tokenEndpoint, at: harness.clock.now().addingTimeInterval(-600))))
+        #expect(expired.status == 400 && expired.body["error"] == "invalid_grant")
+        #expect(expired.body["error_description"] == "private_key_jwt has expired")
+
+        // The issuer (with its slash) is an accepted audience too; the code is unknown, so invalid_grant after authentication.
+        let good = try assertion(audience: "https://oidc.integration.account.gov.uk/")
+        let first = try await postToken(harness, grant + good)
+        #expect(first.status == 400 && first.body["error"] == "invalid_grant")
+        let replayed = try await postToken(harness, grant + good)
+        #expect(replayed.status == 400 && replayed.body["error"] == "invalid_client")
+        #expect(await harness.idp.clientAuthenticationFailures == [
+            "no client authentication", "unsupported authentication method", "wrong audience", "expired or too long-lived", "replayed jti",
+        ])
+
+        let refresh = try await postToken(harness, [("grant_type", "refresh_token"), ("refresh_token", "x")] + (try assertion(audience: tokenEndpoint)))
+        #expect(refresh.status == 400 && refresh.body["error"] == "unsupported_grant_type")
+    }
+
+    @Test("Authorization requests the simulator refuses come back with its error and description", arguments: [
+        (["vtr": #"["Cl.Cm.P9"]"#], "invalid_request", "Request vtr not valid"),
+        (["vtr": #"["Cl.Cm.P2","Cl.Cm"]"#], "invalid_request", "Request vtr not valid"),
+        (["vtr": #"["Cl.Cm.P1"]"#], "invalid_request", "Request vtr not valid"),
+        (["nonce": ""], "invalid_request", "Request is missing nonce parameter"),
+        (["scope": "openid offline_access"], "invalid_scope", "Invalid, unknown or malformed scope"),
+        (["claims": #"{"userinfo":{"https://vocab.account.gov.uk/v1/shoeSize":null}}"#], "invalid_request", "Request contains invalid claims"),
+        (["request_uri": "https://service.example.gov.uk/request.jwt"], "request_uri_not_supported", "Request URI parameter not supported"),
+    ])
+    func authorizationAnswers(_ change: [String: String], _ error: String, _ description: String) async throws {
+        let harness = try harness()
+        let request = try await harness.client.prepareSignIn()
+        var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
+        var items = components.queryItems ?? []
+        for (name, value) in change {
+            items.removeAll { $0.name == name }
+            if !value.isEmpty { items.append(URLQueryItem(name: name, value: value)) }
+        }
+        components.queryItems = items
+        let (_, response) = try await harness.transport.send(URLRequest(url: try #require(components.url)))
+        let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
+        #expect(location.queryItems?.first { $0.name == "error" }?.value == error)
+        #expect(location.queryItems?.first { $0.name == "error_description" }?.value == description)
+        #expect(location.queryItems?.first { $0.name == "state" }?.value == request.state)
+        #expect(location.queryItems?.contains { $0.name == "iss" } == false)
+    }
+
+    // MARK: Sign-in and identity
+
+    @Test("Identity (P2) sign-in: private_key_jwt, no refresh token, verified core identity, typed address")
+    func identitySignIn() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        let credential = await session.credential
+        #expect(credential.refreshToken == nil)
+        #expect(credential.expiresAt == harness.clock.now().addingTimeInterval(180))
+        #expect(await session.idTokenClaims?["vot"] == "Cl.Cm")
+        #expect(await harness.idp.clientAuthenticationFailures.isEmpty)
+        #expect(await harness.idp.tokenRequestsByGrant == ["authorization_code": 1])
+
+        let info = try await session.govUKUserInfo()
+        let identity = try #require(info.coreIdentity)
+        #expect(identity.levelOfConfidence == .p2)
+        #expect(identity.currentName?.givenNames == ["GEOFFREY"])
+        #expect(identity.currentName?.familyName == "HEARNSHAW")
+        #expect(identity.birthDates == ["1955-04-19"])
+        #expect(identity.subject == credential.subject)
+        #expect(info.email == "test@example.com")
+        #expect(info.addresses.first?.postalCode == "GL1 5QB")
+        #expect(info.addresses.first?.uprn == "100120472196")
+        #expect(info.returnCodes.isEmpty)
+
+        // The DID document is fetched once and cached for its max-age.
+        _ = try await session.govUKUserInfo()
+        #expect(await harness.idp.requestCounts["/.well-known/did.json"] == 1)
+    }
+
+    @Test("Identity not proved: no core identity, the return codes typed")
+    func returnCodes() async throws {
+        let harness = try harness()
+        await harness.idp.setUser(TestIdentityProvider.govUKServiceUserWithoutIdentity(returnCodes: ["X"]))
+        let session = try await harness.signIn()
+        let info = try await session.govUKUserInfo()
+        #expect(info.coreIdentity == nil)
+        #expect(info.returnCodes == [ReturnCode(code: "X")])
+    }
+
+    @Test("No refresh token: when the access token ends, validAccessToken() says to sign in again")
+    func sessionLifetime() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        _ = try await session.validAccessToken()
+        harness.clock.advance(by: 181)
+        let error = await authError { _ = try await session.validAccessToken() }
+        #expect(error?.code == .notSignedIn)
+        #expect(error?.message.contains("GOV.UK One Login issued no refresh token") == true)
+        #expect(error?.message.contains("sign in again") == true)
+        #expect(await harness.idp.tokenRequestsByGrant["refresh_token"] == nil)
+    }
+
+    @Test("A signed request object (request=) with the service key is accepted")
+    func signedRequestObject() async throws {
+        let harness = try harness { $0["request_object"] = true }
+        let session = try await harness.signIn()
+        #expect(await session.idTokenClaims?["vot"] == "Cl.Cm")
+        #expect(await harness.idp.requestObjectFailures.isEmpty)
+    }
+
+    @Test("client_secret_post without identity signs in")
+    func clientSecretPost() async throws {
+        let harness = try harness {
+            $0["private_key"] = nil
+            $0["private_key_alg"] = nil
+            $0["client_id"] = .string(TestIdentityProvider.govUKServiceSecretClientID)
+            $0["client_secret"] = .string(TestIdentityProvider.govUKServiceSecret)
+            $0["vtr"] = ["Cl.Cm"]
+            $0["claims"] = nil
+        }
+        let session = try await harness.signIn()
+        let info = try await session.govUKUserInfo()
+        #expect(info.coreIdentity == nil)
+        #expect(info.phoneNumber == "07123456789")
+    }
+
+    // MARK: Hostile
+
+    @Test("An ID token vot below the request, or without vot, is refused: vot_not_satisfied, nothing stored", arguments: [
+        ["vot": JSONValue.string("Cl")], ["vot": .null], ["vot": "Cl.Xx"],
+    ])
+    func idTokenVot(_ overrides: [String: JSONValue]) async throws {
+        let harness = try harness()
+        await harness.idp.update { behavior in
+            if overrides["vot"] == .null { behavior.idTokenClaimRemovals = ["vot"] } else { behavior.idTokenClaimOverrides = overrides }
+        }
+        let error = await authError { _ = try await harness.signIn() }
+        #expect(error?.code == .vectorOfTrustNotSatisfied)
+        #expect(await harness.storage.isEmpty)
+    }
+
+    @Test("The app provider refuses an ID token vot below its vectors of trust")
+    func appVot() async throws {
+        let emulator = ProviderEmulator.govUK(clock: ManualClock())
+        let idp = TestIdentityProvider.govUK(clock: emulator.clock)
+        var values = emulator.configuration.values
+        values["vectorsOfTrust"] = ["Cl.Cm"]
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(
+            provider: try ProviderRegistry.builtIn.provider(named: "govuk", configuration: ProviderConfiguration(values)),
+            storage: storage, transport: idp.transport, logger: RecordingLogger(), clock: emulator.clock
+        )
+        await idp.update { $0.idTokenClaimOverrides = ["vot": "Cl"] }
+        let error = await authError { _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport)) }
+        #expect(error?.code == .vectorOfTrustNotSatisfied)
+        #expect(await storage.isEmpty)
+    }
+
+    struct HostileIdentity: Sendable, CustomTestStringConvertible {
+        let description: String
+        let code: AuthError.Code
+        let make: @Sendable (_ subject: String, _ now: Date) -> String
+        var testDescription: String { description }
+    }
+
+    /// The claims of an honest core identity JWT for the emulated service, changed by `change`.
+    @Sendable static func claims(_ subject: String, _ now: Date, _ change: (inout [String: JSONValue]) -> Void = { _ in }) -> [String: JSONValue] {
+        var claims = GOVUKServiceKeys.identitySigner.claims(
+            audience: TestIdentityProvider.govUKServiceClientID, subject: subject,
+            credential: GOVUKIdentitySigner.simulatorCredential, trustmark: "t", now: now
+        )
+        change(&claims)
+        return claims
+    }
+
+    static let hostileIdentities: [HostileIdentity] = {
+        let signer = GOVUKServiceKeys.identitySigner
+        return [
+            HostileIdentity(description: "signed by a key the DID document does not publish", code: .invalidSignature) { subject, now in
+                GOVUKIdentitySigner.impostor(of: signer).jwt(Self.claims(subject, now))
+            },
+            HostileIdentity(description: "for another client", code: .invalidAudience) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["aud"] = "another-service" })
+            },
+            HostileIdentity(description: "for another user", code: .subjectMismatch) { _, now in
+                signer.jwt(Self.claims("urn:fdc:gov.uk:2022:someone-else", now))
+            },
+            HostileIdentity(description: "expired", code: .tokenExpired) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["exp"] = .number(now.timeIntervalSince1970 - 3600) })
+            },
+            HostileIdentity(description: "from another issuer", code: .invalidIssuer) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["iss"] = "https://impostor.example/" })
+            },
+            HostileIdentity(description: "below the requested level (P1 for P2)", code: .vectorOfTrustNotSatisfied) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["vot"] = "P1" })
+            },
+            HostileIdentity(description: "naming a key of another controller", code: .unknownKeyID) { subject, now in
+                signer.jwt(Self.claims(subject, now), headerOverrides: ["kid": "did:web:impostor.example#identity-key-1"])
+            },
+            HostileIdentity(description: "naming an unpublished key id", code: .unknownKeyID) { subject, now in
+                signer.jwt(Self.claims(subject, now), headerOverrides: ["kid": .string(signer.controller + "#rotated-away")])
+            },
+            HostileIdentity(description: "with an RS256 header", code: .unsupportedAlgorithm) { subject, now in
+                signer.jwt(Self.claims(subject, now), headerOverrides: ["alg": "RS256"])
+            },
+            HostileIdentity(description: "issued in the future", code: .invalidIssuedAt) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["nbf"] = .number(now.timeIntervalSince1970 + 3600) })
+            },
+            HostileIdentity(description: "without a credential subject", code: .malformedIdentityClaim) { subject, now in
+                signer.jwt(Self.claims(subject, now) { $0["vc"] = ["type": ["VerifiableCredential"]] })
+            },
+        ]
+    }()
+
+    @Test("Hostile core identity JWTs are refused with their specific error", arguments: hostileIdentities)
+    func hostileCoreIdentity(_ hostile: HostileIdentity) async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        let subject = try #require(await session.credential.subject)
+        let token = hostile.make(subject, harness.clock.now())
+        await harness.idp.update { $0.userInfoOverrides = ["https://vocab.account.gov.uk/v1/coreIdentityJWT": .string(token)] }
+        let error = await authError { _ = try await session.govUKUserInfo() }
+        #expect(error?.code == hostile.code, "\(error?.message ?? "no error")")
+        #expect(error?.message.contains("core identity JWT") == true)
+    }
+
+    @Test("Identity claims in the wrong shape are malformed_identity_claim")
+    func malformedClaims() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        await harness.idp.update { $0.userInfoOverrides = ["https://vocab.account.gov.uk/v1/address": "26 Frampton Road"] }
+        let error = await authError { _ = try await session.govUKUserInfo() }
+        #expect(error?.code == .malformedIdentityClaim)
+    }
+}
