@@ -93,6 +93,9 @@ let package = Package(
             dependencies: [
                 "AuthProviders", "AuthLoopback", "AuthTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
             ],
             swiftSettings: strictSettings
         ),

@@ -25,6 +25,9 @@ swift test --package-path Examples/ThirdPartyProvider
 echo "==> auth-cli end to end (embedded identity provider, then the real server)"
 Scripts/cli-integration.sh
 
+echo "==> GOV.UK One Login for a service over real HTTP (auth-cli emulate govuk-service, login with a key file)"
+Scripts/govuk-service-cli.sh
+
 echo "==> auth-cli over real HTTP against a hostile identity provider (Scripts/hostile-idp.py)"
 Scripts/hostile-http.sh
 

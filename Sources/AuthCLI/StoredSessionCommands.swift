@@ -95,9 +95,31 @@ struct UserInfoCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await StoredSession.run(store, output) { stored, output in
+            // A GOV.UK One Login service's identity is shown only once its JWT verified against GOV.UK's DID document.
+            if stored.session.client.provider is GOVUKServiceProvider {
+                let info = try await stored.session.govUKUserInfo()
+                var claims = info.claims.claims
+                var human: [String] = []
+                if let identity = info.coreIdentity {
+                    claims["verified_identity"] = [
+                        "level_of_confidence": .string(identity.levelOfConfidence.description),
+                        "name": .string(identity.currentName?.fullName ?? ""),
+                        "birth_dates": .array(identity.birthDates.map(JSONValue.string)),
+                    ]
+                    human.append("identity   \(identity.levelOfConfidence) verified: \(identity.currentName?.fullName ?? "-"), born \(identity.birthDates.joined(separator: ", "))")
+                }
+                if !info.returnCodes.isEmpty { human.append("return codes \(info.returnCodes.map(\.code).joined(separator: ", "))") }
+                claims["https://vocab.account.gov.uk/v1/coreIdentityJWT"] = nil
+                output.emit(claims, human: human + Self.lines(claims))
+                return
+            }
             let info = try await stored.session.userInfo()
-            output.emit(info.claims, human: info.claims.sorted { $0.key < $1.key }.map { "\($0.key) = \(Output.jsonText(["v": $0.value]).dropFirst(5).dropLast())" })
+            output.emit(info.claims, human: Self.lines(info.claims))
         }
+    }
+
+    private static func lines(_ claims: [String: JSONValue]) -> [String] {
+        claims.sorted { $0.key < $1.key }.map { "\($0.key) = \(Output.jsonText(["v": $0.value]).dropFirst(5).dropLast())" }
     }
 }
 

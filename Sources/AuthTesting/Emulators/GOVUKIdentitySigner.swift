@@ -18,12 +18,13 @@ public struct GOVUKIdentitySigner: Sendable {
 
     /// A signer with a fresh key, for the DID document at `didDocumentURL`.
     public init(didDocumentURL: URL, issuer: String, keyID: String = "identity-key-1") {
+        self.init(didDocumentURL: didDocumentURL, issuer: issuer, keyID: keyID, privateKey: P256.Signing.PrivateKey())
+    }
+
+    init(didDocumentURL: URL, issuer: String, keyID: String = "identity-key-1", privateKey: P256.Signing.PrivateKey) {
         var host = didDocumentURL.host ?? ""
         if let port = didDocumentURL.port { host += "%3A\(port)" }
-        self.controller = "did:web:" + host
-        self.keyID = keyID
-        self.issuer = issuer
-        self.privateKey = P256.Signing.PrivateKey()
+        self.init(controller: "did:web:" + host, keyID: keyID, issuer: issuer, privateKey: privateKey)
     }
 
     private init(controller: String, keyID: String, issuer: String, privateKey: P256.Signing.PrivateKey) {

@@ -14,8 +14,11 @@ extension ProviderEmulator {
     /// Stricter than the simulator where it is lax: a replayed assertion `jti` is refused, codes are single-use and
     /// expire, token responses are `no-store`. The configuration signs in with the key client and asks for
     /// `Cl.Cm.P2` with the core identity, address and return code claims.
-    public static func govUKService(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.govUKService(clock: clock)
+    ///
+    /// - Parameter issuer: the emulator's issuer (trailing slash included); GOV.UK's integration environment by
+    ///   default, `http://127.0.0.1:<port>/` when `auth-cli emulate` serves it over HTTP.
+    public static func govUKService(clock: any WallClock = SystemWallClock(), issuer: URL = TestIdentityProvider.govUKServiceIssuer) -> ProviderEmulator {
+        let idp = TestIdentityProvider.govUKService(clock: clock, issuer: issuer)
         return ProviderEmulator(
             providerID: "govuk",
             configuration: ProviderConfiguration([
@@ -30,7 +33,7 @@ extension ProviderEmulator {
                 "vtr": ["Cl.Cm.P2"],
                 "ui_locales": "en",
                 "claims": ["coreIdentityJWT", "address", "returnCode"],
-                "identity_issuer": .string(GOVUKServiceKeys.identitySigner.issuer),
+                "identity_issuer": .string(issuer.absoluteString),
                 "did_url": .string(idp.endpoint("/.well-known/did.json").absoluteString),
             ]),
             transport: idp.transport,
@@ -45,6 +48,7 @@ extension ProviderEmulator {
 /// The emulated service's keys: the client's RSA key (registered with the emulator) and GOV.UK's identity signer.
 public enum GOVUKServiceKeys {
     private static let clientKey = try! _RSA.Signing.PrivateKey(keySize: .bits2048)
+    private static let identityKey = P256.Signing.PrivateKey()
 
     /// TEST ONLY. The emulated service's private key (PEM), made for this process; it protects nothing.
     public static var clientKeyPEM: String { clientKey.pemRepresentation }
@@ -59,15 +63,19 @@ public enum GOVUKServiceKeys {
         ]
     }
 
-    /// GOV.UK's identity key, emulated: its DID document is served at the emulator's `/.well-known/did.json`, and
-    /// its `iss` is the emulator's issuer, as GOV.UK's simulator does.
-    public static let identitySigner = GOVUKIdentitySigner(
-        didDocumentURL: URL(string: "https://oidc.integration.account.gov.uk/.well-known/did.json")!,
-        issuer: "https://oidc.integration.account.gov.uk/"
-    )
+    /// GOV.UK's identity key, emulated, for the default issuer: its DID document is served at the emulator's
+    /// `/.well-known/did.json`, and its `iss` is the emulator's issuer, as GOV.UK's simulator does.
+    public static var identitySigner: GOVUKIdentitySigner { identitySigner(for: TestIdentityProvider.govUKServiceIssuer) }
+
+    /// The identity signer of an emulator at `issuer` (one key for the process, the controller from the issuer's host).
+    public static func identitySigner(for issuer: URL) -> GOVUKIdentitySigner {
+        GOVUKIdentitySigner(didDocumentURL: issuer.appendingPathComponent(".well-known/did.json"), issuer: issuer.absoluteString, privateKey: identityKey)
+    }
 }
 
 extension TestIdentityProvider {
+    /// The emulated service's default issuer: GOV.UK One Login's integration environment.
+    public static let govUKServiceIssuer = URL(string: "https://oidc.integration.account.gov.uk/")!
     /// The emulated service's client id (`private_key_jwt`, allowed `P0` and `P2`, as the simulator's default client).
     public static let govUKServiceClientID = "govuk-service-emulator-client"
     /// A second client that authenticates with `client_secret_post` (authentication only, no identity).
@@ -98,10 +106,10 @@ extension TestIdentityProvider {
     }
 
     /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:)``).
-    public static func govUKService(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    public static func govUKService(clock: any WallClock = SystemWallClock(), issuer: URL = govUKServiceIssuer) -> TestIdentityProvider {
         let loopback = URL(string: "http://127.0.0.1/callback")!
         var configuration = Configuration(
-            issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
+            issuer: issuer,
             signingAlgorithm: .es256,
             clients: [
                 Client(id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback], publicKey: GOVUKServiceKeys.clientPublicJWK),
@@ -138,7 +146,7 @@ extension TestIdentityProvider {
             ),
         ]
         configuration.quirks.discoveryHeaders = ["Cache-Control": "max-age=86400"]
-        let signer = GOVUKServiceKeys.identitySigner
+        let signer = GOVUKServiceKeys.identitySigner(for: configuration.issuer)
         configuration.quirks.documents = [
             "/.well-known/did.json": (signer.didDocument, ["Cache-Control": "max-age=3600, private"]),
             "/trustmark": (["idp": .string(issuer), "trustmark_provider": .string(issuer), "C": ["Cl", "Cl.Cm"], "P": ["P0", "P1", "P2", "P3"]], [:]),
@@ -153,7 +161,7 @@ extension TestIdentityProvider {
             ["vot": .string(GOVUKSimulatorRules.vectors(query["vtr"])?.first?.credentialTrust ?? "Cl.Cm"), "vtm": .string(trustmark)]
         }
         configuration.quirks.userInfo = { subject, claims, authorization in
-            GOVUKSimulatorRules.userInfo(subject: subject, claims: claims, authorization: authorization, trustmark: trustmark, now: clock.now())
+            GOVUKSimulatorRules.userInfo(subject: subject, claims: claims, authorization: authorization, signer: signer, trustmark: trustmark, now: clock.now())
         }
         // GOV.UK sends no RFC 9207 `iss` in the authorization response, no `typ` in ID tokens, no `scope` in token responses.
         configuration.initialBehavior.sendsIssParameter = false
@@ -277,7 +285,14 @@ enum GOVUKSimulatorRules {
 
     /// User info as the simulator builds it: `sub`; e-mail and phone by scope; identity claims when a `P` level and
     /// those claims were requested and the user has them; the core identity JWT signed with the DID-published key.
-    static func userInfo(subject: String, claims: [String: JSONValue], authorization: [String: String], trustmark: String, now: Date) -> [String: JSONValue] {
+    static func userInfo(
+        subject: String,
+        claims: [String: JSONValue],
+        authorization: [String: String],
+        signer: GOVUKIdentitySigner,
+        trustmark: String,
+        now: Date
+    ) -> [String: JSONValue] {
         var info: [String: JSONValue] = ["sub": .string(subject)]
         let scopes = Set((authorization["scope"] ?? "").split(separator: " ").map(String.init))
         if scopes.contains("email") {
@@ -295,7 +310,6 @@ enum GOVUKSimulatorRules {
             info[claim] = claims[claim]
         }
         if requested.contains(GOVUKServiceUserKeys.coreIdentityJWT), let credential = claims[GOVUKServiceUserKeys.credential]?.objectValue {
-            let signer = GOVUKServiceKeys.identitySigner
             let jwtClaims = signer.claims(
                 audience: authorization["client_id"] ?? "",
                 subject: subject,

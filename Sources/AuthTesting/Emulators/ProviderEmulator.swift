@@ -51,7 +51,7 @@ public struct ProviderEmulator: Sendable {
         (factories[providerID].map { [$0] } ?? []).map { $0(clock) } + (variants[providerID] ?? []).map { $0(clock) }
     }
 
-    private static let variants: [ProviderID: [@Sendable (any WallClock) -> ProviderEmulator]] = ["govuk": [govUKService]]
+    private static let variants: [ProviderID: [@Sendable (any WallClock) -> ProviderEmulator]] = ["govuk": [{ govUKService(clock: $0) }]]
 
     /// The provider ids that have emulators.
     public static var emulatedProviderIDs: [ProviderID] { factories.keys.sorted() }

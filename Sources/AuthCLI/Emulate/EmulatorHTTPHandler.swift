@@ -1,0 +1,80 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import NIOCore
+import NIOHTTP1
+
+/// The HTTP front of an in-process emulator: each request is turned into a `URLRequest` for the same handler the
+/// in-process transport calls, so the emulator's rules exist once, whichever front a client reaches it through.
+/// Every response closes the connection (a test server, not a production one).
+final class EmulatorHTTPHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = HTTPServerResponsePart
+
+    /// Request bodies are small forms; anything larger is refused.
+    static let maximumBodySize = 1 << 20
+
+    private let base: URL
+    private let serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse)
+    private var head: HTTPRequestHead?
+    private var body: ByteBuffer?
+
+    init(base: URL, serve: @escaping @Sendable (URLRequest) async -> (Data, HTTPURLResponse)) {
+        self.base = base
+        self.serve = serve
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            body = context.channel.allocator.buffer(capacity: 0)
+        case .body(var chunk):
+            guard (body?.readableBytes ?? 0) + chunk.readableBytes <= Self.maximumBodySize else {
+                head = nil
+                Self.respond(context, status: 413, headers: [:], body: Data("Request body too large".utf8))
+                return
+            }
+            body?.writeBuffer(&chunk)
+        case .end:
+            guard let head, let url = URL(string: head.uri, relativeTo: base)?.absoluteURL else { return }
+            self.head = nil
+            var request = URLRequest(url: url)
+            request.httpMethod = head.method.rawValue
+            for (name, value) in head.headers { request.addValue(value, forHTTPHeaderField: name) }
+            if let body, body.readableBytes > 0 { request.httpBody = Data(body.readableBytesView) }
+            let loop = context.eventLoop
+            let bound = NIOLoopBound(context, eventLoop: loop)
+            let serve = serve
+            let sent = request
+            loop.makeFutureWithTask { await Self.answer(sent, serve) }.whenSuccess { status, headers, data in
+                Self.respond(bound.value, status: status, headers: headers, body: data)
+            }
+        }
+    }
+
+    /// The emulator's answer to `request`: status, headers and body.
+    @Sendable private static func answer(
+        _ request: URLRequest,
+        _ serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse)
+    ) async -> (Int, [String: String], Data) {
+        let (data, response) = await serve(request)
+        var headers: [String: String] = [:]
+        for (name, value) in response.allHeaderFields {
+            if let name = name as? String, let value = value as? String { headers[name] = value }
+        }
+        return (response.statusCode, headers, data)
+    }
+
+    private static func respond(_ context: ChannelHandlerContext, status: Int, headers: [String: String], body: Data) {
+        var fields = HTTPHeaders(headers.map { ($0.key, $0.value) })
+        fields.replaceOrAdd(name: "Content-Length", value: String(body.count))
+        fields.replaceOrAdd(name: "Connection", value: "close")
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: fields)
+        context.write(NIOAny(HTTPServerResponsePart.head(head)), promise: nil)
+        context.write(NIOAny(HTTPServerResponsePart.body(.byteBuffer(context.channel.allocator.buffer(bytes: body)))), promise: nil)
+        let bound = NIOLoopBound(context, eventLoop: context.eventLoop)
+        context.writeAndFlush(NIOAny(HTTPServerResponsePart.end(nil))).whenComplete { _ in bound.value.close(promise: nil) }
+    }
+}
