@@ -106,7 +106,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
-        .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
+        .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "AuthTesting", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
         .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),

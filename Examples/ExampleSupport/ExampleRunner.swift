@@ -1,7 +1,7 @@
 public import AuthCore
 import AuthProviders
 import AuthLoopback
-import AuthTesting
+public import AuthTesting
 import Foundation
 
 /// Runs a provider's sample: against its emulator by default, or against real settings with `--config FILE`,
@@ -10,8 +10,26 @@ public enum ExampleRunner {
     /// Provider-specific steps after sign-in (user info, profile, …), returning lines to print.
     public typealias Extra = @Sendable (Session) async throws -> [String]
 
-    /// Parses `--config FILE`, runs the sample, and exits with 0 on success or 1 with a message on failure.
-    public static func main(providerID: ProviderID, extra: Extra? = nil) async -> Never {
+    /// A further run against another emulator (a variant of the provider, or a user in another situation).
+    public struct Scenario: Sendable {
+        /// What the run shows, printed as a heading.
+        public let title: String
+        /// The emulator to sign in against.
+        public let emulator: ProviderEmulator
+        /// Steps after sign-in.
+        public let extra: Extra?
+
+        /// Creates a scenario.
+        public init(title: String, emulator: ProviderEmulator, extra: Extra? = nil) {
+            self.title = title
+            self.emulator = emulator
+            self.extra = extra
+        }
+    }
+
+    /// Parses `--config FILE`, runs the sample (then, without `--config`, each of `scenarios`), and exits with 0 on
+    /// success or 1 with a message on failure.
+    public static func main(providerID: ProviderID, extra: Extra? = nil, scenarios: [Scenario] = []) async -> Never {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.contains("--help") || arguments.contains("-h") {
             print("usage: \(providerID)-example [--config FILE]\n  without --config: signs in against the in-process emulator")
@@ -23,7 +41,13 @@ public enum ExampleRunner {
             configFile = arguments[index + 1]
         }
         do {
-            try await run(providerID: providerID, configFile: configFile, extra: extra)
+            try await run(providerID: providerID, configFile: configFile, emulator: nil, extra: extra)
+            if configFile == nil {
+                for scenario in scenarios {
+                    print("\n== \(scenario.title)")
+                    try await run(providerID: providerID, configFile: nil, emulator: scenario.emulator, extra: scenario.extra)
+                }
+            }
             exit(0)
         } catch let error as AuthError {
             fail("\(error.message) [\(error.code)]")
@@ -32,9 +56,9 @@ public enum ExampleRunner {
         }
     }
 
-    static func run(providerID: ProviderID, configFile: String?, extra: Extra?) async throws {
+    static func run(providerID: ProviderID, configFile: String?, emulator chosen: ProviderEmulator?, extra: Extra?) async throws {
         let registry = ProviderRegistry.builtIn
-        let emulator = configFile == nil ? ProviderEmulator.make(for: providerID) : nil
+        let emulator = configFile == nil ? chosen ?? ProviderEmulator.make(for: providerID) : nil
         let configuration: ProviderConfiguration
         if let configFile {
             configuration = try ProviderConfiguration(contentsOf: URL(fileURLWithPath: configFile))
@@ -44,7 +68,7 @@ public enum ExampleRunner {
             throw AuthError(.invalidConfiguration, "'\(providerID)' has no emulator; pass --config FILE.")
         }
         let provider = try registry.provider(named: providerID.rawValue, configuration: configuration)
-        step("provider", "\(providerID) (\(type(of: provider).displayName)), settings from \(configFile ?? "the in-process emulator")")
+        step("provider", "\(providerID) (\(type(of: provider))), settings from \(configFile ?? "the in-process emulator")")
 
         let logger = RecordingLogger()
         let client = AuthClient(

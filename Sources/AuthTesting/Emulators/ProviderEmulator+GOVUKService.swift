@@ -17,8 +17,14 @@ extension ProviderEmulator {
     ///
     /// - Parameter issuer: the emulator's issuer (trailing slash included); GOV.UK's integration environment by
     ///   default, `http://127.0.0.1:<port>/` when `auth-cli emulate` serves it over HTTP.
-    public static func govUKService(clock: any WallClock = SystemWallClock(), issuer: URL = TestIdentityProvider.govUKServiceIssuer) -> ProviderEmulator {
-        let idp = TestIdentityProvider.govUKService(clock: clock, issuer: issuer)
+    /// - Parameter user: who signs in (by default the simulator's user with a proved identity; see
+    ///   `TestIdentityProvider/govUKServiceUserWithoutIdentity(returnCodes:)` for the return-code case).
+    public static func govUKService(
+        clock: any WallClock = SystemWallClock(),
+        issuer: URL = TestIdentityProvider.govUKServiceIssuer,
+        user: TestIdentityProvider.User = TestIdentityProvider.govUKServiceUser
+    ) -> ProviderEmulator {
+        let idp = TestIdentityProvider.govUKService(clock: clock, issuer: issuer, user: user)
         return ProviderEmulator(
             providerID: "govuk",
             configuration: ProviderConfiguration([
@@ -106,7 +112,11 @@ extension TestIdentityProvider {
     }
 
     /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:)``).
-    public static func govUKService(clock: any WallClock = SystemWallClock(), issuer: URL = govUKServiceIssuer) -> TestIdentityProvider {
+    public static func govUKService(
+        clock: any WallClock = SystemWallClock(),
+        issuer: URL = govUKServiceIssuer,
+        user: User = govUKServiceUser
+    ) -> TestIdentityProvider {
         let loopback = URL(string: "http://127.0.0.1/callback")!
         var configuration = Configuration(
             issuer: issuer,
@@ -115,7 +125,7 @@ extension TestIdentityProvider {
                 Client(id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback], publicKey: GOVUKServiceKeys.clientPublicJWK),
                 Client(id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback]),
             ],
-            user: govUKServiceUser,
+            user: user,
             accessTokenLifetime: 180,
             idTokenLifetime: 120
         )
