@@ -6,7 +6,7 @@ public import Foundation
 ///
 /// A value of this type exists only after the JWT's ES256 signature verified with the key GOV.UK publishes in its DID
 /// document, and its `iss`, `aud`, `sub`, `vot` and time claims were checked (see
-/// ``AuthCore/Session/govUKUserInfo()``).
+/// `Session.govUKUserInfo()`).
 public struct CoreIdentity: Sendable, Hashable {
     /// One name the user has had; `nameParts` in order.
     public struct Name: Sendable, Hashable {

@@ -1,7 +1,7 @@
 public import AuthCore
 
 /// What GOV.UK One Login tells a service about its signed-in user: contact details and, when identity was requested,
-/// the verified core identity and the identity claims (see ``AuthCore/Session/govUKUserInfo()``).
+/// the verified core identity and the identity claims (see `Session.govUKUserInfo()`).
 public struct GOVUKServiceUserInfo: Sendable {
     /// The user (equal to the ID token's `sub`).
     public let subject: String
@@ -33,7 +33,7 @@ extension Session {
     /// against GOV.UK's DID document (see ``CoreIdentity``).
     ///
     /// - Throws: `invalid_configuration` when the session's provider is not a ``GOVUKServiceProvider``; the errors of
-    ///   ``userInfo()``; for the core identity JWT `unsupported_algorithm`, `missing_key_id`, `unknown_key_id`,
+    ///   `Session.userInfo()`; for the core identity JWT `unsupported_algorithm`, `missing_key_id`, `unknown_key_id`,
     ///   `invalid_signature`, `invalid_issuer`, `invalid_audience`, `subject_mismatch`, `token_expired`,
     ///   `invalid_issued_at`, `vot_not_satisfied`; `malformed_identity_claim` for a claim not in GOV.UK's shape.
     public func govUKUserInfo() async throws -> GOVUKServiceUserInfo {

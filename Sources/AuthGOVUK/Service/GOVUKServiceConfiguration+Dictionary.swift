@@ -19,7 +19,7 @@ extension GOVUKServiceConfiguration {
     /// | `environment` | one of these two | `integration` or `production` (sets every URL below) |
     /// | `issuer` | | the issuer URL, trailing slash included (a simulator or an emulator) |
     /// | `client_id` | yes | the service's client id |
-    /// | `private_key`, `private_key_file`, `private_key_jwk`, `private_key_alg`, `private_key_id` | one of these or `client_secret` | the service's RSA key (see ``AuthCore/ProviderConfiguration/clientSigningKey(providerID:)``) |
+    /// | `private_key`, `private_key_file`, `private_key_jwk`, `private_key_alg`, `private_key_id` | one of these or `client_secret` | the service's RSA key (see `ProviderConfiguration.clientSigningKey(providerID:)`) |
     /// | `client_secret` | | `client_secret_post` (authentication-only services) |
     /// | `redirect_uri` | yes | the registered redirect URI |
     /// | `post_logout_redirect_uri` | no | the registered post-logout redirect URI |

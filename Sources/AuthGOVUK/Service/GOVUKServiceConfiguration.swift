@@ -64,7 +64,7 @@ public struct GOVUKServiceConfiguration: Sendable {
     public var clientAuthentication: ClientAuthentication
     /// The registered redirect URI (matched exactly).
     public var redirectURI: URL
-    /// The registered post-logout redirect URI, for ``Session/endSessionURL(postLogoutRedirectURI:state:includingIDTokenHint:)``.
+    /// The registered post-logout redirect URI, for `Session.endSessionURL(postLogoutRedirectURI:state:includingIDTokenHint:)`.
     public var postLogoutRedirectURI: URL?
     /// The scopes: `openid` and any of `email`, `phone`.
     public var scopes: [String]

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// The registry's `govuk` entry builds this provider for a configuration with a private key or a client secret
 /// (see ``GOVUKServiceConfiguration/describesService(_:)``) and ``GOVUKProvider`` (the app SDK's shape) otherwise.
-/// After sign-in, ``AuthCore/Session/govUKUserInfo()`` fetches user info and verifies the core identity JWT.
+/// After sign-in, `Session.govUKUserInfo()` fetches user info and verifies the core identity JWT.
 public struct GOVUKServiceProvider: AuthProvider {
     /// `govuk`: the same provider as the app's, seen from a service.
     public static let id: ProviderID = "govuk"

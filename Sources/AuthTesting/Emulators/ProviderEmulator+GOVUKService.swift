@@ -15,6 +15,7 @@ extension ProviderEmulator {
     /// expire, token responses are `no-store`. The configuration signs in with the key client and asks for
     /// `Cl.Cm.P2` with the core identity, address and return code claims.
     ///
+    /// - Parameter clock: the clock the emulator stamps tokens with.
     /// - Parameter issuer: the emulator's issuer (trailing slash included); GOV.UK's integration environment by
     ///   default, `http://127.0.0.1:<port>/` when `auth-cli emulate` serves it over HTTP.
     /// - Parameter user: who signs in (by default the simulator's user with a proved identity; see
@@ -111,7 +112,7 @@ extension TestIdentityProvider {
         ])
     }
 
-    /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:)``).
+    /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:issuer:user:)``).
     public static func govUKService(
         clock: any WallClock = SystemWallClock(),
         issuer: URL = govUKServiceIssuer,
