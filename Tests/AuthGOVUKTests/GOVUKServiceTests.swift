@@ -147,6 +147,38 @@ struct GOVUKServiceTests {
         -----END PRIVATE KEY-----
         """
 
+    /// TEST ONLY. An RSA key made for this test and registered nowhere; it protects nothing.
+    static let testOnlyUnregisteredRSAPEM = """
+        -----BEGIN PRIVATE KEY-----
+        MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQCwMOjVOZzgder3
+        Y2aCEZnAY5Laf7JRKWxj4dN49X99T9/b4GqRiBrTHwXGtMl1gmFlBQfU0WIcQQEW
+        z2HyJ9X6U0zFVng1hr+k5QkaxCFt4xR6GTRgFwW6G8Z4eL2WSSLcGXt14E5EY05l
+        nN8vGKNuR5TNnS5jkn/NAo22FzYMZDftkTXn1Q/C0O+cXQtMRPxKbxqUDE69skDs
+        1O1uV+TufUetsZ8ZisiyU0/G+WM6X1/TBBtx705c/+O9YfbThehpzVO9eQHiZdSv
+        CLqLC3wklvLQwO6KurPbBPLCcofdt5YcgX8IZgeRbH1K2UX4nNB9nmH6NgqUwHrd
+        tS3MhCqdAgMBAAECggEAH7OtMTB8maad8IViHGUuVP+VnNr9Kr1ZU19+vXTuy41j
+        qhxnEGh86x/Z2jcNSKd8/sA4+IH0NUE9AO2vofKo/bGfTqKQXpEwSmsriDViDnOd
+        a5q9YczCqwn0XBjdg/0E2LV9EWiarJNxt7bSMZctUNpwW868Wg4yEKE0/l6Oywuw
+        1uBHwpEIPO3nllR3Q5HOwhlXhhModcrF0pukzk4Cgh8a8HMTBP/xiaR4dqz0CSEJ
+        VeufWkBTeZH2Y2gJR+rSKOAIUZRvwjeG3bz1OmEEqLWNwngzjLXrWvbBP3ntZ/U3
+        wGGG6VwZmj2xtcnRNHY04VY9Hm/pYbxvee8WHD4YAQKBgQDVTqEPWlXnv/ZREETP
+        mnqW15mORmRDZRc8aYpjuxSEXL19DCgZLWEyPsgKE0tO7jb1RWBfE4muB/RlLfe7
+        ae8Xls1QDoNCkZ7L3HMH9vd4MrOUjRXASob6Xn3yrCemZ3GB3b4TVkLQQEBqql/p
+        GtgsU+e0BsxozomYeAQdr2D1fQKBgQDTdIldBohM3/w28ZuV1QYXNYYkdQXcmzoz
+        dmg/2F50BLA5clcU22zVHUUPnridXs4M9se/BSJJ+TmxgTUoqAYY/l8p233hjySf
+        dcIYMaQwMe1NEd4cbdjj2C7ayO/xDVDadnxm8aNTUKqY+jBEPdMG/r9lmYMqmJWv
+        i5We+k+ToQKBgQDUOSrdT49wx/iVpo4Pzy5wrYlFmJtgwk9f99GMcDF1j5+nrlSm
+        2BOAHh6Ah7nBihh75s5/Sb0NvTRXBmkXucn7ujoDkKzfqmpHgcmg/wIwQKGTBtvB
+        OWUZ7LF6o/W/BeRUxP2713MaJxLwDRrnnaG+WKyK3Mi67eLQI3hU4IyjMQKBgEA/
+        05EBcB6znAXxyY1wKaaZq8WeDQbn33pNiwWDL8feuNDrrgv3VA05FIfXeU7PxJnp
+        ze17mNyTLnWBxe4xh5DGkZG9UHVdsgoFlNEXHEVMlkbpm+xVcCZixHHTxhwfKKcI
+        g2ogF7kz9HIA6vOBOYKRmwQ67cDelfS929tvQQihAoGAdSLvAWo1tnAmfimWY5hg
+        mpfnHkQIO/0Hlf2pEj64KV4H+l+w3xgBAmoXsrmvgPonvXFDgfWdRePyUfgHK1Vi
+        Dcd/vEN05Ph21usA/mkx/4THnFDK/6yvqzvQe93f/joHFYo07zL47eqTMpBbY6q0
+        5yhh1O0L6n7GzXfOhYNwCDA=
+        -----END PRIVATE KEY-----
+        """
+
     // MARK: The emulator answers like GOV.UK's simulator
 
     @Test("Discovery as the simulator serves it: trailing-slash issuer, cacheable, authorization_code only, no revocation")
@@ -333,6 +365,18 @@ struct GOVUKServiceTests {
         let error = await authError { _ = try await harness.signIn() }
         #expect(error?.code == .vectorOfTrustNotSatisfied)
         #expect(await harness.storage.isEmpty)
+    }
+
+    @Test("An assertion signed with a key GOV.UK does not hold is refused: invalid_client, nothing stored, key not in the error")
+    func unregisteredKey() async throws {
+        let harness = try harness { $0["private_key"] = .string(Self.testOnlyUnregisteredRSAPEM) }
+        let error = await authError { _ = try await harness.signIn() }
+        #expect(error?.code == .tokenRequestFailed)
+        #expect(error?.oauthError == "invalid_client")
+        #expect(error?.httpStatus == 400)
+        #expect(await harness.idp.clientAuthenticationFailures == ["bad signature"])
+        #expect(await harness.storage.isEmpty)
+        #expect(!String(describing: error).contains("PRIVATE KEY"))
     }
 
     @Test("The app provider refuses an ID token vot below its vectors of trust")
