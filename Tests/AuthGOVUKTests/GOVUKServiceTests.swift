@@ -352,6 +352,24 @@ struct GOVUKServiceTests {
         #expect(info.phoneNumber == "07123456789")
     }
 
+    @Test("Logout as the simulator answers it: always 302, to the registered post-logout URI with state, else to gov.uk with error_code")
+    func logout() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        let provider = try #require(harness.client.provider as? GOVUKServiceProvider)
+        func location(_ url: URL) async throws -> String? {
+            let (_, response) = try await harness.transport.send(URLRequest(url: url))
+            #expect(response.statusCode == 302)
+            return response.value(forHTTPHeaderField: "Location")
+        }
+        let registered = try await session.endSessionURL(postLogoutRedirectURI: provider.configuration.postLogoutRedirectURI, state: "bye")
+        #expect(try await location(registered) == "https://service.example.gov.uk/signed-out?state=bye")
+        let elsewhere = try await session.endSessionURL(postLogoutRedirectURI: URL(string: "https://evil.example/")!, state: "bye")
+        #expect(try await location(elsewhere) == "https://gov.uk?state=bye&error_code=invalid_request&error_description=client%20registry%20does%20not%20contain%20post_logout_redirect_uri")
+        let withoutHint = try await session.endSessionURL(postLogoutRedirectURI: provider.configuration.postLogoutRedirectURI, state: "bye", includingIDTokenHint: false)
+        #expect(try await location(withoutHint) == "https://gov.uk?state=bye")
+    }
+
     // MARK: Hostile
 
     @Test("An ID token vot below the request, or without vot, is refused: vot_not_satisfied, nothing stored", arguments: [

@@ -123,8 +123,14 @@ extension TestIdentityProvider {
             issuer: issuer,
             signingAlgorithm: .es256,
             clients: [
-                Client(id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback], publicKey: GOVUKServiceKeys.clientPublicJWK),
-                Client(id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback]),
+                Client(
+                    id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback],
+                    publicKey: GOVUKServiceKeys.clientPublicJWK, postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
+                ),
+                Client(
+                    id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback],
+                    postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
+                ),
             ],
             user: user,
             accessTokenLifetime: 180,
@@ -163,6 +169,7 @@ extension TestIdentityProvider {
             "/trustmark": (["idp": .string(issuer), "trustmark_provider": .string(issuer), "C": ["Cl", "Cl.Cm"], "P": ["P0", "P1", "P2", "P3"]], [:]),
         ]
         configuration.quirks.idTokenIncludesUserClaims = false
+        configuration.quirks.defaultLogoutURL = URL(string: "https://gov.uk")!
         configuration.quirks.acceptedClientAuthenticationMethods = [.privateKeyJWT, .clientSecretPost]
         configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256]
         configuration.quirks.acceptsIssuerAsAssertionAudience = true

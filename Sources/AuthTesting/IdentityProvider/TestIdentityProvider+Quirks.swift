@@ -1,5 +1,5 @@
 public import AuthCore
-import Foundation
+public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
@@ -51,6 +51,9 @@ extension TestIdentityProvider {
         /// Shapes the user info response from the subject, the user's claims, and the parameters of the
         /// authorization request the access token descends from (what scopes and claims were asked for).
         public var userInfo: (@Sendable (_ subject: String, _ claims: [String: JSONValue], _ authorization: [String: String]) -> [String: JSONValue])?
+        /// Where the end-session endpoint sends a user without a valid registered post-logout redirect (default
+        /// `<issuer>/signed-out`; GOV.UK's is `https://gov.uk`).
+        public var defaultLogoutURL: URL?
         /// Whether ID tokens carry the user's claims (`email`, `name`, …); GOV.UK One Login's carry none of them.
         public var idTokenIncludesUserClaims = true
         /// Members added to the discovery document (a provider's own endpoints).

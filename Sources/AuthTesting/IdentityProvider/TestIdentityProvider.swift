@@ -30,13 +30,22 @@ public actor TestIdentityProvider {
         /// The public key of a `private_key_jwt` client (a JWK); the client must then authenticate with a signed
         /// assertion whose `aud` is the token endpoint and whose `jti` is never reused.
         public var publicKey: [String: JSONValue]?
+        /// The registered post-logout redirect URIs (matched exactly by the end-session endpoint).
+        public var postLogoutRedirectURIs: [URL]
 
         /// Creates a client.
-        public init(id: String, secret: String? = nil, redirectURIs: [URL], publicKey: [String: JSONValue]? = nil) {
+        public init(
+            id: String,
+            secret: String? = nil,
+            redirectURIs: [URL],
+            publicKey: [String: JSONValue]? = nil,
+            postLogoutRedirectURIs: [URL] = []
+        ) {
             self.id = id
             self.secret = secret
             self.redirectURIs = redirectURIs
             self.publicKey = publicKey
+            self.postLogoutRedirectURIs = postLogoutRedirectURIs
         }
     }
 
@@ -218,6 +227,7 @@ public actor TestIdentityProvider {
         case _ where method == "GET" && paths.authorizeAliases.contains(path): return authorize(url, path: path)
         case paths.token where method == "POST": return token(request, url: url)
         case paths.userinfo: return userInfo(request, url: url)
+        case paths.endSession where method == "GET": return endSession(url)
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
@@ -601,6 +611,46 @@ public actor TestIdentityProvider {
         guard let expiry = claims["exp"]?.numberValue, expiry > clock.now().timeIntervalSince1970 else { return refuse("expired") }
         let registered: Set<String> = ["iss", "aud", "iat", "exp", "nbf", "jti"]
         return claims.filter { !registered.contains($0.key) }.compactMapValues(\.stringValue)
+    }
+
+    // MARK: End session
+
+    /// RP-initiated logout, answered as GOV.UK's simulator does: always a 302 — to the registered
+    /// `post_logout_redirect_uri` (with `state`) when the `id_token_hint` verifies and names a client that registered
+    /// it, otherwise to the provider's default page, with `error_code` and `error_description` when something was wrong.
+    private func endSession(_ url: URL) -> (Data, HTTPURLResponse) {
+        let query = Dictionary(
+            FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
+            uniquingKeysWith: { first, _ in first }
+        )
+        let fallback = configuration.quirks.defaultLogoutURL ?? endpoint("/signed-out")
+        func redirect(_ target: URL, error: (code: String, description: String)? = nil) -> (Data, HTTPURLResponse) {
+            var pairs: [(String, String)] = []
+            if let state = query["state"] { pairs.append(("state", state)) }
+            if let error { pairs += [("error_code", error.code), ("error_description", error.description)] }
+            return (Data(), .make(url: url, status: 302, headers: ["Location": target.appendingQuery(pairs).absoluteString]))
+        }
+        guard let hint = query["id_token_hint"] else { return redirect(fallback) }
+        let keys = JSONWebKeySet(keys: (TestSigningKeys.primary.publicJWKs + TestSigningKeys.rotated.publicJWKs).compactMap {
+            $0.objectValue.flatMap { try? JSONWebKey($0) }
+        })
+        guard let jws = try? CompactJWS(parsing: hint), let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
+            let key = try? keys.key(id: jws.header.keyID, for: algorithm),
+            key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm),
+            let claims = try? JSONValue.parseObject(jws.payload)
+        else { return redirect(fallback, error: ("invalid_request", "unable to validate id_token_hint")) }
+        // The hint's expiry is ignored: a user may sign out long after the ID token expired.
+        guard let audience = claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue, claims["sub"] != nil else {
+            return redirect(fallback)
+        }
+        guard let client = configuration.clients.first(where: { $0.id == audience }) else {
+            return redirect(fallback, error: ("unauthorized_client", "client not found"))
+        }
+        guard let requested = query["post_logout_redirect_uri"] else { return redirect(fallback) }
+        guard let target = URL(string: requested), client.postLogoutRedirectURIs.contains(target) else {
+            return redirect(fallback, error: ("invalid_request", "client registry does not contain post_logout_redirect_uri"))
+        }
+        return redirect(target)
     }
 
     // MARK: Back-channel logout
