@@ -24,7 +24,7 @@ public struct GOVUKProvider: AuthProvider {
 
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes)
+        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopeValues)
     }
 
     /// Fixed endpoints: GOV.UK One Login's SDK does not use discovery.
@@ -59,11 +59,23 @@ public struct GOVUKProvider: AuthProvider {
         return parameters
     }
 
-    /// The configured extra token headers.
-    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { configuration.tokenHeaders }
+    /// The configured extra token headers, computed now; sent with the code exchange (and with refreshes only when
+    /// `sendsTokenExtrasOnRefresh` is set: the vendor SDK never refreshes).
+    public func tokenRequestHeaders(for grant: TokenGrant) async throws -> [String: String] {
+        guard sendsTokenExtras(for: grant) else { return [:] }
+        return try await configuration.tokenHeaders() ?? [:]
+    }
 
-    /// The configured extra token parameters.
-    public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { configuration.tokenParameters }
+    /// The configured extra token parameters, computed now; sent as ``tokenRequestHeaders(for:)`` are.
+    public func tokenRequestParameters(for grant: TokenGrant) async throws -> [String: String] {
+        guard sendsTokenExtras(for: grant) else { return [:] }
+        return try await configuration.tokenParameters() ?? [:]
+    }
+
+    private func sendsTokenExtras(for grant: TokenGrant) -> Bool {
+        if case .refreshToken = grant { return configuration.sendsTokenExtrasOnRefresh }
+        return true
+    }
 
     /// GOV.UK One Login always states the access token's lifetime; a response without `expires_in` is refused
     /// (the engine has already required the access token and token type, and validated the ID token). An ID token

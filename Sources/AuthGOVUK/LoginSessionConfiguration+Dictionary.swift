@@ -45,7 +45,7 @@ extension LoginSessionConfiguration {
             jwksEndpoint: try url("jwksEndpoint", default: environment?.endpoint(".well-known/jwks.json")),
             userInfoEndpoint: try url("userInfoEndpoint", default: environment?.endpoint("userinfo")),
             responseType: responseType,
-            scopes: configuration.scopes("scopes") ?? Self.defaultScopes,
+            scopes: configuration.scopes("scopes")?.map(Scope.init(rawValue:)) ?? Self.defaultScopes,
             clientID: try configuration.requiredString("clientID", aliases: ["clientId", "client_id"], providerID: id),
             redirectURI: try configuration.requiredURL("redirectURI", aliases: ["redirectUri", "redirect_uri"], providerID: id),
             prefersEphemeralWebSession: configuration.bool("prefersEphemeralWebSession") ?? true,
@@ -53,7 +53,8 @@ extension LoginSessionConfiguration {
             locale: locale,
             persistentSessionID: configuration.string("persistentSessionId", "persistentSessionID"),
             tokenParameters: configuration.stringDictionary("tokenParameters") ?? [:],
-            tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:]
+            tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:],
+            sendsTokenExtrasOnRefresh: configuration.bool("sendsTokenExtrasOnRefresh") ?? false
         )
     }
 }

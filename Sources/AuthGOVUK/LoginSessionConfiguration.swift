@@ -5,8 +5,56 @@ public import Foundation
 ///
 /// There is no discovery: the endpoints are configured (`Environment` fills them for the real services).
 /// Beyond the vendor's fields, `jwksEndpoint` and `userInfoEndpoint` let the ID token be verified and user
-/// info be fetched — the vendor SDK did not verify ID token signatures (safer here).
-public struct LoginSessionConfiguration: Sendable, Hashable {
+/// info be fetched — the vendor SDK did not verify ID token signatures (safer here). Every field is a `let`, checked
+/// once by the initializer, as in the vendor SDK.
+public struct LoginSessionConfiguration: Sendable {
+    /// A scope, as the vendor SDK spells them (`.openid`, `.email`, `.phone`, `.offline_access`, `.custom("…")`);
+    /// string literals work too.
+    public enum Scope: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
+        /// `openid`.
+        case openid
+        /// `email`.
+        case email
+        /// `phone`.
+        case phone
+        /// `offline_access` (a refresh token).
+        case offline_access  // swiftlint:disable:this identifier_name
+        /// Any other scope.
+        case custom(String)
+
+        /// The scope for its text.
+        public init(rawValue: String) {
+            switch rawValue {
+            case "openid": self = .openid
+            case "email": self = .email
+            case "phone": self = .phone
+            case "offline_access": self = .offline_access
+            default: self = .custom(rawValue)
+            }
+        }
+
+        /// The scope for a string literal.
+        public init(stringLiteral value: String) { self.init(rawValue: value) }
+
+        /// The scope's text.
+        public var rawValue: String {
+            switch self {
+            case .openid: "openid"
+            case .email: "email"
+            case .phone: "phone"
+            case .offline_access: "offline_access"
+            case .custom(let scope): scope
+            }
+        }
+
+        /// The scope's text.
+        public var description: String { rawValue }
+    }
+
+    /// Computes extra token request parameters or headers at each code exchange (the vendor's `TokenParameters` /
+    /// `TokenHeaders` closures): an app can fetch an attestation or a fresh value there.
+    public typealias TokenExtras = @Sendable () async throws -> [String: String]?
+
     /// The response type; only the authorization code flow exists.
     public enum ResponseType: String, Sendable, Hashable {
         /// `code`.
@@ -40,43 +88,47 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
     }
 
     /// The default scopes: `openid email phone offline_access`.
-    public static let defaultScopes = ["openid", "email", "phone", "offline_access"]
+    public static let defaultScopes: [Scope] = [.openid, .email, .phone, .offline_access]
     /// The default vector of trust: `Cl.Cm.P0` (medium confidence authentication, no identity proofing).
     public static let defaultVectorsOfTrust = ["Cl.Cm.P0"]
 
     /// The authorization endpoint.
-    public var authorizationEndpoint: URL
+    public let authorizationEndpoint: URL
     /// The token endpoint.
-    public var tokenEndpoint: URL
+    public let tokenEndpoint: URL
     /// The issuer, compared with the ID token's `iss` ignoring one trailing `/`; when `nil`, the authorization
     /// endpoint's origin.
-    public var issuer: URL?
+    public let issuer: URL?
     /// The JWKS endpoint; when `nil`, `<issuer>/.well-known/jwks.json`.
-    public var jwksEndpoint: URL?
+    public let jwksEndpoint: URL?
     /// The user info endpoint; when `nil`, `<issuer>/userinfo`.
-    public var userInfoEndpoint: URL?
+    public let userInfoEndpoint: URL?
     /// The response type.
-    public var responseType: ResponseType
+    public let responseType: ResponseType
     /// The scopes.
-    public var scopes: [String]
+    public let scopes: [Scope]
     /// The client id.
-    public var clientID: String
+    public let clientID: String
     /// The redirect URI: a claimed `https` universal link.
-    public var redirectURI: URL
+    public let redirectURI: URL
     /// Whether the browser session is ephemeral (no shared cookies). Default `true`.
-    public var prefersEphemeralWebSession: Bool
+    public let prefersEphemeralWebSession: Bool
     /// The vectors of trust, sent as the JSON array text in `vtr`.
-    public var vectorsOfTrust: [String]
+    public let vectorsOfTrust: [String]
     /// The page language.
-    public var locale: UILocale
+    public let locale: UILocale
     /// A persistent session id, sent as `govuk_signin_session_id`.
-    public var persistentSessionID: String?
-    /// Extra token request parameters.
-    public var tokenParameters: [String: String]
-    /// Extra token request headers.
-    public var tokenHeaders: [String: String]
+    public let persistentSessionID: String?
+    /// Extra token request parameters, computed at each code exchange.
+    public let tokenParameters: TokenExtras
+    /// Extra token request headers, computed at each code exchange.
+    public let tokenHeaders: TokenExtras
+    /// Whether the extra parameters and headers are sent on refresh too (the vendor SDK never refreshes, so by
+    /// default they go with the code exchange only).
+    public let sendsTokenExtrasOnRefresh: Bool
 
-    /// Creates a configuration; see the properties for the defaults.
+    /// Creates a configuration; see the properties for the defaults. `tokenParameters` and `tokenHeaders` are fixed
+    /// here; the vendor-shaped `async` initializer takes them as values computed at each code exchange.
     ///
     /// - Throws: `invalid_configuration` when the redirect is not `https`, `openid` is not among the scopes, the
     ///   vectors of trust are empty or malformed, or the client id is empty.
@@ -87,7 +139,7 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
         jwksEndpoint: URL? = nil,
         userInfoEndpoint: URL? = nil,
         responseType: ResponseType = .code,
-        scopes: [String] = LoginSessionConfiguration.defaultScopes,
+        scopes: [Scope] = LoginSessionConfiguration.defaultScopes,
         clientID: String,
         redirectURI: URL,
         prefersEphemeralWebSession: Bool = true,
@@ -95,13 +147,40 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
         locale: UILocale = .en,
         persistentSessionID: String? = nil,
         tokenParameters: [String: String] = [:],
-        tokenHeaders: [String: String] = [:]
+        tokenHeaders: [String: String] = [:],
+        sendsTokenExtrasOnRefresh: Bool = false
     ) throws {
-        self.authorizationEndpoint = authorizationEndpoint
-        self.tokenEndpoint = tokenEndpoint
-        self.issuer = issuer
-        self.jwksEndpoint = jwksEndpoint
-        self.userInfoEndpoint = userInfoEndpoint
+        try self.init(
+            endpoints: (authorizationEndpoint, tokenEndpoint, issuer, jwksEndpoint, userInfoEndpoint),
+            responseType: responseType, scopes: scopes, clientID: clientID, redirectURI: redirectURI,
+            prefersEphemeralWebSession: prefersEphemeralWebSession, vectorsOfTrust: vectorsOfTrust, locale: locale,
+            persistentSessionID: persistentSessionID,
+            tokenParameters: { tokenParameters.isEmpty ? nil : tokenParameters },
+            tokenHeaders: { tokenHeaders.isEmpty ? nil : tokenHeaders },
+            sendsTokenExtrasOnRefresh: sendsTokenExtrasOnRefresh
+        )
+    }
+
+    /// The one place every field is set and checked.
+    init(
+        endpoints: (authorization: URL, token: URL, issuer: URL?, jwks: URL?, userInfo: URL?),
+        responseType: ResponseType,
+        scopes: [Scope],
+        clientID: String,
+        redirectURI: URL,
+        prefersEphemeralWebSession: Bool,
+        vectorsOfTrust: [String],
+        locale: UILocale,
+        persistentSessionID: String?,
+        tokenParameters: @escaping TokenExtras,
+        tokenHeaders: @escaping TokenExtras,
+        sendsTokenExtrasOnRefresh: Bool
+    ) throws {
+        self.authorizationEndpoint = endpoints.authorization
+        self.tokenEndpoint = endpoints.token
+        self.issuer = endpoints.issuer
+        self.jwksEndpoint = endpoints.jwks
+        self.userInfoEndpoint = endpoints.userInfo
         self.responseType = responseType
         self.scopes = scopes
         self.clientID = clientID
@@ -112,6 +191,7 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
         self.persistentSessionID = persistentSessionID
         self.tokenParameters = tokenParameters
         self.tokenHeaders = tokenHeaders
+        self.sendsTokenExtrasOnRefresh = sendsTokenExtrasOnRefresh
         try validate()
     }
 
@@ -145,10 +225,14 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
         return components.url!
     }
 
-    /// `vtr`: the vectors of trust as JSON array text, brackets and quotes included (`["Cl.Cm.P0"]`).
+    /// `vtr`: the vectors of trust as the vendor SDK writes them — Swift's array description, brackets, quotes and
+    /// `", "` between vectors included (`["Cl.Cm.P0"]`, `["Cl.Cm.P2", "Cl.Cm.P1"]`).
     public var vectorsOfTrustParameter: String {
-        "[" + vectorsOfTrust.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+        vectorsOfTrust.description
     }
+
+    /// The scopes' texts.
+    public var scopeValues: [String] { scopes.map(\.rawValue) }
 
     private func validate() throws {
         let id = GOVUKProvider.id
@@ -158,20 +242,26 @@ public struct LoginSessionConfiguration: Sendable, Hashable {
         guard redirectURI.scheme?.lowercased() == "https" else {
             throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'redirectURI' must be a claimed https universal link; got \(redirectURI.absoluteString).", providerID: id)
         }
-        guard scopes.contains("openid") else {
+        guard scopes.contains(.openid) else {
             throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'scopes' must include openid.", providerID: id)
         }
         guard !vectorsOfTrust.isEmpty, vectorsOfTrust.allSatisfy(Self.isVectorOfTrust) else {
-            throw AuthError(.invalidConfiguration, "'vectorsOfTrust' must look like Cl.Cm or Cl.Cm.P2 (components Cl, Cm, P0–P4); got \(vectorsOfTrust).", providerID: id)
+            throw AuthError(.invalidConfiguration, "'vectorsOfTrust' must look like Cl.Cm, Cl.Cm.P2 or Cl.Cm.PCL200 (components Cl, Cm, P0–P4, PCL followed by digits); got \(vectorsOfTrust).", providerID: id)
         }
     }
 
-    /// A vector is dot-separated components from the GOV.UK trust framework: `Cl`, `Cm`, `P0`…`P4` (and `Pcl…`).
+    /// A vector is dot-separated components from the GOV.UK trust framework: credential trust `Cl`, `Cm` (and
+    /// other `C` + letters), levels of confidence `P0`…`P4`, and the low-confidence levels `PCL200`, `PCL250`
+    /// (`PCL` + digits).
     static func isVectorOfTrust(_ vector: String) -> Bool {
         let components = vector.split(separator: ".", omittingEmptySubsequences: false)
         return !components.isEmpty && components.allSatisfy { component in
-            component.count >= 2 && component.count <= 4 && component.first.map { "CP".contains($0) } == true
-                && component.dropFirst().allSatisfy { $0.isLetter || $0.isNumber }
+            if component.hasPrefix("PCL") {
+                return component.count > 3 && component.dropFirst(3).allSatisfy(\.isNumber)
+            }
+            if component.first == "P" { return component.count == 2 && component.last?.isNumber == true }
+            return component.first == "C" && component.count >= 2 && component.count <= 3
+                && component.dropFirst().allSatisfy(\.isLetter)
         }
     }
 }

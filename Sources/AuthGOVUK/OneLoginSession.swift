@@ -1,7 +1,23 @@
 public import AuthCore
 public import Foundation
 
+/// The vendor SDK's login session: start a sign-in, then complete it with the callback. An app's code depends on
+/// this protocol, and its tests give it a stand-in.
+public protocol LoginSession: Sendable {
+    /// Starts a sign-in with `configuration` (fresh PKCE verifier, state and nonce) and returns the authorization
+    /// request whose URL the app opens.
+    func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest
+    /// Completes the pending sign-in with the callback URL.
+    func finalise(callback: URL) async throws -> LoginTokens
+}
+
 /// The vendor SDK's `present` / `finalise(callback:)` shape on top of the shared engine.
+///
+/// The split flow is the app's to drive: `present` returns the URL (and whether the web session should be
+/// ephemeral); the app opens it — `ASWebAuthenticationSession` with its `callback: .https(host:path:)` on iOS 17.4 and
+/// later, where the session itself catches the universal link and the app closes it by getting the result. On iOS 16
+/// to 17.3 a web session cannot catch an `https` callback: the universal link arrives in the scene delegate instead,
+/// and the app must cancel the web session itself after `finalise(callback:)`.
 ///
 /// ```swift
 /// let login = OneLoginSession(client: AuthClient(provider: GOVUKProvider(configuration: configuration)))
@@ -10,12 +26,14 @@ public import Foundation
 /// let tokens = try await login.finalise(callback: url)
 /// let userInfo = try await UserService(session: login.session!).fetchUserInfo()
 /// ```
-public actor OneLoginSession {
+public actor OneLoginSession: LoginSession {
     /// The client that runs the protocol.
     public nonisolated let client: AuthClient
     /// The signed-in session after a successful `finalise(callback:)`.
     public private(set) var session: Session?
     private var pending: AuthorizationRequest?
+    /// The client of the sign-in in progress (one built for `present(configuration:)`, or ``client``).
+    private var activeClient: AuthClient?
 
     /// Creates a login session for `client` (whose provider is a `GOVUKProvider`).
     public init(client: AuthClient) {
@@ -26,8 +44,27 @@ public actor OneLoginSession {
     /// `AuthorizationRequest/prefersEphemeralSession` from the configuration). A previous unfinished sign-in is
     /// abandoned.
     public func present(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
+        try await present(using: client, options: options)
+    }
+
+    /// Starts a sign-in with another configuration for this one call (the vendor's `present(configuration:)`): the
+    /// same storage, transport, logger, clock and options as ``client``, this configuration's provider.
+    public func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest {
+        let configured = AuthClient(
+            provider: GOVUKProvider(configuration: configuration),
+            storage: client.storage,
+            transport: client.transport,
+            logger: client.logger,
+            clock: client.clock,
+            options: client.options
+        )
+        return try await present(using: configured, options: SignInOptions())
+    }
+
+    private func present(using client: AuthClient, options: SignInOptions) async throws -> AuthorizationRequest {
         let request = try await client.prepareSignIn(options: options)
         pending = request
+        activeClient = client
         return request
     }
 
@@ -61,7 +98,7 @@ public actor OneLoginSession {
             throw AuthError(.redirectMismatch, reason, providerID: GOVUKProvider.id, oauthError: response?.error)
         }
         self.pending = nil
-        let session = try await client.completeSignIn(redirect: callback)
+        let session = try await (activeClient ?? client).completeSignIn(redirect: callback)
         self.session = session
         return LoginTokens(await session.credential)
     }

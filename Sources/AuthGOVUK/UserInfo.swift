@@ -29,27 +29,38 @@ public struct UserInfo: Sendable, Hashable, Codable {
         case phoneNumberVerified = "phone_number_verified"
     }
 
-    /// Reads the claims of a user info response.
+    /// Reads the claims of a user info response with the vendor's rules: `email`, `email_verified` and
+    /// `phone_number_verified` are required (the vendor's `Codable` type fails without them), `phone_number` is not.
     ///
-    /// - Throws: `missing_claim` when `email` is absent (the `email` scope was not granted).
+    /// - Throws: `missing_claim` naming the absent claim and the scope that brings it.
     public init(_ claims: UserInfoClaims) throws {
-        guard let email = claims["email"]?.stringValue else {
-            throw AuthError(.missingClaim, "The user info has no 'email'; request the email scope.", providerID: GOVUKProvider.id)
+        func required<T>(_ name: String, _ value: T?, scope: String) throws -> T {
+            guard let value else {
+                throw AuthError(.missingClaim, "The user info has no '\(name)'; request the \(scope) scope.", providerID: GOVUKProvider.id)
+            }
+            return value
         }
         self.init(
             sub: claims.subject,
-            email: email,
-            emailVerified: claims["email_verified"]?.boolValue ?? false,
+            email: try required("email", claims["email"]?.stringValue, scope: "email"),
+            emailVerified: try required("email_verified", claims["email_verified"]?.boolValue, scope: "email"),
             phoneNumber: claims["phone_number"]?.stringValue,
-            phoneNumberVerified: claims["phone_number_verified"]?.boolValue ?? false
+            phoneNumberVerified: try required("phone_number_verified", claims["phone_number_verified"]?.boolValue, scope: "phone")
         )
     }
+}
+
+/// What fetches the signed-in user's info (the vendor's `UserServicing`): an app's code depends on this protocol, and
+/// its tests give it a stand-in.
+public protocol UserServicing: Sendable {
+    /// The signed-in user's info.
+    func fetchUserInfo() async throws -> UserInfo
 }
 
 /// Fetches `UserInfo` with a session's access token (the vendor's `UserService.fetchUserInfo()`).
 ///
 /// The access token is refreshed when needed, and the response's `sub` must equal the ID token's.
-public struct UserService: Sendable {
+public struct UserService: UserServicing {
     private let session: Session
 
     /// A service for `session`.

@@ -101,7 +101,7 @@ struct GOVUKProviderTests {
         }
         let second = try await welsh.login.present()
         let params = Dictionary(FormEncoding.decode(second.url.query ?? ""), uniquingKeysWith: { a, _ in a })
-        #expect(params["vtr"] == #"["P2.Cl.Cm","Cl.Cm"]"#)
+        #expect(params["vtr"] == #"["P2.Cl.Cm", "Cl.Cm"]"#)  // the vendor writes Swift's array description
         #expect(params["ui_locales"] == "cy")
         #expect(params["govuk_signin_session_id"] == "persistent-123")
         #expect(!second.prefersEphemeralSession)

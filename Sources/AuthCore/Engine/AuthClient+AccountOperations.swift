@@ -28,6 +28,13 @@ public struct UserInfoClaims: Sendable {
 
     /// The claim named `name`.
     public subscript(name: String) -> JSONValue? { claims[name] }
+
+    /// Claims as a user info response carries them (for decoding tests and stand-ins; the engine builds these only
+    /// after checking `sub`).
+    public init(subject: String, claims: [String: JSONValue]) {
+        self.subject = subject
+        self.claims = claims
+    }
 }
 
 extension AuthClient {

@@ -14,9 +14,22 @@ extension AuthClient {
         case .refreshToken(let token):
             parameters.append(("refresh_token", token.reveal()))
         }
-        var headers = provider.tokenRequestHeaders(for: grant)
+        var headers: [String: String]
+        let extra: [String: String]
+        do {
+            headers = try await provider.tokenRequestHeaders(for: grant)
+            extra = try await provider.tokenRequestParameters(for: grant)
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        } catch {
+            throw AuthError(
+                .tokenRequestFailed,
+                "The extra token request headers or parameters could not be computed (\(type(of: error))); nothing was sent.",
+                providerID: provider.id,
+                underlying: error
+            )
+        }
         try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        let extra = provider.tokenRequestParameters(for: grant)
         parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 
         log(.debug, "token.request", "Requesting tokens.", [
@@ -231,7 +244,11 @@ extension AuthClient {
             var claims: IDTokenClaims?
             if let idToken = tokens.idToken {
                 let validated = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
-                guard validated.issuer == current.issuer, validated.subject == current.subject else {
+                // The issuer is compared as ID tokens are (a provider may ignore one trailing slash: GOV.UK's `iss`
+                // has one that an app's configured issuer may lack).
+                guard provider.idTokenPolicy.issuerMatches(validated.issuer, expected: current.issuer),
+                    validated.subject == current.subject
+                else {
                     throw AuthError(.subjectMismatch, "The refreshed ID token names another user or issuer than the signed-in one.")
                 }
                 claims = validated

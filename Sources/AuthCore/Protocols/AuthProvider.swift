@@ -44,10 +44,15 @@ public protocol AuthProvider: Sendable {
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
     func authorizationParameters(for request: SignInRequest) -> [String: String]
-    /// Extra headers for token requests (for example Schibsted's `X-OIDC: v1`). Default: none.
-    func tokenRequestHeaders(for grant: TokenGrant) -> [String: String]
-    /// Extra form parameters for token requests. Default: none.
-    func tokenRequestParameters(for grant: TokenGrant) -> [String: String]
+    /// Extra headers for token requests (for example Schibsted's `X-OIDC: v1`), computed at each token request (an
+    /// app may fetch them, as GOV.UK's SDK lets it). Default: none.
+    ///
+    /// - Throws: an error that fails the token request; nothing is sent then.
+    func tokenRequestHeaders(for grant: TokenGrant) async throws -> [String: String]
+    /// Extra form parameters for token requests, computed at each token request. Default: none.
+    ///
+    /// - Throws: an error that fails the token request; nothing is sent then.
+    func tokenRequestParameters(for grant: TokenGrant) async throws -> [String: String]
     /// Provider-specific checks of a validated sign-in (for example a required MFA method). Default: none.
     ///
     /// - Throws: an ``AuthError`` (typically `provider_validation_failed`); nothing is stored then.

@@ -50,6 +50,9 @@ extension TestIdentityProvider {
             ])
         )
         configuration.paths.discovery = nil
+        // GOV.UK One Login sends no RFC 9207 `iss` in the authorization response (nor does its simulator).
+        configuration.initialBehavior.sendsIssParameter = false
+        configuration.initialBehavior.advertisesIssParameter = false
         configuration.paths.jwks = "/.well-known/jwks.json"
         configuration.quirks.validateAuthorization = { query, _ in
             guard let vtr = query["vtr"], let data = vtr.data(using: .utf8),

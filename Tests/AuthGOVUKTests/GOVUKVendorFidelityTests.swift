@@ -1,0 +1,201 @@
+import AuthCore
+import AuthGOVUK
+import AuthProviders
+import AuthTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// GOV.UK One Login's app side against the vendor's SDK (mobile-ios-authentication) and its tests, row by row of
+/// `audits/onelogin-govuk.md` and `audits/wire-schibsted-onelogin-govuk.md`.
+@Suite("GOV.UK One Login: faithful to mobile-ios-authentication")
+struct GOVUKVendorFidelityTests {
+    static let authorize = URL(string: "https://oidc.integration.account.gov.uk/authorize")!
+    static let token = URL(string: "https://oidc.integration.account.gov.uk/token")!
+    static let redirect = "https://app.example.gov.uk/oauth/redirect"
+
+    @Test("Row 11/17: the seed README's configuration compiles — Scope enum, redirect and vector as text, no token endpoint")
+    func seedConfiguration() throws {
+        let url = Self.authorize
+        let configuration = try LoginSessionConfiguration(authorizationEndpoint: url,
+                                                          responseType: .code,
+                                                          scopes: [.openid, .email, .phone, .offline_access],
+                                                          clientID: "someClientID",
+                                                          prefersEphemeralWebSession: true,
+                                                          redirectURI: Self.redirect,
+                                                          vectorsOfTrust: "Cl.Cm.P0",
+                                                          locale: .en)
+        #expect(configuration.tokenEndpoint == Self.token)
+        #expect(configuration.scopes == [.openid, .email, .phone, .offline_access])
+        #expect(configuration.scopeValues == ["openid", "email", "phone", "offline_access"])
+        #expect(LoginSessionConfiguration.Scope(rawValue: "profile") == .custom("profile"))
+        let error = #expect(throws: AuthError.self) {
+            try LoginSessionConfiguration(authorizationEndpoint: url, clientID: "c", redirectURI: "someRedirectURI", vectorsOfTrust: "Cl.Cm")
+        }
+        #expect(error?.code == .invalidConfiguration)
+    }
+
+    @Test("Wire test vector (LoginSessionConfigurationTests): vtr, ui_locales, govuk_signin_session_id")
+    func vendorTestVector() async throws {
+        let configuration = try await LoginSessionConfiguration(
+            authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "1234", redirectURI: Self.redirect,
+            vectorsOfTrust: ["Cl.Cm.P0"], locale: .en, persistentSessionId: "123456789"
+        )
+        let parameters = GOVUKProvider(configuration: configuration).authorizationParameters(for: Self.request(configuration))
+        #expect(parameters == ["vtr": #"["Cl.Cm.P0"]"#, "ui_locales": "en", "govuk_signin_session_id": "123456789"])
+    }
+
+    @Test("Row 15: several vectors are written as the vendor writes them; PCL200/PCL250 are accepted, unknown forms refused")
+    func vectorsOfTrust() throws {
+        let configuration = try LoginSessionConfiguration(
+            authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "c", redirectURI: URL(string: Self.redirect)!,
+            vectorsOfTrust: ["PCL200.Cl.Cm", "PCL250.Cl.Cm", "P2.Cl.Cm"]
+        )
+        #expect(configuration.vectorsOfTrustParameter == #"["PCL200.Cl.Cm", "PCL250.Cl.Cm", "P2.Cl.Cm"]"#)
+        for bad in ["Cl.Cm.P22", "Cl.Cm.PCL", "Cl.Xyzw", "Cl..Cm", "cl.cm"] {
+            #expect(throws: AuthError.self, "\(bad)") {
+                try LoginSessionConfiguration(
+                    authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "c",
+                    redirectURI: URL(string: Self.redirect)!, vectorsOfTrust: [bad]
+                )
+            }
+        }
+    }
+
+    /// Counts how often the app's token extras are computed.
+    actor Counter {
+        private(set) var value = 0
+        func next() -> [String: String] {
+            value += 1
+            return ["attestation": "proof-\(value)"]
+        }
+    }
+
+    @Test("Wire row 'token headers/parameters': computed at each code exchange (AppAuthSessionAdditionalTests), not sent on refresh")
+    func tokenExtrasPerExchange() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.govUK(clock: clock)
+        let transport = RecordingTransport(idp.transport)
+        let counter = Counter()
+        let configuration = try await LoginSessionConfiguration(
+            authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
+            issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
+            clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString,
+            tokenParameters: await counter.next(),
+            tokenHeaders: ["X-Attested": "yes"]
+        )
+        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), transport: transport, logger: RecordingLogger(), clock: clock)
+        let login = OneLoginSession(client: client)
+        for _ in 0..<2 { _ = try await login.present(with: HeadlessUserAgent(transport: idp.transport)) }
+        let session = try #require(await login.session)
+        try await session.refresh()
+        let tokenRequests = await transport.exchanges.filter { $0.request.url?.path == "/token" }
+        #expect(tokenRequests.map { $0.formParameters["attestation"] } == ["proof-1", "proof-2", nil])
+        #expect(tokenRequests.map { $0.request.value(forHTTPHeaderField: "X-Attested") } == ["yes", "yes", nil])
+        #expect(await counter.value == 2)
+    }
+
+    struct AttestationUnavailable: Error {}
+
+    @Test("A token extra that fails fails the exchange before anything is sent; nothing stored")
+    func tokenExtrasFailure() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.govUK(clock: clock)
+        let configuration = try await LoginSessionConfiguration(
+            authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
+            clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString,
+            tokenParameters: try { () throws -> [String: String]? in throw AttestationUnavailable() }()
+        )
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: storage, transport: idp.transport, clock: clock)
+        do {
+            _ = try await OneLoginSession(client: client).present(with: HeadlessUserAgent(transport: idp.transport))
+            Issue.record("the sign-in succeeded")
+        } catch let error as AuthError {
+            #expect(error.code == .tokenRequestFailed)
+            #expect(error.message.contains("nothing was sent"))
+        }
+        #expect(await idp.tokenRequestsByGrant.isEmpty)
+        #expect(await storage.isEmpty)
+    }
+
+    @Test("Row 21: present(configuration:) per call — this call's locale, the same storage")
+    func presentWithConfiguration() async throws {
+        let emulator = ProviderEmulator.govUK(clock: ManualClock())
+        let provider = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: emulator.configuration)
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(provider: provider, storage: storage, transport: emulator.transport, clock: emulator.clock)
+        let login: any AuthGOVUK.LoginSession = OneLoginSession(client: client)
+        let welsh = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
+        let request = try await login.present(configuration: welsh)
+        #expect(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ui_locales" }?.value == "cy")
+        let tokens = try await login.finalise(callback: try await emulator.userAgent.authorize(request))
+        #expect(tokens.idToken != nil)
+        #expect(await storage.storedKeys().count == 1)
+    }
+
+    @Test("Rows 3–4: UserInfo decodes GOV.UK's documented JSON; a missing *_verified fails as the vendor's Codable type does")
+    func userInfoDecoding() throws {
+        let documented = Data("""
+            {"sub": "urn:fdc:gov.uk:2022:56P4CMsGh_02YOlWpd8PAOI-2sVlB2nsNU7mcLZYhYw=", "email": "test@example.com",
+             "email_verified": true, "phone_number": "+441406946277", "phone_number_verified": true, "updated_at": 1311280970}
+            """.utf8)
+        let decoded = try JSONDecoder().decode(UserInfo.self, from: documented)
+        #expect(decoded.email == "test@example.com" && decoded.phoneNumberVerified && decoded.phoneNumber == "+441406946277")
+        let object = try JSONValue.parseObject(documented)
+        let claims = UserInfoClaims(subject: object["sub"]?.stringValue ?? "", claims: object)
+        #expect(try UserInfo(claims) == decoded)
+
+        for missing in ["email_verified", "phone_number_verified", "email"] {
+            var changed = object
+            changed[missing] = nil
+            #expect(throws: DecodingError.self) { try JSONDecoder().decode(UserInfo.self, from: try JSONValue.object(changed).jsonData()) }
+            let error = #expect(throws: AuthError.self) { try UserInfo(UserInfoClaims(subject: "s", claims: changed)) }
+            #expect(error?.code == .missingClaim)
+            #expect(error?.message.contains("'\(missing)'") == true)
+        }
+    }
+
+    /// What an app's tests substitute for the real services.
+    struct StubUserService: UserServicing {
+        func fetchUserInfo() async throws -> UserInfo {
+            UserInfo(sub: "s", email: "e@example.gov.uk", emailVerified: true, phoneNumber: nil, phoneNumberVerified: false)
+        }
+    }
+
+    @Test("Rows 5/19: UserServicing and LoginSession are protocols an app can stub")
+    func protocolsForStubs() async throws {
+        let service: any UserServicing = StubUserService()
+        #expect(try await service.fetchUserInfo().email == "e@example.gov.uk")
+    }
+
+    @Test("Wire risk: an issuer configured without GOV.UK's trailing slash still refreshes (the refreshed ID token's iss has it)")
+    func refreshWithoutTrailingSlash() async throws {
+        let emulator = ProviderEmulator.govUK(clock: ManualClock())
+        let configuration = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["issuer": "https://oidc.integration.account.gov.uk"]))
+        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), transport: emulator.transport, clock: emulator.clock)
+        let session = try await client.signIn(with: emulator.userAgent)
+        let before = await session.credential.accessToken
+        let refreshed = try await session.refresh()
+        #expect(refreshed.accessToken != before)
+        #expect(await session.idTokenClaims?.issuer == "https://oidc.integration.account.gov.uk/")
+    }
+
+    static func request(_ configuration: LoginSessionConfiguration) -> SignInRequest {
+        SignInRequest(
+            options: SignInOptions(),
+            metadata: ProviderMetadata(issuer: "https://oidc.integration.account.gov.uk/", authorizationEndpoint: authorize, tokenEndpoint: token),
+            scopes: configuration.scopeValues,
+            redirectURI: configuration.redirectURI
+        )
+    }
+}
+
+extension ProviderConfiguration {
+    /// This configuration with `changes` applied.
+    func merging(_ changes: [String: JSONValue]) -> ProviderConfiguration {
+        ProviderConfiguration(values.merging(changes) { _, new in new })
+    }
+}
