@@ -63,9 +63,12 @@ public actor OLOidc {
         if useSecureStorage { session = try await client.restoreSession() }
     }
 
-    /// The current authentication state.
+    /// The current authentication state: empty once the session ended (signed out, or its refresh token rejected).
     public var olAuthState: OLOidcAuthState {
-        get async { await OLOidcAuthState(session) }
+        get async {
+            guard let session, await session.isSignedIn else { return await OLOidcAuthState(nil) }
+            return await OLOidcAuthState(session)
+        }
     }
 
     /// Signs in with `userAgent`; the result is saved (with secure storage) and available in `olAuthState`.
@@ -128,10 +131,15 @@ public actor OLOidc {
         return session != nil
     }
 
-    /// Deletes this client's session from `storage` (the vendor's `deleteFromKeychain()`).
+    /// Deletes this configuration's sessions from `storage` (the vendor's `deleteFromKeychain()`), whether or not one
+    /// is loaded now: every credential of this provider, issuer and client id. Other configurations' data stays.
     public func deleteFromSecureStorage(_ storage: any TokenStorage) async throws {
-        guard let key = session?.storageKey else { return }
-        try await storage.removeCredential(for: key)
+        let issuer = configuration.issuer.absoluteString
+        let clientID = configuration.clientId
+        for key in try await storage.storedKeys()
+        where key.providerID == OneLoginProvider.id && key.issuer == issuer && key.clientID == clientID {
+            try await storage.removeCredential(for: key)
+        }
     }
 
     private func requireSession() throws -> Session {

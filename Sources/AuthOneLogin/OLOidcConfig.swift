@@ -33,7 +33,12 @@ public struct OLOidcConfig: Sendable, Hashable {
     /// Reads the configuration from a dictionary from any source.
     public init(_ configuration: ProviderConfiguration) throws {
         let id = OneLoginProvider.id
-        issuer = try configuration.requiredURL("issuer", providerID: id)
+        // OneLogin's discovery names its issuer without a trailing slash (`…/oidc/2`); one typed in the configuration
+        // is dropped so discovery's exact issuer check passes, as the vendor SDK accepted it.
+        let configuredIssuer = try configuration.requiredURL("issuer", providerID: id)
+        issuer = configuredIssuer.absoluteString.hasSuffix("/") && configuredIssuer.path.count > 1
+            ? URL(string: String(configuredIssuer.absoluteString.dropLast()))!
+            : configuredIssuer
         clientId = try configuration.requiredString("clientId", providerID: id)
         redirectUri = try configuration.requiredURL("redirectUri", providerID: id)
         let scopeText = try configuration.requiredString("scopes", providerID: id)

@@ -40,10 +40,10 @@ extension AuthError {
         case .configurationFileInvalid: .configFileParseFailure
         case .invalidConfiguration: .configInvalid
         case .missingConfigurationKey: .missingConfiguration
-        case .discoveryFailed where message.contains("token_endpoint"): .tokenEndpointUndeclared
-        case .endpointUnavailable where message.contains("user info"): .userEndpointUndeclared
+        case .discoveryFailed where endpoint == "token_endpoint": .tokenEndpointUndeclared
+        case .endpointUnavailable where endpoint == "userinfo_endpoint": .userEndpointUndeclared
         case .invalidGrant: .fetchingFreshTokenError
-        case .subjectMismatch where message.contains("refreshed"): .fetchingFreshTokenError
+        case .subjectMismatch where endpoint == "token_endpoint": .fetchingFreshTokenError
         case .notSignedIn: .gettingAccessTokenError
         case .network, .serverError, .httpError, .unexpectedRedirect, .responseTooLarge: .httpRequestFailed
         case .invalidResponse: .jsonSerializationError

@@ -33,6 +33,17 @@ public struct OneLoginProvider: AuthProvider {
     /// Discovery at `issuer/.well-known/openid-configuration`.
     public var endpointSource: EndpointSource { .discovery(issuer: configuration.issuer) }
 
+    /// Revocation and introspection at `<token_endpoint>/revocation` and `<token_endpoint>/introspection` when the
+    /// discovery document does not name them — where OneLogin serves them, and where the vendor SDK always sends.
+    public func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata {
+        var completed = metadata
+        if completed.revocationEndpoint == nil { completed.revocationEndpoint = metadata.tokenEndpoint.appendingPathComponent("revocation") }
+        if completed.introspectionEndpoint == nil {
+            completed.introspectionEndpoint = metadata.tokenEndpoint.appendingPathComponent("introspection")
+        }
+        return completed
+    }
+
     /// The configuration's additional parameters.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] {
         configuration.additionalParameters

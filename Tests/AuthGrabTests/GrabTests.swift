@@ -34,7 +34,7 @@ struct GrabTests {
         return Harness(idp: idp, clock: clock, transport: transport, app: app, storage: storage, grab: grab)
     }
 
-    private func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
+    private func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> AuthGrab.LoginSession {
         try await harness.grab.login(loginSession: try await harness.grab.loadLoginSession(), options: options)
     }
 

@@ -201,8 +201,17 @@ struct OneLoginTests {
         #expect(AuthError(.network, "x").olOidcError == .httpRequestFailed)
         #expect(AuthError(.invalidResponse, "x").olOidcError == .jsonSerializationError)
         #expect(AuthError(.invalidGrant, "x").olOidcError == .fetchingFreshTokenError)
-        #expect(AuthError(.discoveryFailed, "The discovery document has no 'token_endpoint'.").olOidcError == .tokenEndpointUndeclared)
-        #expect(AuthError(.endpointUnavailable, "The provider has no user info endpoint.").olOidcError == .userEndpointUndeclared)
+        // Mapped from the error's fields, never from its message text.
+        #expect(AuthError(.discoveryFailed, "x", endpoint: "token_endpoint").olOidcError == .tokenEndpointUndeclared)
+        #expect(AuthError(.discoveryFailed, "The discovery document has no 'token_endpoint'.").olOidcError == .unknownError)
+        #expect(AuthError(.endpointUnavailable, "x", endpoint: "userinfo_endpoint").olOidcError == .userEndpointUndeclared)
+        #expect(AuthError(.subjectMismatch, "x", endpoint: "token_endpoint").olOidcError == .fetchingFreshTokenError)
+        #expect((try? ProviderMetadata(document: ["issuer": "https://i.example", "authorization_endpoint": "https://i.example/a"])) == nil)
+        do {
+            _ = try ProviderMetadata(document: ["issuer": "https://i.example", "authorization_endpoint": "https://i.example/a"])
+        } catch let error as AuthError {
+            #expect(error.olOidcError == .tokenEndpointUndeclared)
+        }
         #expect(AuthError(.storageFailed, "x").olOidcError == .unknownError)
     }
 }

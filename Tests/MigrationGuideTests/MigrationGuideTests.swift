@@ -86,18 +86,28 @@ struct MigrationGuideTests {
         #expect(claims != nil && userInfo["sub"] != nil && active)
     }
 
-    @Test("GOV.UK One Login: LoginSessionConfiguration, present, finalise(callback:), UserService")
+    @Test("GOV.UK One Login: LoginSessionConfiguration, present(configuration:), finalise(callback:), UserServicing")
     func govUK() async throws {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
+        let settings = emulator.configuration
+        let url = URL(string: settings["authorizationEndpoint"]!.stringValue!)!
         // --- guide ---
-        let configuration = try LoginSessionConfiguration(dictionary: emulator.configuration)  // LoginSessionConfiguration
+        let configuration = try LoginSessionConfiguration(authorizationEndpoint: url,   // the seed's code, as it was
+                                                          responseType: .code,
+                                                          scopes: [.openid, .email, .phone, .offline_access],
+                                                          clientID: "govuk-emulator-client",
+                                                          prefersEphemeralWebSession: true,
+                                                          redirectURI: "https://app.example.gov.uk/oauth/redirect",
+                                                          vectorsOfTrust: "Cl.Cm.P0",
+                                                          locale: .en)
         let client = AuthClient(provider: GOVUKProvider(configuration: configuration),
                                 transport: emulator.transport, clock: emulator.clock)
-        let session = OneLoginSession(client: client)
-        let request = try await session.present()                                  // present(configuration:)
+        let login = OneLoginSession(client: client)                                // AppAuthSession(window:)
+        let request = try await login.present(configuration: configuration)       // present(configuration:)
         let callback = try await emulator.userAgent.authorize(request)             // the universal link arrives
-        let tokens = try await session.finalise(callback: callback)                // finalise(callback:)
-        let userInfo = try await UserService(session: await session.session!).fetchUserInfo()  // fetchUserInfo
+        let tokens = try await login.finalise(callback: callback)                  // finalise(callback:)
+        let service: any UserServicing = UserService(session: await login.session!)  // UserService(client:)
+        let userInfo = try await service.fetchUserInfo()                           // fetchUserInfo()
         // --- end ---
         #expect(tokens.idToken != nil && userInfo.email.contains("@"))
     }

@@ -131,7 +131,7 @@ extension AuthClient {
     func userInfo(accessToken: Secret, subject: String?) async throws -> (UserInfoClaims?, status: Int) {
         let metadata = try await metadata()
         guard let endpoint = metadata.userinfoEndpoint else {
-            throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id)
+            throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id, endpoint: "userinfo_endpoint")
         }
         var request = URLRequest(url: endpoint)
         request.httpMethod = "GET"

@@ -9,21 +9,22 @@ extension AuthClient {
     /// - Throws: `discovery_failed`, `discovery_issuer_mismatch`, `insecure_endpoint`, or a transport error.
     public func metadata() async throws -> ProviderMetadata {
         switch provider.endpointSource {
-        case .fixed(let metadata):
+        case .fixed(let fixed):
+            let metadata = provider.completedMetadata(fixed)
             try checkEndpointsAreSecure(metadata)
             return metadata
         case .discovery(let issuer):
             try issuer.requireSecureEndpoint("issuer", providerID: provider.id)
             let channel = backChannel
             return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
-                let metadata = try await Self.discover(issuer: issuer, channel: channel)
+                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, channel: channel))
                 try checkEndpointsAreSecure(metadata)
                 return metadata
             }
         case .custom(let cacheKey, let load):
             let transport = transport
             return try await metadataCache.metadata(for: cacheKey) { [self] in
-                let metadata = try await load(transport)
+                let metadata = provider.completedMetadata(try await load(transport))
                 try checkEndpointsAreSecure(metadata)
                 return metadata
             }

@@ -249,7 +249,11 @@ extension AuthClient {
                 guard provider.idTokenPolicy.issuerMatches(validated.issuer, expected: current.issuer),
                     validated.subject == current.subject
                 else {
-                    throw AuthError(.subjectMismatch, "The refreshed ID token names another user or issuer than the signed-in one.")
+                    throw AuthError(
+                        .subjectMismatch,
+                        "The refreshed ID token names another user or issuer than the signed-in one.",
+                        endpoint: "token_endpoint"
+                    )
                 }
                 claims = validated
             }
@@ -287,9 +291,9 @@ extension AuthClient {
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }
-        let metadata = try await metadata()
+        let issuer = try await knownIssuer()
         let mine = keys.filter {
-            $0.providerID == provider.id && $0.issuer == metadata.issuer && $0.clientID == provider.client.clientID
+            $0.providerID == provider.id && $0.issuer == issuer && $0.clientID == provider.client.clientID
                 && (account == nil || $0.account == account)
         }
         var latest: Credential?
@@ -303,5 +307,16 @@ extension AuthClient {
             .flatMap { try? IDTokenClaims($0) }
         log(.info, "session.restored", "Session restored from storage.")
         return Session(client: self, credential: latest, idTokenClaims: claims)
+    }
+
+    /// The issuer, without the network when the configuration names it: discovery's document must name exactly the
+    /// configured issuer, and fixed endpoints carry it; only a provider-specific document has to be loaded. So stored
+    /// sessions are reachable offline, and discovery waits until an endpoint is needed.
+    func knownIssuer() async throws -> String {
+        switch provider.endpointSource {
+        case .discovery(let issuer): issuer.absoluteString
+        case .fixed(let metadata): metadata.issuer
+        case .custom: try await metadata().issuer
+        }
     }
 }

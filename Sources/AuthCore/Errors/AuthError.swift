@@ -34,6 +34,10 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     public var oauthError: String?
     /// The HTTP status of the response that caused the error, when there was one.
     public var httpStatus: Int?
+    /// The endpoint the error concerns, by its discovery member name (`token_endpoint`, `userinfo_endpoint`, …), when
+    /// one does: a member missing from discovery, an endpoint the provider lacks, or the endpoint whose answer was
+    /// refused. Vendor-shaped error views map on it, never on message text.
+    public var endpoint: String?
     /// The lower-level error that caused this one (a `URLError`, a decoding error, …), if any.
     ///
     /// Not included in ``description``: lower layers do not promise to keep secrets out of their descriptions.
@@ -46,6 +50,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         providerID: ProviderID? = nil,
         oauthError: String? = nil,
         httpStatus: Int? = nil,
+        endpoint: String? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
@@ -55,6 +60,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         self.providerID = providerID
         self.oauthError = oauthError.map { ProviderText.sanitized($0, limit: 200) }
         self.httpStatus = httpStatus
+        self.endpoint = endpoint
         self.underlying = underlying
     }
 

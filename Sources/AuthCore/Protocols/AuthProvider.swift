@@ -53,6 +53,10 @@ public protocol AuthProvider: Sendable {
     ///
     /// - Throws: an error that fails the token request; nothing is sent then.
     func tokenRequestParameters(for grant: TokenGrant) async throws -> [String: String]
+    /// The provider's metadata completed with what its documents omit but the provider is known to serve (for
+    /// example OneLogin's revocation endpoint beside its token endpoint). Called once per load, before the endpoint
+    /// security check. Default: unchanged.
+    func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata
     /// Provider-specific checks of a validated sign-in (for example a required MFA method). Default: none.
     ///
     /// - Throws: an ``AuthError`` (typically `provider_validation_failed`); nothing is stored then.
@@ -80,4 +84,6 @@ extension AuthProvider {
     public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { [:] }
     /// No extra checks.
     public func validate(_ result: SignInResult, for request: SignInRequest) throws {}
+    /// Unchanged.
+    public func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata { metadata }
 }

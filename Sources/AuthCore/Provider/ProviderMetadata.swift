@@ -62,13 +62,13 @@ public struct ProviderMetadata: Sendable, Hashable {
     public init(document: [String: JSONValue]) throws {
         func url(_ key: String, required: Bool) throws -> URL? {
             guard let value = document[key], value != .null else {
-                if required { throw AuthError(.discoveryFailed, "The discovery document has no '\(key)'.") }
+                if required { throw AuthError(.discoveryFailed, "The discovery document has no '\(key)'.", endpoint: key) }
                 return nil
             }
             // Only "is it a URL" here; whether the engine may use it (https, loopback-IP http) is decided once, by
             // the endpoint security check, so a `file:` or `smb:` endpoint is reported as `insecure_endpoint`.
             guard let text = value.stringValue, let url = URL(string: text), url.scheme != nil else {
-                throw AuthError(.discoveryFailed, "The discovery document's '\(key)' is not an absolute URL.")
+                throw AuthError(.discoveryFailed, "The discovery document's '\(key)' is not an absolute URL.", endpoint: key)
             }
             return url
         }

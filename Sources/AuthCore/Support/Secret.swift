@@ -1,8 +1,10 @@
 /// A secret string — a token, authorization code, PKCE verifier or client secret — that never prints.
 ///
-/// `description`, `debugDescription`, string interpolation and `dump` all show `<redacted>`, so a secret that
-/// reaches a log line, an error message or a crash report by accident leaks nothing. Read the value only where
-/// it must go on the wire, with ``reveal()``. It encodes as its plain value, because storage must keep it.
+/// `description`, `debugDescription` and `dump` show `<redacted>`, so a secret that reaches a log line, an error
+/// message or a crash report by accident leaks nothing. Writing one into a string with interpolation does not compile:
+/// `"Bearer \(token)"` would silently send `Bearer <redacted>` (a mistake migrating code makes where a vendor SDK
+/// returned plain strings). Read the value only where it must go on the wire, with ``reveal()``. It encodes as its
+/// plain value, because storage must keep it.
 public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,
     CustomReflectable
 {
@@ -33,5 +35,21 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(value)
+    }
+}
+
+extension DefaultStringInterpolation {
+    /// Not available: interpolating a ``Secret`` would write `<redacted>` where the value was meant — an
+    /// `Authorization` header that silently fails. Use `secret.reveal()` where the value must go on the wire, or
+    /// `secret.description` to write the redacted form on purpose.
+    @available(*, unavailable, message: "interpolating a Secret writes <redacted>; use reveal() to send it, or description to log it redacted")
+    public mutating func appendInterpolation(_ secret: Secret) {
+        appendLiteral(secret.description)
+    }
+
+    /// Not available either, for the same reason (`"Bearer \(olAuthState.accessToken)"`).
+    @available(*, unavailable, message: "interpolating a Secret writes <redacted>; unwrap it and use reveal() to send it")
+    public mutating func appendInterpolation(_ secret: Secret?) {
+        appendLiteral(secret?.description ?? "nil")
     }
 }

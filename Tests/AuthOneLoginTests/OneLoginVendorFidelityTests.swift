@@ -1,0 +1,108 @@
+import AuthCore
+import AuthOneLogin
+import AuthTesting
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// OneLogin against the vendor's SDK (OLOidc), row by row of `audits/onelogin-govuk.md` and
+/// `audits/wire-schibsted-onelogin-govuk.md`.
+@Suite("OneLogin: faithful to OLOidc")
+struct OneLoginVendorFidelityTests {
+    private let base: [String: String] = [
+        "issuer": "https://example.onelogin.com/oidc/2",
+        "clientId": TestIdentityProvider.oneLoginClientID,
+        "redirectUri": TestIdentityProvider.oneLoginRedirectURI.absoluteString,
+        "scopes": "openid profile email",
+        "resource": TestIdentityProvider.oneLoginResource,
+    ]
+
+    private func olOidc(
+        _ idp: TestIdentityProvider,
+        transport: any HTTPTransport,
+        storage: any TokenStorage,
+        config: [String: String]? = nil
+    ) async throws -> OLOidc {
+        try await OLOidc(
+            configuration: try OLOidcConfig(dict: config ?? base), secureStorage: storage, transport: transport,
+            logger: RecordingLogger(), clock: idp.clock
+        )
+    }
+
+    @Test("Row 16: OLOidc starts offline — the stored session is loaded without discovery or any request")
+    func offlineStart() async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        let storage = InMemoryTokenStorage()
+        let online = try await olOidc(idp, transport: idp.transport, storage: storage)
+        try await online.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        let token = await online.olAuthState.accessToken
+
+        // No route at all: every request would fail with cannotFindHost.
+        let offline = RecordingTransport(InProcessTransport())
+        let restarted = try await olOidc(idp, transport: offline, storage: storage)
+        #expect(await restarted.olAuthState.accessToken == token)
+        #expect(await restarted.olAuthState.idTokenParsed?.subject == "38495820")
+        #expect(await offline.exchanges.isEmpty)
+    }
+
+    @Test("Wire row 'Revoke': without revocation and introspection in discovery, <token_endpoint>/revocation and /introspection")
+    func revocationFallback() async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        await idp.update { $0.discoveryOverrides = ["revocation_endpoint": .null, "introspection_endpoint": .null] }
+        let transport = RecordingTransport(idp.transport)
+        let olOidc = try await olOidc(idp, transport: transport, storage: InMemoryTokenStorage())
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        #expect(try await olOidc.introspect())
+        try await olOidc.revokeToken(tokenType: .accessToken)
+        #expect(try await olOidc.introspect() == false)
+        #expect(await transport.exchanges(pathSuffix: "/token/revocation").count == 1)
+        #expect(await transport.exchanges(pathSuffix: "/token/introspection").count == 2)
+    }
+
+    @Test("A configured issuer with a trailing slash signs in and refreshes (discovery names it without)")
+    func trailingSlashIssuer() async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        var config = base
+        config["issuer"] = "https://example.onelogin.com/oidc/2/"
+        let olOidc = try await olOidc(idp, transport: idp.transport, storage: InMemoryTokenStorage(), config: config)
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        let before = await olOidc.olAuthState.accessToken
+        try await olOidc.refreshAccessToken()
+        #expect(await olOidc.olAuthState.accessToken != before)
+        #expect(olOidc.configuration.issuer.absoluteString == "https://example.onelogin.com/oidc/2")
+    }
+
+    @Test("Row 20: deleteFromSecureStorage removes this configuration's data with no session loaded, and only that")
+    func deleteWithoutSession() async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        let keychain = InMemoryTokenStorage()
+        let olOidc = try await olOidc(idp, transport: idp.transport, storage: keychain)
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        let stored = try #require(await keychain.storedKeys().first)
+        let other = StorageKey(providerID: stored.providerID, issuer: stored.issuer, clientID: "another-app", account: stored.account)
+        try await keychain.store(try #require(await keychain.credential(for: stored)), for: other)
+
+        let fresh = try await self.olOidc(idp, transport: idp.transport, storage: InMemoryTokenStorage())
+        #expect(await fresh.olAuthState.isAuthorized == false)
+        try await fresh.deleteFromSecureStorage(keychain)
+        #expect(await keychain.storedKeys() == [other])
+    }
+
+    @Test("After a rejected refresh olAuthState is no longer authorized (no dead tokens)")
+    func rejectedRefresh() async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        let storage = InMemoryTokenStorage()
+        let olOidc = try await olOidc(idp, transport: idp.transport, storage: storage)
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        await idp.update {
+            $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), ["Content-Type": "application/json"])
+        }
+        let error = await #expect(throws: AuthError.self) { try await olOidc.refreshAccessToken() }
+        #expect(error?.olOidcError == .fetchingFreshTokenError)
+        #expect(await olOidc.olAuthState.isAuthorized == false)
+        #expect(await olOidc.olAuthState.accessToken == nil)
+        #expect(await storage.isEmpty)
+    }
+}
