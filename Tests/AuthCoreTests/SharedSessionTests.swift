@@ -157,6 +157,7 @@ struct SharedSessionTests {
         let offline = FlakyTransport(fixture.idp.transport)
         let client = AuthClient(provider: fixture.client.provider, storage: fixture.storage, transport: offline, clock: fixture.clock)
         let restored = try #require(try await client.restoreSession())
+        _ = try await client.metadata()  // discovery succeeded; only the token request's answer is lost
         await offline.setFailing(true)
         let error = await authError { try await restored.refresh() }
         #expect(error?.code == .network)

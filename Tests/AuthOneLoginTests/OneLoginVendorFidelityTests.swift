@@ -82,7 +82,8 @@ struct OneLoginVendorFidelityTests {
         try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
         let stored = try #require(await keychain.storedKeys().first)
         let other = StorageKey(providerID: stored.providerID, issuer: stored.issuer, clientID: "another-app", account: stored.account)
-        try await keychain.store(try #require(await keychain.credential(for: stored)), for: other)
+        let credential = try #require(await keychain.credential(for: stored))
+        await keychain.store(credential, for: other)
 
         let fresh = try await self.olOidc(idp, transport: idp.transport, storage: InMemoryTokenStorage())
         #expect(await fresh.olAuthState.isAuthorized == false)
