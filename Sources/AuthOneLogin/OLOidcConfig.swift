@@ -25,12 +25,15 @@ public struct OLOidcConfig: Sendable, Hashable {
     /// Reads a configuration dictionary of strings (the vendor's `OLOidcConfig(dict:)`).
     ///
     /// - Throws: `missing_configuration_key` naming the key; `invalid_configuration` for a non-URL issuer or
-    ///   redirect, scopes without `openid`, or a value that is not a string.
+    ///   redirect, scopes without `openid`, a value that is not a string, a `scope` key, or a custom parameter the
+    ///   engine sets itself (`state`, `client_id`, …).
     public init(dict: [String: String]) throws {
         try self.init(ProviderConfiguration(dict.mapValues(JSONValue.string)))
     }
 
     /// Reads the configuration from a dictionary from any source.
+    ///
+    /// - Throws: as ``init(dict:)``.
     public init(_ configuration: ProviderConfiguration) throws {
         let id = OneLoginProvider.id
         // OneLogin's discovery names its issuer without a trailing slash (`…/oidc/2`); one typed in the configuration
@@ -47,7 +50,19 @@ public struct OLOidcConfig: Sendable, Hashable {
             throw AuthError(.invalidConfiguration, "The OneLogin 'scopes' must contain openid; got '\(scopeText)'.", providerID: id)
         }
         var extra: [String: String] = [:]
-        for (key, value) in configuration.values where !Self.reservedKeys.contains(key) {
+        for (key, value) in configuration.values.sorted(by: { $0.key < $1.key }) where !Self.reservedKeys.contains(key) {
+            // Caught here, at load, rather than at the first sign-in: what the engine sets cannot be a custom
+            // parameter, and `scope` would duplicate the one built from `scopes`.
+            if key == "scope" {
+                throw AuthError(.invalidConfiguration, "The OneLogin configuration has 'scope'; list the scopes under 'scopes'.", providerID: id)
+            }
+            if AuthClient.reservedParameters.contains(key) {
+                throw AuthError(
+                    .invalidConfiguration,
+                    "The OneLogin configuration key '\(key)' is a parameter the engine sets itself; remove it.",
+                    providerID: id
+                )
+            }
             guard let text = value.stringValue else {
                 throw AuthError(.invalidConfiguration, "The OneLogin configuration value for '\(key)' must be a string.", providerID: id)
             }

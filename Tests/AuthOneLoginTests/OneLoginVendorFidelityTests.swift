@@ -31,6 +31,21 @@ struct OneLoginVendorFidelityTests {
         )
     }
 
+    @Test("Row 10: custom parameters that cannot work are configuration errors at load, naming the key", arguments: [
+        "scope", "state", "client_id", "response_type", "nonce", "redirect_uri", "code_challenge",
+    ])
+    func customParameterEdges(_ key: String) throws {
+        var config = base
+        config[key] = "x"
+        let error = #expect(throws: AuthError.self) { try OLOidcConfig(dict: config) }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("'\(key)'") == true)
+        var values = ProviderConfiguration(base.mapValues(JSONValue.string)).values
+        values["max_age"] = 300
+        let number = #expect(throws: AuthError.self) { try OLOidcConfig(ProviderConfiguration(values)) }
+        #expect(number?.message.contains("'max_age' must be a string") == true)
+    }
+
     @Test("Row 16: OLOidc starts offline — the stored session is loaded without discovery or any request")
     func offlineStart() async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())

@@ -2,7 +2,7 @@ public import Foundation
 
 extension AuthClient {
     /// Parameters only the engine may set; a provider or app that tries is told so.
-    static let reservedParameters: Set<String> = [
+    package static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method",
     ]
 
