@@ -9,9 +9,9 @@ import Foundation
 ///
 /// 1. identity: ``id``, ``displayName``;
 /// 2. configuration: ``init(configuration:)``, decoding the keys the vendor's SDK reads;
-/// 3. endpoints: ``endpointSource`` (discovery, a custom document, or fixed);
+/// 3. endpoints: ``endpointSource`` (discovery, a custom document, or fixed), completed by ``completedMetadata(_:)``;
 /// 4. the authorization request: ``authorizationParameters(for:)``;
-/// 5. the token request: ``tokenRequestHeaders(for:)`` and ``tokenRequestParameters(for:)``;
+/// 5. the token request: ``tokenRequestHeaders(for:)`` and ``tokenRequestParameters(for:)`` (computed at each request);
 /// 6. extra validation of the result: ``validate(_:for:)``;
 /// 7. ID token rules: ``idTokenPolicy``.
 ///
