@@ -1,7 +1,8 @@
 public import AuthCore
 public import Foundation
 
-/// A government web service's registration with GOV.UK One Login (a confidential client).
+/// A government web service's registration with GOV.UK One Login (a confidential client). Every field is a `let`,
+/// checked once by the initializer.
 ///
 /// Unlike the app SDK's ``LoginSessionConfiguration``, a service uses discovery, authenticates at the token endpoint
 /// with its private key (`private_key_jwt`, RS256–PS512) or a secret (`client_secret_post`), may ask for identity
@@ -57,29 +58,29 @@ public struct GOVUKServiceConfiguration: Sendable {
     public static let supportedAssertionAlgorithms: [ClientSigningKey.Algorithm] = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
 
     /// The OpenID issuer, with GOV.UK's trailing slash (`https://oidc.account.gov.uk/`); discovery is read from it.
-    public var issuer: URL
+    public let issuer: URL
     /// The client id GOV.UK One Login gave the service.
-    public var clientID: String
+    public let clientID: String
     /// How the service authenticates at the token endpoint.
-    public var clientAuthentication: ClientAuthentication
+    public let clientAuthentication: ClientAuthentication
     /// The registered redirect URI (matched exactly).
-    public var redirectURI: URL
+    public let redirectURI: URL
     /// The registered post-logout redirect URI, for `Session.endSessionURL(postLogoutRedirectURI:state:includingIDTokenHint:)`.
-    public var postLogoutRedirectURI: URL?
+    public let postLogoutRedirectURI: URL?
     /// The scopes: `openid` and any of `email`, `phone`.
-    public var scopes: [String]
+    public let scopes: [String]
     /// The vectors of trust to ask for (alternatives), sent as `vtr`.
-    public var vectorsOfTrust: [VectorOfTrust]
+    public let vectorsOfTrust: [VectorOfTrust]
     /// The page language, sent as `ui_locales` when set.
-    public var locale: LoginSessionConfiguration.UILocale?
+    public let locale: LoginSessionConfiguration.UILocale?
     /// The identity claims to ask for (only with a vector of `P1` or above).
-    public var identityClaims: Set<IdentityClaim>
+    public let identityClaims: Set<IdentityClaim>
     /// The `iss` of core identity JWTs (`https://identity.account.gov.uk/` in production).
-    public var identityIssuer: String
+    public let identityIssuer: String
     /// Where GOV.UK publishes the identity signing key: the DID document (`…/.well-known/did.json`).
-    public var didDocumentURL: URL
+    public let didDocumentURL: URL
     /// Whether authorization requests travel as a signed request object (`request=`, signed with the private key).
-    public var usesSignedRequestObject: Bool
+    public let usesSignedRequestObject: Bool
 
     /// Creates a configuration for one of GOV.UK One Login's environments; see the properties for the meaning of
     /// each parameter.
