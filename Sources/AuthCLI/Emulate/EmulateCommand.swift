@@ -40,7 +40,6 @@ struct EmulateCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535.") }
         // The issuer names the port, so bind first and build the emulator once the port is known.
         let route = LockedValue<(@Sendable (URLRequest) async -> (Data, HTTPURLResponse))?>(nil)
-        let base = LockedValue<URL?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
@@ -48,18 +47,17 @@ struct EmulateCommand: AsyncParsableCommand {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
                     let serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse) = { request in
                         guard let handler = route.withLock({ $0 }) else {
-                            return (Data(), .make(url: request.url!, status: 503))
+                            return (Data(), .make(url: request.url ?? EmulatorHTTPHandler.base, status: 503))
                         }
                         return await handler(request)
                     }
-                    try child.pipeline.syncOperations.addHandler(EmulatorHTTPHandler(base: base.withLock { $0 }!, serve: serve))
+                    try child.pipeline.syncOperations.addHandler(EmulatorHTTPHandler(serve: serve))
                 }
             }
             .bind(host: "127.0.0.1", port: port)
             .get()
         let boundPort = channel.localAddress?.port ?? port
         let issuer = URL(string: "http://127.0.0.1:\(boundPort)/")!
-        base.withLock { $0 = issuer }
         let idp = TestIdentityProvider.govUKService(issuer: issuer)
         route.withLock { $0 = { request in await idp.handle(request) } }
 

@@ -15,13 +15,15 @@ final class EmulatorHTTPHandler: ChannelInboundHandler {
     /// Request bodies are small forms; anything larger is refused.
     static let maximumBodySize = 1 << 20
 
-    private let base: URL
+    /// What request paths are resolved against: the emulator reads only the path and query of a request, so the
+    /// host and port need not be known when a connection is accepted.
+    static let base = URL(string: "http://127.0.0.1/")!
+
     private let serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse)
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
 
-    init(base: URL, serve: @escaping @Sendable (URLRequest) async -> (Data, HTTPURLResponse)) {
-        self.base = base
+    init(serve: @escaping @Sendable (URLRequest) async -> (Data, HTTPURLResponse)) {
         self.serve = serve
     }
 
@@ -38,8 +40,12 @@ final class EmulatorHTTPHandler: ChannelInboundHandler {
             }
             body?.writeBuffer(&chunk)
         case .end:
-            guard let head, let url = URL(string: head.uri, relativeTo: base)?.absoluteURL else { return }
+            guard let head else { return }
             self.head = nil
+            guard let url = URL(string: head.uri, relativeTo: Self.base)?.absoluteURL else {
+                Self.respond(context, status: 400, headers: [:], body: Data("Bad request target".utf8))
+                return
+            }
             var request = URLRequest(url: url)
             request.httpMethod = head.method.rawValue
             for (name, value) in head.headers { request.addValue(value, forHTTPHeaderField: name) }
