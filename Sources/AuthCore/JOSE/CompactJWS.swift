@@ -91,7 +91,7 @@ extension CompactJWS {
     /// The payload as a JSON object, once the signature has verified with `key`.
     ///
     /// - Throws: `invalid_signature`; `malformed` when the payload is not a JSON object. Messages name `tokenKind`.
-    func verifiedClaims(with key: JSONWebKey, algorithm: JWSAlgorithm, tokenKind: String, malformed: AuthError.Code) throws -> [String: JSONValue] {
+    package func verifiedClaims(with key: JSONWebKey, algorithm: JWSAlgorithm, tokenKind: String, malformed: AuthError.Code) throws -> [String: JSONValue] {
         guard key.isValidSignature(signature, for: signingInput, algorithm: algorithm) else {
             throw AuthError(.invalidSignature, "The \(tokenKind)'s \(algorithm) signature does not verify with the provider's key.")
         }

@@ -30,10 +30,12 @@ struct CoreIdentityVerifier {
         } catch let error as AuthError where error.code == .unknownKeyID {
             throw refuse(.unknownKeyID, "names the key '\(keyID)', which GOV.UK's DID document does not publish.")
         }
-        guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: .es256) else {
-            throw refuse(.invalidSignature, "signature does not verify with GOV.UK's identity key.")
+        let claims: [String: JSONValue]
+        do {
+            claims = try jws.verifiedClaims(with: key, algorithm: .es256, tokenKind: "core identity JWT", malformed: .malformedIdentityClaim)
+        } catch let error as AuthError {
+            throw error.attributed(to: GOVUKProvider.id)
         }
-        guard let claims = try? JSONValue.parseObject(jws.payload) else { throw refuse(.malformedIdentityClaim, "payload is not a JSON object.") }
         guard claims["iss"]?.stringValue == configuration.identityIssuer else {
             throw refuse(.invalidIssuer, "was issued by '\(claims["iss"]?.stringValue ?? "nobody")', not '\(configuration.identityIssuer)'.")
         }
