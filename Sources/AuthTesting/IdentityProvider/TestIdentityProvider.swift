@@ -279,10 +279,7 @@ public actor TestIdentityProvider {
     // MARK: Authorization
 
     private func authorize(_ url: URL, path: String) -> (Data, HTTPURLResponse) {
-        var query = Dictionary(
-            FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
-            uniquingKeysWith: { first, _ in first }
-        )
+        var query = queryParameters(url)
         guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
             return page("Unknown client.", status: 400, url: url)
         }
@@ -619,10 +616,7 @@ public actor TestIdentityProvider {
     /// `post_logout_redirect_uri` (with `state`) when the `id_token_hint` verifies and names a client that registered
     /// it, otherwise to the provider's default page, with `error_code` and `error_description` when something was wrong.
     private func endSession(_ url: URL) -> (Data, HTTPURLResponse) {
-        let query = Dictionary(
-            FormEncoding.decode(URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""),
-            uniquingKeysWith: { first, _ in first }
-        )
+        let query = queryParameters(url)
         let fallback = configuration.quirks.defaultLogoutURL ?? endpoint("/signed-out")
         func redirect(_ target: URL, error: (code: String, description: String)? = nil) -> (Data, HTTPURLResponse) {
             var pairs: [(String, String)] = []
@@ -748,6 +742,12 @@ public actor TestIdentityProvider {
         let value = prefix + "_" + SecureRandom.token(byteCount: 24)
         if prefix != "family" { issuedSecrets.append(value) }
         return value
+    }
+
+    /// The URL's query parameters (the first of repeated names).
+    private func queryParameters(_ url: URL) -> [String: String] {
+        let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
+        return Dictionary(FormEncoding.decode(query), uniquingKeysWith: { first, _ in first })
     }
 
     private func formParameters(_ request: URLRequest) -> [String: String] {
