@@ -11,12 +11,7 @@ extension LoginSessionConfiguration {
     /// `integration`) the endpoints default to that environment's.
     public init(dictionary configuration: ProviderConfiguration) throws {
         let id = GOVUKProvider.id
-        let environment = try configuration.string("environment").map { name -> Environment in
-            guard let environment = Environment(rawValue: name) else {
-                throw AuthError(.invalidConfiguration, "Unknown GOV.UK One Login environment '\(name)'; use production or integration.", providerID: id)
-            }
-            return environment
-        }
+        let environment = try configuration.govUKEnvironment()
         func url(_ key: String, default fallback: URL?) throws -> URL? {
             configuration[key] == nil ? fallback : try configuration.requiredURL(key, providerID: id)
         }
@@ -32,12 +27,7 @@ extension LoginSessionConfiguration {
             }
             return type
         } ?? .code
-        let locale = try configuration.string("locale").map { value -> UILocale in
-            guard let locale = UILocale(rawValue: value) else {
-                throw AuthError(.invalidConfiguration, "The locale must be 'en' or 'cy'; got '\(value)'.", providerID: id)
-            }
-            return locale
-        } ?? .en
+        let locale = try configuration.govUKLocale("locale") ?? .en
         try self.init(
             authorizationEndpoint: authorizationEndpoint,
             tokenEndpoint: tokenEndpoint,
@@ -56,5 +46,30 @@ extension LoginSessionConfiguration {
             tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:],
             sendsTokenExtrasOnRefresh: configuration.bool("sendsTokenExtrasOnRefresh") ?? false
         )
+    }
+}
+
+extension ProviderConfiguration {
+    /// `environment` (`production` or `integration`), when set; an app's and a service's configuration read it alike.
+    ///
+    /// - Throws: `invalid_configuration` for another name.
+    func govUKEnvironment() throws -> LoginSessionConfiguration.Environment? {
+        try string("environment").map { name in
+            guard let environment = LoginSessionConfiguration.Environment(rawValue: name) else {
+                throw AuthError(.invalidConfiguration, "Unknown GOV.UK One Login environment '\(name)'; use production or integration.", providerID: GOVUKProvider.id)
+            }
+            return environment
+        }
+    }
+
+    /// The page language under the first of `keys` that is set (`en` or `cy`).
+    ///
+    /// - Throws: `invalid_configuration` naming the key for another value.
+    func govUKLocale(_ keys: String...) throws -> LoginSessionConfiguration.UILocale? {
+        guard let key = keys.first(where: { string($0) != nil }), let value = string(key) else { return nil }
+        guard let locale = LoginSessionConfiguration.UILocale(rawValue: value) else {
+            throw AuthError(.invalidConfiguration, "'\(key)' must be 'en' or 'cy'; got '\(value)'.", providerID: GOVUKProvider.id)
+        }
+        return locale
     }
 }

@@ -23,9 +23,7 @@ extension LoginSessionConfiguration {
         tokenParameters: @escaping @autoclosure TokenExtras = nil,
         tokenHeaders: @escaping @autoclosure TokenExtras = nil
     ) async throws {
-        guard let redirect = URL(string: redirectURI), redirect.scheme != nil else {
-            throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'redirectURI' '\(redirectURI)' is not a URL.", providerID: GOVUKProvider.id)
-        }
+        let redirect = try Self.redirectURL(redirectURI)
         try self.init(
             endpoints: (
                 authorizationEndpoint,
@@ -55,9 +53,7 @@ extension LoginSessionConfiguration {
         vectorsOfTrust: String,
         locale: UILocale = .en
     ) throws {
-        guard let redirect = URL(string: redirectURI), redirect.scheme != nil else {
-            throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'redirectURI' '\(redirectURI)' is not a URL.", providerID: GOVUKProvider.id)
-        }
+        let redirect = try Self.redirectURL(redirectURI)
         try self.init(
             authorizationEndpoint: authorizationEndpoint,
             tokenEndpoint: Self.tokenEndpoint(beside: authorizationEndpoint),
@@ -69,6 +65,16 @@ extension LoginSessionConfiguration {
             vectorsOfTrust: [vectorsOfTrust],
             locale: locale
         )
+    }
+
+    /// The vendor's text redirect as a URL.
+    ///
+    /// - Throws: `invalid_configuration` when it is not an absolute URL.
+    static func redirectURL(_ text: String) throws -> URL {
+        guard let redirect = URL(string: text), redirect.scheme != nil else {
+            throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'redirectURI' '\(text)' is not a URL.", providerID: GOVUKProvider.id)
+        }
+        return redirect
     }
 
     /// `…/token` beside `…/authorize`.

@@ -34,12 +34,7 @@ extension GOVUKServiceConfiguration {
     ///   key material in the message.
     public init(dictionary configuration: ProviderConfiguration) throws {
         let id = GOVUKProvider.id
-        let environment = try configuration.string("environment").map { name -> LoginSessionConfiguration.Environment in
-            guard let environment = LoginSessionConfiguration.Environment(rawValue: name) else {
-                throw AuthError(.invalidConfiguration, "Unknown GOV.UK One Login environment '\(name)'; use production or integration.", providerID: id)
-            }
-            return environment
-        }
+        let environment = try configuration.govUKEnvironment()
         let issuer: URL
         if configuration["issuer"] != nil {
             issuer = try configuration.requiredURL("issuer", providerID: id)
@@ -75,12 +70,7 @@ extension GOVUKServiceConfiguration {
             }
             return claim
         }
-        let locale = try (configuration.string("ui_locales", "locale")).map { value -> LoginSessionConfiguration.UILocale in
-            guard let locale = LoginSessionConfiguration.UILocale(rawValue: value) else {
-                throw AuthError(.invalidConfiguration, "ui_locales must be 'en' or 'cy'; got '\(value)'.", providerID: id)
-            }
-            return locale
-        }
+        let locale = try configuration.govUKLocale("ui_locales", "locale")
         let identityIssuer = configuration.string("identity_issuer") ?? environment?.identityIssuer.absoluteString
         let didURL = try configuration["did_url"] == nil ? environment?.didDocumentURL : configuration.requiredURL("did_url", providerID: id)
         let requestsIdentity = vectors.contains(where: \.requestsIdentity)
