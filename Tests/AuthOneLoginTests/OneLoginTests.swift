@@ -7,13 +7,7 @@ import Testing
 
 @Suite("OneLogin")
 struct OneLoginTests {
-    private let base: [String: String] = [
-        "issuer": "https://example.onelogin.com/oidc/2",
-        "clientId": TestIdentityProvider.oneLoginClientID,
-        "redirectUri": TestIdentityProvider.oneLoginRedirectURI.absoluteString,
-        "scopes": "openid profile email",
-        "resource": TestIdentityProvider.oneLoginResource,
-    ]
+    private let base = oneLoginTestConfiguration
 
     private struct Harness {
         let idp: TestIdentityProvider

@@ -11,13 +11,7 @@ import Testing
 /// `audits/wire-schibsted-onelogin-govuk.md`.
 @Suite("OneLogin: faithful to OLOidc")
 struct OneLoginVendorFidelityTests {
-    private let base: [String: String] = [
-        "issuer": "https://example.onelogin.com/oidc/2",
-        "clientId": TestIdentityProvider.oneLoginClientID,
-        "redirectUri": TestIdentityProvider.oneLoginRedirectURI.absoluteString,
-        "scopes": "openid profile email",
-        "resource": TestIdentityProvider.oneLoginResource,
-    ]
+    private let base = oneLoginTestConfiguration
 
     private func olOidc(
         _ idp: TestIdentityProvider,
