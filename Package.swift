@@ -82,7 +82,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthUber", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthGrab", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        // The vendor facades default to the platform's persistent storage (AuthApple's PersistentTokenStorage).
+        .target(name: "AuthGrab", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
             dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],

@@ -1,6 +1,7 @@
-// Logs in with Grab against its in-process emulator: first through the emulated Grab app (SSO hand-off), then on
-// the web because a login hint is given; then reads the id token info. With --config FILE (an Info.plist with the
-// GrabIdPartnerSDK dictionary) it runs the generic flow against real settings.
+// Logs in with Grab against its in-process emulator, the way GrabIdPartnerSDK apps do: through the emulated Grab app
+// (SSO hand-off), then a relaunch that signs in silently from storage, the web when a login hint is given, the App
+// Store when the Grab app is not installed, and errors with the vendor's domain and integer code. With --config FILE
+// (an Info.plist with the GrabIdPartnerSDK dictionary) it runs the generic flow against real settings.
 //
 //     swift run grab-example
 import AuthCore
@@ -17,35 +18,82 @@ func step(_ label: String, _ detail: String) {
     print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + detail)
 }
 
+func vendorName(_ error: AuthError) -> String {
+    let grab = error.grabError
+    return "\(grab.domain.name)(\(grab.domain.rawValue)).\(grab.code)(\(grab.code.rawValue))"
+}
+
+let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grab-example-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: directory) }
+
 do {
     let idp = TestIdentityProvider.grab()
+    let recorder = RecordingTransport(idp.transport)
     let app = TestIdentityProvider.grabApp(installed: true, idp: idp)
     let configuration = try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)]))
-    let grab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: app,
-                             transport: idp.transport, logger: RecordingLogger())
-    await app.onCallback { url in
-        step("callback", "the Grab app returned to \(url.scheme ?? ""):\(url.host ?? ""); handleOpenUrl = \(await grab.handleOpenUrl(url))")
+    // The app's storage: files here so the "relaunch" below reads what this run wrote (the Keychain by default on iOS).
+    let storage = FileTokenStorage(directory: directory)
+    func launch(appInstalled: Bool = true) async -> GrabIdPartner {
+        let grab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder),
+                                 appHandoff: appInstalled ? app : TestIdentityProvider.grabApp(installed: false, idp: idp),
+                                 storage: storage, transport: recorder, logger: RecordingLogger())
+        if appInstalled { await app.onCallback { url in _ = grab.handleOpenUrl(url) } }
+        return grab
     }
+    func authorizePages() async -> Int {
+        let pages = await recorder.exchanges(pathSuffix: "/authorize")
+        return pages.count
+    }
+
     step("provider", "grab (Grab), emulated partner-api.grab.com; the Grab app is installed")
+    let grab = await launch()
     let loginSession = try await grab.loadLoginSession()
-    step("discovery", "Grab service discovery loaded (authorization, token, id-token verification, client public info)")
+    step("launch", "loadLoginSession: \(loginSession.accessToken == nil ? "no stored session" : "stored session found")")
     step("acr_values", configuration.acrValuesParameter ?? "-")
 
-    let viaApp = try await grab.login(loginSession: loginSession)
+    try await grab.login(loginSession: loginSession)
     if let link = await app.opened.last {
         let names = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
         step("route", "app hand-off: \(link.scheme ?? "")://\(link.host ?? "")\(link.path) with \(names.joined(separator: ", "))")
     }
-    step("validated", "ID token signature, iss, aud, exp, iat, nonce, at_hash (the vendor SDK validated none)")
-    let info = try await grab.getIdTokenInfo(loginSession: viaApp)
-    step("token info", "service \(info.service ?? "-"), partner \(info.partnerId ?? "-"), user \(info.partnerUserId ?? "-"), valid \(await grab.isValidIdToken(idTokenInfo: info))")
+    if let claims = await loginSession.session?.idTokenClaims {
+        let expiresIn = Int(claims.expiration.timeIntervalSinceNow.rounded())
+        step("id token", "signature checked against \(claims.issuer)'s keys; aud \(claims.audience.joined(separator: ",")); nonce \(claims.nonce == loginSession.nonce ? "is this login's" : "MISMATCH"); expires in \(expiresIn) s")
+    }
+    let info = try await grab.getIdTokenInfo(loginSession: loginSession)
+    step("token info", "service \(info.service ?? "-"), partner \(info.partnerId ?? "-"), user \(info.partnerUserId ?? "-"), valid \(grab.isValidIdToken(idTokenInfo: info))")
 
-    let opened = await app.opened.count
-    _ = try await grab.login(loginSession: loginSession, options: SignInOptions(loginHint: "+6591234567"))
-    step("route", "web (a login_hint never hands off; app opened again: \(await app.opened.count > opened))")
-    try await grab.logout(loginSession: viaApp)
-    step("logged out", "local tokens and cached id token info cleared")
+    // A relaunch: a new SDK object over the same storage signs in with no browser and no app.
+    let (opened, pages, infoCalls) = (await app.opened.count, await authorizePages(), await recorder.exchanges(pathSuffix: "/token_info").count)
+    let relaunched = await launch()
+    let restored = try await relaunched.loadLoginSession()
+    try await relaunched.login(loginSession: restored)
+    let (openedNow, pagesNow) = (await app.opened.count, await authorizePages())
+    let shownUI = openedNow > opened || pagesNow > pages
+    step("relaunch", "signed in from storage: access token valid \(relaunched.isValidAccessToken(loginSession: restored)), UI shown: \(shownUI)")
+    let cachedInfo = try await relaunched.getIdTokenInfo(loginSession: restored)
+    let fetched = await recorder.exchanges(pathSuffix: "/token_info").count > infoCalls
+    step("token info", "service \(cachedInfo.service ?? "-") from the stored cache (fetched again: \(fetched))")
+
+    let hinted = try await relaunched.loadLoginSession()
+    try await relaunched.logout(loginSession: hinted)
+    try await relaunched.login(loginSession: hinted, options: SignInOptions(loginHint: "+6591234567"))
+    step("route", "web: a login_hint never hands off (app opened again: \(await app.opened.count > opened))")
+    try await relaunched.logout(loginSession: hinted)
+    step("logged out", "stored session and cached id token info removed")
+
+    let withoutApp = await launch(appInstalled: false)
+    do {
+        try await withoutApp.login(loginSession: try await withoutApp.loadLoginSession())
+    } catch let error as AuthError {
+        step("no app", "the App Store opened; login ended with \(vendorName(error)): retry after install, or cancel")
+    }
+    do {
+        _ = try await relaunched.getIdTokenInfo(loginSession: hinted)
+    } catch let error as AuthError {
+        step("error", "getIdTokenInfo after logout: \(vendorName(error)) \"\(error.grabError.localizeMessage ?? "")\"")
+    }
 } catch let error as AuthError {
-    print("error: \(error.message) [\(error.code)] → Grab \(error.grabError.domain).\(error.grabError.code)")
+    print("error: \(error.message) [\(error.code)] → Grab \(vendorName(error))")
     exit(1)
 }

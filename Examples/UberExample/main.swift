@@ -25,7 +25,7 @@ do {
     let uber = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: apps,
                         transport: recorder, logger: RecordingLogger())
     await apps.onCallback { url in
-        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path); handle(url) = \(await uber.handle(url))")
+        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path); handle(url) = \(uber.handle(url))")
     }
     step("provider", "uber (Uber), emulated auth.uber.com; installed apps: Uber Eats")
 

@@ -73,9 +73,11 @@ public struct AuthConfigChecker: Sendable {
         if let plist = infoPlist {
             if plist.values["GrabIdPartnerSDK"] != nil {
                 all.append(ConfigurationFile(providerID: "grab", file: plist.file, values: plist.values))
-                if queried.isDisjoint(with: ["grabconnect", "grabconnect2"]) {
+                // The seed lists both: `grab` (the Grab app) and `grabconnect` (its login feature).
+                let missing = ["grab", "grabconnect"].filter { !queried.contains($0) }
+                if !missing.isEmpty {
                     findings.append(ConfigFinding(severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
-                                                  message: "add grabconnect and grabconnect2, or the hand-off to the Grab app is never tried"))
+                                                  message: "add \(missing.joined(separator: " and ")), or the hand-off to the Grab app is never tried"))
                 }
             }
             if plist.values["Uber"] != nil {

@@ -49,7 +49,8 @@ public struct GrabConfiguration: Sendable, Hashable {
     ///
     /// - Throws: `invalid_configuration` when the dictionary is missing; `missing_configuration_key` naming
     ///   `ClientId`, `RedirectUrl`, `Scope` or `ServiceDiscoveryUrl` (Grab's invalidClientId, invalidRedirectUrl,
-    ///   invalidScope, invalidServiceDiscoveryUrl).
+    ///   invalidScope, invalidServiceDiscoveryUrl); `invalid_configuration` naming `Scope` when it lacks `openid`
+    ///   (without it Grab issues no ID token bound to a nonce, and `getIdTokenInfo` cannot work).
     public init(_ configuration: ProviderConfiguration) throws {
         let id = GrabProvider.id
         let section: ProviderConfiguration
@@ -64,10 +65,15 @@ public struct GrabConfiguration: Sendable, Hashable {
             for key in keys { if let value = section.string(key), !value.isEmpty { return value } }
             return nil
         }
+        let scope = try section.requiredString("Scope", providerID: id).split(whereSeparator: \.isWhitespace).map(String.init)
+        guard scope.contains("openid") else {
+            throw AuthError(.invalidConfiguration, "The configuration key 'Scope' must include openid (Grab's ID token and its nonce depend on it); it is '\(scope.joined(separator: " "))'.",
+                            providerID: id, configurationKey: "Scope")
+        }
         self.init(
             clientId: try section.requiredString("ClientId", providerID: id),
             redirectUrl: try section.requiredURL("RedirectUrl", providerID: id),
-            scope: try section.requiredString("Scope", providerID: id).split(whereSeparator: \.isWhitespace).map(String.init),
+            scope: scope,
             serviceDiscoveryUrl: try section.requiredURL("ServiceDiscoveryUrl", providerID: id),
             request: optional("Request"),
             acrValues: section.stringDictionary("AcrValues") ?? [:],

@@ -1,66 +1,222 @@
 public import AuthCore
 
-/// The vendor's error domains and codes, as a view of `AuthError` for apps migrating from GrabIdPartnerSDK.
-public struct GrabError: Sendable, Equatable {
-    /// Where the error happened.
-    public enum Domain: String, Sendable {
-        case serviceDiscovery, loadConfiguration, authorization, exchangeToken, getIdTokenInfo, logout,
-            protectedResource, customProtocolsService, appStore
+/// GrabIdPartnerSDK's `GrabIdPartnerError`: the vendor's domain and integer code, its message and the service error,
+/// as a view of `AuthError` for apps migrating from the vendor SDK.
+///
+/// The domain is the operation that failed (``GrabIdPartner`` sets it on every error it throws, through
+/// `AuthError.operation`); the code comes from the error's stable code and fields, never from its message text.
+public struct GrabError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Where the error happened (the vendor's `GrabIdPartnerErrorDomain`, same integer values).
+    public enum Domain: Int, Sendable, CaseIterable {
+        /// Loading Grab's service discovery document (0).
+        case serviceDiscovery
+        /// Reading the configuration (1).
+        case loadConfiguration
+        /// The authorization: route, browser or app, callback (2).
+        case authorization
+        /// The token exchange (3).
+        case exchangeToken
+        /// `getIdTokenInfo` (4).
+        case getIdTokenInfo
+        /// `logout` (5).
+        case logout
+        /// Using the access token (6).
+        case protectedResource
+        /// Reading the client public info's `custom_protocols` (7).
+        case customProtocolsService
+        /// Sending the user to the App Store (8).
+        case appStore
+
+        /// The vendor's case name, which ``GrabIdPartner`` stores in `AuthError.operation`.
+        public var name: String { String(describing: self) }
     }
 
-    /// What happened (application-defined codes start at `applicationCodeBase`).
-    public enum Code: String, Sendable {
-        case grabIdServiceFailed, discoveryServiceFailed, idTokenInfoServiceFailed, exchangeTokenServiceFailed,
-            authorizationInitializationFailure, securityValidationFailed, logoutFailed, invalidIdToken, invalidNonce,
-            invalidConfiguration, somethingWentWrong, network, invalidClientId, invalidScope, invalidRedirectUrl,
-            invalidAuthorizationCode, invalidUrl, invalidPartnerId, unAuthorized, authorizationFailed,
-            serviceUnavailable, serviceError, invalidAccessToken, invalidResponse, invalidServiceDiscoveryUrl,
-            invalidAppBundle, invalidCustomProtocolUrl, failedTolaunchAppStoreLink, launchAppStoreLink
-    }
+    /// What happened (the vendor's `GrabIdPartnerErrorCode`, same integer values). Codes from
+    /// ``partnerAppError`` (10000) up are the app's own.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The vendor's integer value.
+        public let rawValue: Int
+        /// A code from its integer value.
+        public init(rawValue: Int) { self.rawValue = rawValue }
 
-    /// The first application-defined code.
-    public static let applicationCodeBase = 10_000
+        /// The vendor's `grabIdServiceFailed` (0).
+        public static let grabIdServiceFailed = Code(rawValue: 0)
+        /// The vendor's `discoveryServiceFailed` (1).
+        public static let discoveryServiceFailed = Code(rawValue: 1)
+        /// The vendor's `idTokenInfoServiceFailed` (2).
+        public static let idTokenInfoServiceFailed = Code(rawValue: 2)
+        /// The vendor's `exchangeTokenServiceFailed` (3).
+        public static let exchangeTokenServiceFailed = Code(rawValue: 3)
+        /// The vendor's `authorizationInitializationFailure` (4).
+        public static let authorizationInitializationFailure = Code(rawValue: 4)
+        /// The vendor's `securityValidationFailed` (5).
+        public static let securityValidationFailed = Code(rawValue: 5)
+        /// The vendor's `logoutFailed` (6).
+        public static let logoutFailed = Code(rawValue: 6)
+        /// The vendor's `invalidIdToken` (7).
+        public static let invalidIdToken = Code(rawValue: 7)
+        /// The vendor's `invalidNonce` (8).
+        public static let invalidNonce = Code(rawValue: 8)
+        /// The vendor's `invalidConfiguration` (9).
+        public static let invalidConfiguration = Code(rawValue: 9)
+        /// The vendor's `somethingWentWrong` (10).
+        public static let somethingWentWrong = Code(rawValue: 10)
+        /// The vendor's `network` (11).
+        public static let network = Code(rawValue: 11)
+        /// The vendor's `invalidClientId` (12).
+        public static let invalidClientId = Code(rawValue: 12)
+        /// The vendor's `invalidScope` (13).
+        public static let invalidScope = Code(rawValue: 13)
+        /// The vendor's `invalidRedirectUrl` (14).
+        public static let invalidRedirectUrl = Code(rawValue: 14)
+        /// The vendor's `invalidAuthorizationCode` (15).
+        public static let invalidAuthorizationCode = Code(rawValue: 15)
+        /// The vendor's `invalidUrl` (16).
+        public static let invalidUrl = Code(rawValue: 16)
+        /// The vendor's `invalidPartnerId` (17).
+        public static let invalidPartnerId = Code(rawValue: 17)
+        /// The vendor's `unAuthorized` (18).
+        public static let unAuthorized = Code(rawValue: 18)
+        /// The vendor's `authorizationFailed` (19).
+        public static let authorizationFailed = Code(rawValue: 19)
+        /// The vendor's `serviceUnavailable` (20).
+        public static let serviceUnavailable = Code(rawValue: 20)
+        /// The vendor's `serviceError` (21).
+        public static let serviceError = Code(rawValue: 21)
+        /// The vendor's `invalidAccessToken` (22).
+        public static let invalidAccessToken = Code(rawValue: 22)
+        /// The vendor's `invalidResponse` (23).
+        public static let invalidResponse = Code(rawValue: 23)
+        /// The vendor's `invalidServiceDiscoveryUrl` (24).
+        public static let invalidServiceDiscoveryUrl = Code(rawValue: 24)
+        /// The vendor's `invalidAppBundle` (25).
+        public static let invalidAppBundle = Code(rawValue: 25)
+        /// The vendor's `invalidCustomProtocolUrl` (26).
+        public static let invalidCustomProtocolUrl = Code(rawValue: 26)
+        /// The vendor's `failedTolaunchAppStoreLink` (27).
+        public static let failedTolaunchAppStoreLink = Code(rawValue: 27)
+        /// The vendor's `launchAppStoreLink` (28).
+        public static let launchAppStoreLink = Code(rawValue: 28)
+        /// The first app-defined code; an app's own codes are 10000 and above.
+        public static let partnerAppError = Code(rawValue: 10_000)
+
+        /// An app-defined code: ``partnerAppError`` + `offset`.
+        public static func partnerApp(_ offset: Int) -> Code { Code(rawValue: partnerAppError.rawValue + offset) }
+
+        private static let names: [Int: String] = [
+            0: "grabIdServiceFailed", 1: "discoveryServiceFailed", 2: "idTokenInfoServiceFailed", 3: "exchangeTokenServiceFailed",
+            4: "authorizationInitializationFailure", 5: "securityValidationFailed", 6: "logoutFailed", 7: "invalidIdToken",
+            8: "invalidNonce", 9: "invalidConfiguration", 10: "somethingWentWrong", 11: "network", 12: "invalidClientId",
+            13: "invalidScope", 14: "invalidRedirectUrl", 15: "invalidAuthorizationCode", 16: "invalidUrl", 17: "invalidPartnerId",
+            18: "unAuthorized", 19: "authorizationFailed", 20: "serviceUnavailable", 21: "serviceError", 22: "invalidAccessToken",
+            23: "invalidResponse", 24: "invalidServiceDiscoveryUrl", 25: "invalidAppBundle", 26: "invalidCustomProtocolUrl",
+            27: "failedTolaunchAppStoreLink", 28: "launchAppStoreLink",
+        ]
+
+        /// Whether this is an app-defined code (10000 and above).
+        public var isPartnerAppError: Bool { rawValue >= Self.partnerAppError.rawValue }
+
+        /// The vendor's case name (`partnerAppError+N` for app codes).
+        public var description: String {
+            if let name = Self.names[rawValue] { return name }
+            return isPartnerAppError ? "partnerAppError+\(rawValue - Self.partnerAppError.rawValue)" : "code \(rawValue)"
+        }
+    }
 
     /// The domain.
     public let domain: Domain
     /// The code.
     public let code: Code
+    /// A message safe to show (the vendor's `localizeMessage`).
+    public let localizeMessage: String?
+    /// The network or service error underneath, if any (the vendor's `serviceError`).
+    public let serviceError: (any Error & Sendable)?
 
-    /// Creates an error value (for comparisons).
-    public init(domain: Domain, code: Code) {
-        self.domain = domain
+    /// Creates an error in the vendor's argument order (an app reporting its own failures uses codes from
+    /// ``Code/partnerAppError``).
+    public init(code: Code, localizeMessage: String? = nil, domain: Domain, serviceError: (any Error & Sendable)? = nil) {
         self.code = code
+        self.localizeMessage = localizeMessage
+        self.domain = domain
+        self.serviceError = serviceError
+    }
+
+    /// Creates an error value for comparisons.
+    public init(domain: Domain, code: Code) {
+        self.init(code: code, domain: domain)
+    }
+
+    /// Equal when domain and code are (the message and service error are explanations).
+    public static func == (lhs: GrabError, rhs: GrabError) -> Bool {
+        lhs.domain == rhs.domain && lhs.code == rhs.code
+    }
+
+    /// `domain.code (rawValue): message`.
+    public var description: String {
+        "GrabError(\(domain.name).\(code) [\(domain.rawValue).\(code.rawValue)])" + (localizeMessage.map { ": \($0)" } ?? "")
     }
 }
 
 extension AuthError {
-    /// This error as GrabIdPartnerSDK named it.
+    /// This error as GrabIdPartnerSDK reports it: the domain of the operation that failed, the vendor's code.
     public var grabError: GrabError {
-        func error(_ domain: GrabError.Domain, _ code: GrabError.Code) -> GrabError { GrabError(domain: domain, code: code) }
+        GrabError(code: grabCode, localizeMessage: message, domain: grabDomain, serviceError: underlying)
+    }
+
+    /// The operation's domain when a ``GrabIdPartner`` call set it, else the one the code implies.
+    private var grabDomain: GrabError.Domain {
+        if let operation, let domain = GrabError.Domain.allCases.first(where: { $0.name == operation }) { return domain }
         switch code {
-        case .missingConfigurationKey where message.contains("'ClientId'"): return error(.loadConfiguration, .invalidClientId)
-        case .missingConfigurationKey where message.contains("'RedirectUrl'"): return error(.loadConfiguration, .invalidRedirectUrl)
-        case .missingConfigurationKey where message.contains("'Scope'"): return error(.loadConfiguration, .invalidScope)
-        case .missingConfigurationKey where message.contains("'ServiceDiscoveryUrl'"): return error(.loadConfiguration, .invalidServiceDiscoveryUrl)
-        case .missingConfigurationKey, .invalidConfiguration: return error(.loadConfiguration, .invalidConfiguration)
-        case .discoveryFailed, .insecureEndpoint, .endpointUnavailable: return error(.serviceDiscovery, .discoveryServiceFailed)
-        case .grabAppStoreLaunched: return error(.appStore, .launchAppStoreLink)
-        case .grabAppStoreLaunchFailed: return error(.appStore, .failedTolaunchAppStoreLink)
+        case .missingConfigurationKey, .invalidConfiguration: return .loadConfiguration
+        case .discoveryFailed, .insecureEndpoint, .endpointUnavailable: return .serviceDiscovery
+        case .grabAppStoreLaunched, .grabAppStoreLaunchFailed: return .appStore
+        case .notSignedIn: return .protectedResource
         case .stateMismatch, .missingState, .redirectMismatch, .missingAuthorizationCode, .authorizationFailed,
-            .issuerParameterMismatch, .missingIssuerParameter, .duplicateParameter:
-            return error(.authorization, .securityValidationFailed)
-        case .userCancelled: return error(.authorization, .authorizationFailed)
-        case .nonceMismatch: return error(.exchangeToken, .invalidNonce)
+            .issuerParameterMismatch, .missingIssuerParameter, .duplicateParameter, .userCancelled, .timedOut,
+            .signInCancelled, .signInSuperseded, .appNotOpened:
+            return .authorization
+        default: return .exchangeToken
+        }
+    }
+
+    private var grabCode: GrabError.Code {
+        switch code {
+        case .missingConfigurationKey, .invalidConfiguration:
+            switch configurationKey {
+            case "ClientId": return .invalidClientId
+            case "RedirectUrl": return .invalidRedirectUrl
+            case "Scope": return .invalidScope
+            case "ServiceDiscoveryUrl": return .invalidServiceDiscoveryUrl
+            default: return .invalidConfiguration
+            }
+        case .configurationFileNotFound: return .invalidAppBundle
+        case .discoveryFailed, .insecureEndpoint, .endpointUnavailable, .discoveryIssuerMismatch: return .discoveryServiceFailed
+        case .grabAppStoreLaunched: return .launchAppStoreLink
+        case .grabAppStoreLaunchFailed: return .failedTolaunchAppStoreLink
+        case .grabCustomProtocolInvalid: return .invalidCustomProtocolUrl
+        case .stateMismatch, .missingState, .redirectMismatch, .missingAuthorizationCode, .issuerParameterMismatch,
+            .missingIssuerParameter, .duplicateParameter:
+            return .securityValidationFailed
+        case .authorizationFailed:
+            return oauthError == "access_denied" || oauthError == "unauthorized_client" ? .unAuthorized : .authorizationFailed
+        case .userCancelled, .timedOut, .signInCancelled, .signInSuperseded, .appNotOpened: return .authorizationFailed
+        case .nonceMismatch: return .invalidNonce
         case .missingIDToken, .malformedIDToken, .unsupportedAlgorithm, .invalidSignature, .invalidIssuer, .invalidAudience,
-            .tokenExpired, .invalidIssuedAt, .unknownKeyID, .missingKeyID, .missingClaim, .accessTokenHashMismatch:
-            return error(.exchangeToken, .invalidIdToken)
-        case .invalidGrant: return error(.exchangeToken, .invalidAuthorizationCode)
-        case .tokenRequestFailed: return error(.exchangeToken, .exchangeTokenServiceFailed)
-        case .invalidResponse, .unsupportedTokenType: return error(.exchangeToken, .invalidResponse)
-        case .network: return error(.exchangeToken, .network)
-        case .serverError: return error(.exchangeToken, .serviceUnavailable)
-        case .notSignedIn: return error(.protectedResource, .invalidAccessToken)
-        default: return error(.authorization, .somethingWentWrong)
+            .tokenExpired, .invalidIssuedAt, .unknownKeyID, .missingKeyID, .missingClaim, .accessTokenHashMismatch,
+            .invalidAuthorizedParty, .unsupportedCriticalHeader, .unsupportedKey:
+            return .invalidIdToken
+        case .invalidGrant: return .invalidAuthorizationCode
+        case .tokenRequestFailed:
+            return oauthError == "invalid_client" ? .invalidClientId : (operation == GrabError.Domain.getIdTokenInfo.name ? .idTokenInfoServiceFailed : .exchangeTokenServiceFailed)
+        case .httpError:
+            return operation == GrabError.Domain.getIdTokenInfo.name ? .idTokenInfoServiceFailed : .exchangeTokenServiceFailed
+        case .invalidResponse, .unsupportedTokenType, .responseTooLarge, .unexpectedRedirect: return .invalidResponse
+        case .network: return .network
+        case .serverError: return .serviceUnavailable
+        case .notSignedIn, .storageFailed, .storageCorrupted, .storageUnavailable:
+            if operation == GrabError.Domain.logout.name { return .logoutFailed }
+            return code == .notSignedIn ? .invalidAccessToken : .somethingWentWrong
+        default: return .somethingWentWrong
         }
     }
 }

@@ -3,155 +3,320 @@ public import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+public import AuthApple
 
 extension AuthError.Code {
     /// Grab: the app is not installed; the App Store was opened (`launchAppStoreLink`). Retry after install or cancel.
     public static let grabAppStoreLaunched: Self = "grab_app_store_launched"
     /// Grab: the App Store could not be opened (`failedTolaunchAppStoreLink`).
     public static let grabAppStoreLaunchFailed: Self = "grab_app_store_launch_failed"
-}
-
-/// A Grab login: the configuration and, after `GrabIdPartner/login(loginSession:)`, the tokens.
-public struct LoginSession: Sendable {
-    /// The configuration it was loaded from.
-    public let configuration: GrabConfiguration
-    /// The session after login.
-    public let session: Session?
-
-    /// The access token.
-    public var accessToken: Secret? { get async { await session?.credential.accessToken } }
-    /// The refresh token.
-    public var refreshToken: Secret? { get async { await session?.credential.refreshToken } }
-    /// The ID token (validated).
-    public var idToken: Secret? { get async { await session?.credential.idToken } }
-    /// When the access token expires.
-    public var accessTokenExpiresAt: Date? { get async { await session?.credential.expiresAt } }
-}
-
-/// Claims from Grab's ID token verification endpoint (the vendor's `IdTokenInfo`).
-public struct IdTokenInfo: Sendable, Hashable {
-    /// `aud`.
-    public let audience: String?
-    /// `exp`.
-    public let expiration: Date?
-    /// `iat`.
-    public let issueDate: Date?
-    /// `iss`.
-    public let issuer: String?
-    /// `nbf`.
-    public let notValidBefore: Date?
-    /// `jti`.
-    public let tokenId: String?
-    /// `nonce`.
-    public let nonce: String?
-    /// `svc`: the service.
-    public let service: String?
-    /// `pid`: the partner id.
-    public let partnerId: String?
-    /// `sub`: the partner's user id.
-    public let partnerUserId: String?
-
-    init(_ claims: [String: JSONValue]) {
-        func date(_ key: String) -> Date? { claims[key]?.timestampValue }
-        audience = claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue
-        expiration = date("exp")
-        issueDate = date("iat")
-        issuer = claims["iss"]?.stringValue
-        notValidBefore = date("nbf")
-        tokenId = claims["jti"]?.stringValue
-        nonce = claims["nonce"]?.stringValue
-        service = claims["svc"]?.stringValue
-        partnerId = claims["pid"]?.stringValue
-        partnerUserId = claims["sub"]?.stringValue
-    }
+    /// Grab: the client public info (`custom_protocols`) does not decode (`invalidCustomProtocolUrl`).
+    public static let grabCustomProtocolInvalid: Self = "grab_custom_protocol_invalid"
 }
 
 /// The vendor's `GrabIdPartner`: load a login session, log in (web or the Grab app), id token info, logout.
+///
+/// ```swift
+/// let grab = GrabIdPartner(configuration: try GrabConfiguration(plist), webAgent: webSession, appHandoff: SystemAppHandoff())
+/// let loginSession = try await grab.loadLoginSession()      // offline: the stored session, if any
+/// try await grab.login(loginSession: loginSession)           // no UI while the stored token is valid
+/// // AppDelegate / onOpenURL:
+/// _ = grab.handleOpenUrl(url)
+/// ```
+///
+/// Every error is an `AuthError` whose `grabError` gives the vendor's domain (the operation that failed) and code.
 public actor GrabIdPartner {
-    /// The engine.
+    /// The engine for ``configuration``.
     public nonisolated let authClient: AuthClient
-    /// The configuration.
+    /// The configuration ``loadLoginSession()`` uses.
     public nonisolated let configuration: GrabConfiguration
+    /// Awaits the Grab app's callback: ``handleOpenUrl(_:)`` delivers it; it times out, and a newer login or a
+    /// cancelled task ends it.
+    public nonisolated let appCallbacks: AppCallbackWaiter
     private let webAgent: any UserAgent
     private let appHandoff: (any AppHandoff)?
-    private var appCallback: CheckedContinuation<URL, any Error>?
-    private var idTokenInfoCache: [String: IdTokenInfo] = [:]
+    private let deviceId: String?
+    private var clients: [GrabConfiguration: AuthClient] = [:]
+    private var logins: [ObjectIdentifier: Task<Void, any Error>] = [:]
 
-    /// Creates the SDK object.
+    /// The cached ID token info's key in the stored credential's annotations.
+    static let idTokenInfoAnnotation = "grab.id_token_info"
+
+    /// Creates the SDK object (the vendor's `sharedInstance()`; keep one per app).
+    ///
+    /// - Parameters:
+    ///   - configuration: the `GrabIdPartnerSDK` settings.
+    ///   - webAgent: the in-app web session (ASWebAuthenticationSession through AuthApple, loopback, a test agent).
+    ///   - appHandoff: opens the Grab app (`SystemAppHandoff` from AuthApple); without it every login is on the web.
+    ///   - storage: where sessions are kept; by default the platform's persistent store (the Keychain on Apple
+    ///     platforms), so a relaunch signs in silently as with the vendor SDK.
+    ///   - transport: how requests are sent.
+    ///   - logger: where events go.
+    ///   - clock: the source of the current time and of the app hand-off's deadline.
+    ///   - appCallbackTimeout: how long a hand-off to the Grab app waits for its callback.
+    ///   - deviceId: sent as `device_id` like the vendor SDK (`UIDevice.current.identifierForVendor?.uuidString`).
     public init(
         configuration: GrabConfiguration,
         webAgent: any UserAgent,
         appHandoff: (any AppHandoff)? = nil,
-        storage: any TokenStorage = InMemoryTokenStorage(),
+        storage: any TokenStorage = PersistentTokenStorage.makeDefault(),
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout,
+        deviceId: String? = nil
     ) {
         self.configuration = configuration
         self.webAgent = webAgent
         self.appHandoff = appHandoff
-        authClient = AuthClient(provider: GrabProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
+        self.deviceId = deviceId
+        authClient = AuthClient(provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: storage,
+                                transport: transport, logger: logger, clock: clock)
+        appCallbacks = AppCallbackWaiter(providerID: GrabProvider.id, clock: clock, timeout: appCallbackTimeout)
     }
 
-    /// A login session from the configuration (the vendor's `loadLoginSession`); fetches service discovery.
+    // MARK: Login session
+
+    /// A login session from the configuration, holding the stored session if there is one (the vendor's
+    /// `loadLoginSession`). Needs no network.
     public func loadLoginSession() async throws -> LoginSession {
-        _ = try await authClient.metadata()
-        return LoginSession(configuration: configuration, session: try await authClient.restoreSession())
-    }
-
-    /// Logs in: web, or a hand-off to the Grab app when it is installed and the request has no hints; returns the
-    /// session with validated tokens.
-    ///
-    /// - Throws: `AuthError`; `AuthError/grabError` gives the vendor's domain and code — including
-    ///   `launchAppStoreLink` when the App Store was opened instead.
-    public func login(loginSession: LoginSession, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
-        let request = try await authClient.prepareSignIn(options: options)
-        let route = try await decideRoute(request)
-        let callback: URL
-        switch route {
-        case .web:
-            authClient.log(.info, "grab.route", "Web login.")
-            callback = try await webAgent.authorize(request)
-        case .app(let deepLink):
-            authClient.log(.info, "grab.route", "Hand-off to the Grab app.")
-            callback = try await withCheckedThrowingContinuation { continuation in
-                appCallback = continuation
-                Task { await self.open(deepLink) }
-            }
-        case .appStore(let store):
-            let opened = await appHandoff?.open(store) ?? false
-            throw opened
-                ? AuthError(.grabAppStoreLaunched, "The Grab app is not installed; the App Store was opened. Log in again after installing, or cancel.", providerID: GrabProvider.id)
-                : AuthError(.grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.", providerID: GrabProvider.id)
+        let loginSession = LoginSession(configuration: configuration)
+        try await grabOperation(.loadConfiguration) {
+            if let session = try await authClient.restoreSession() { await loginSession.fill(from: session, authorizationState: nil) }
         }
-        let session = try await authClient.completeSignIn(redirect: callback)
-        return LoginSession(configuration: configuration, session: session)
+        return loginSession
     }
 
-    /// Offers a URL the app received (the vendor's `handleOpenUrl`); `true` when it was the Grab app's callback
-    /// for the login in progress.
-    public func handleOpenUrl(_ url: URL) -> Bool {
-        guard let continuation = appCallback, AuthorizationResponse.redirect(url, matches: configuration.redirectUrl) else { return false }
-        appCallback = nil
-        continuation.resume(returning: url)
-        return true
+    /// Logs in and fills `loginSession`.
+    ///
+    /// With a valid access token in `loginSession` or in storage, it returns at once — no browser, no app (only
+    /// logout or an expired token lead to a new login, as with the vendor SDK). Otherwise: a hand-off to the Grab
+    /// app when it is installed and the request has no hints, else the web. An app that does not open falls back to
+    /// the App Store (when Grab's public info names one) and then to the web, as the vendor SDK does.
+    ///
+    /// - Throws: `AuthError`; `grabError` gives the vendor's domain and code — `appStore`/`launchAppStoreLink`
+    ///   when the App Store was opened instead, `authorization`/`authorizationFailed` when the app never called back
+    ///   (`timed_out`), the login was cancelled, or a newer login replaced it.
+    @discardableResult
+    public func login(loginSession: LoginSession, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
+        let client = client(for: loginSession.configuration)
+        if loginSession.hasValidAccessToken(at: client.clock.now()) { return loginSession }
+        let restored = try await grabOperation(.loadConfiguration) { try await client.restoreSession() }
+        if let restored {
+            await loginSession.fill(from: restored, authorizationState: nil)
+            if loginSession.hasValidAccessToken(at: client.clock.now()) {
+                client.log(.info, "grab.login.cached", "A stored, unexpired Grab session was reused; no login was shown.")
+                return loginSession
+            }
+        }
+        let id = ObjectIdentifier(loginSession)
+        logins[id]?.cancel()
+        let task = Task { try await self.interactiveLogin(loginSession, client: client, options: options) }
+        logins[id] = task
+        defer { if logins[id] == task { logins[id] = nil } }
+        try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        return loginSession
     }
 
-    /// The route for `request`, from the client public info and the host's ability to open the Grab app.
+    /// Offers a URL the app received (the vendor's `handleOpenUrl`, for `application(_:open:options:)`); `true` when
+    /// it was the Grab app's callback for the login waiting for it, which then continues. Synchronous.
+    public nonisolated func handleOpenUrl(_ url: URL) -> Bool {
+        appCallbacks.deliver(url)
+    }
+
+    /// The vendor's `exchangeToken(loginSession:url:)`, for app delegates written for it: hands the redirect to the
+    /// login waiting for it and returns when that login has exchanged the code. When `loginSession` already holds an
+    /// unexpired access token it returns at once, as the vendor's did.
+    ///
+    /// - Throws: the login's error; `exchangeToken`/`securityValidationFailed` when no login waits for this URL.
+    public func exchangeToken(loginSession: LoginSession, url: URL) async throws {
+        let client = client(for: loginSession.configuration)
+        if appCallbacks.deliver(url) {
+            try await logins[ObjectIdentifier(loginSession)]?.value
+            return
+        }
+        if loginSession.hasValidAccessToken(at: client.clock.now()) { return }
+        throw AuthError(.stateMismatch, "No Grab login is waiting for this redirect; start one with login(loginSession:).",
+                        providerID: GrabProvider.id, operation: GrabError.Domain.exchangeToken.name)
+    }
+
+    /// The vendor's `loginCompleted(loginSession:)`: closes what the login left open. The web session closes itself
+    /// when the login returns, so this cancels a hand-off to the Grab app that is still waiting; `true` when it did.
+    @discardableResult
+    public nonisolated func loginCompleted(loginSession: LoginSession) -> Bool {
+        appCallbacks.cancel()
+    }
+
+    // MARK: Tokens
+
+    /// The ID token's info from Grab's verification endpoint (the vendor's `getIdTokenInfo`).
+    ///
+    /// Refuses an expired ID token; the info's nonce must be this login's; the info is cached with the stored
+    /// session until it expires, so it survives a relaunch.
+    ///
+    /// - Throws: `AuthError` in the `getIdTokenInfo` domain: `invalidIdToken` (none, or expired), `invalidNonce`,
+    ///   `idTokenInfoServiceFailed` (HTTP error), `invalidResponse` (a member missing), `network`.
+    public func getIdTokenInfo(loginSession: LoginSession) async throws -> IdTokenInfo {
+        try await grabOperation(.getIdTokenInfo) {
+            let client = client(for: loginSession.configuration)
+            guard let session = loginSession.session, let idToken = loginSession.idToken else {
+                throw AuthError(.missingIDToken, "The login session has no ID token; log in first.", providerID: GrabProvider.id)
+            }
+            guard let nonce = loginSession.nonce else {
+                throw AuthError(.nonceMismatch, "The login session's ID token has no nonce.", providerID: GrabProvider.id)
+            }
+            let now = client.clock.now()
+            if let expiry = await session.idTokenClaims?.expiration, expiry <= now {
+                throw AuthError(.tokenExpired, "The ID token has expired; log in again.", providerID: GrabProvider.id)
+            }
+            if let cached = await cachedInfo(in: session), cached.nonce == nonce, cached.isValid(at: now) { return cached }
+
+            let metadata = try await client.metadata()
+            guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
+                throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
+                                providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
+            }
+            var request = URLRequest(url: endpoint.appendingQuery([("client_id", loginSession.clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
+            request.httpMethod = "GET"
+            request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+            let (data, response): (Data, HTTPURLResponse)
+            do {
+                (data, response) = try await client.transport.send(request)
+            } catch let error as AuthError {
+                throw error
+            } catch {
+                throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
+            }
+            guard (200..<300).contains(response.statusCode) else {
+                throw AuthError(.httpError, "Grab's ID token verification answered HTTP \(response.statusCode).", providerID: GrabProvider.id,
+                                httpStatus: response.statusCode, endpoint: "id_token_verification_endpoint")
+            }
+            guard let claims = try? JSONValue.parseObject(data) else {
+                throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
+                                endpoint: "id_token_verification_endpoint")
+            }
+            let info = try IdTokenInfo(verified: claims)
+            guard info.nonce == nonce else {
+                throw AuthError(.nonceMismatch, "The ID token info's nonce is not this login's.", providerID: GrabProvider.id)
+            }
+            await cache(claims, in: session)
+            return info
+        }
+    }
+
+    /// Whether the session has a non-empty access token that has not expired (the vendor's `isValidAccessToken`).
+    public nonisolated func isValidAccessToken(loginSession: LoginSession) -> Bool {
+        loginSession.hasValidAccessToken(at: authClient.clock.now())
+    }
+
+    /// Whether the info has a nonce and a token id, and `nbf <= now < exp` (the vendor's `isValidIdToken`).
+    public nonisolated func isValidIdToken(idTokenInfo: IdTokenInfo) -> Bool {
+        idTokenInfo.isValid(at: authClient.clock.now())
+    }
+
+    /// Logs out locally: removes this client's stored sessions (with their cached ID token info) and empties
+    /// `loginSession`. No server call, as with the vendor SDK.
+    ///
+    /// - Throws: `logout`/`logoutFailed` when there was no session to remove (as the vendor's) or storage failed.
+    public func logout(loginSession: LoginSession) async throws {
+        try await grabOperation(.logout) {
+            let client = client(for: loginSession.configuration)
+            var removed = 0
+            if let session = loginSession.session, await session.isSignedIn {
+                try await session.signOut(revokingTokens: false)
+                removed += 1
+            }
+            for account in try await client.accounts() {
+                try await client.storage.removeCredential(for: account.storageKey)
+                removed += 1
+            }
+            loginSession.clear()
+            guard removed > 0 else {
+                throw AuthError(.notSignedIn, "There was no Grab session to log out of.", providerID: GrabProvider.id)
+            }
+        }
+    }
+
+    // MARK: Route
+
+    /// The route for `request`, from the client public info and the host's ability to open the Grab app. A public
+    /// info that cannot be read or decoded means the web (logged as `customProtocolsService`).
     public func decideRoute(_ request: AuthorizationRequest) async throws -> GrabRoute {
-        let metadata = try await authClient.metadata()
+        try await decideRoute(request, client: authClient)
+    }
+
+    // MARK: Private
+
+    private func client(for configuration: GrabConfiguration) -> AuthClient {
+        if configuration == self.configuration { return authClient }
+        if let client = clients[configuration] { return client }
+        let client = AuthClient(provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: authClient.storage,
+                                transport: authClient.transport, logger: authClient.logger, clock: authClient.clock)
+        clients[configuration] = client
+        return client
+    }
+
+    private func interactiveLogin(_ loginSession: LoginSession, client: AuthClient, options: SignInOptions) async throws {
+        try await grabOperation(.serviceDiscovery) { _ = try await client.metadata() }
+        let request = try await grabOperation(.authorization) { try await client.prepareSignIn(options: options) }
+        let callback: URL = try await grabOperation(.authorization) {
+            switch try await decideRoute(request, client: client) {
+            case .web:
+                return try await web(request, client: client)
+            case .app(let deepLink, let store):
+                client.log(.info, "grab.route", "Hand-off to the Grab app.")
+                do {
+                    guard let appHandoff else { return try await web(request, client: client) }
+                    return try await appCallbacks.handOff(deepLink, through: appHandoff, redirectURI: request.redirectURI, appName: "The Grab app")
+                } catch let error as AuthError where error.code == .appNotOpened {
+                    client.log(.notice, "grab.app.not_opened", "The Grab app did not open; falling back as the vendor SDK does.")
+                    if let store { throw await openAppStore(store) }
+                    return try await web(request, client: client)
+                }
+            case .appStore(let store):
+                throw await openAppStore(store)
+            }
+        }
+        let session = try await grabOperation(.exchangeToken) { try await client.completeSignIn(redirect: callback) }
+        await loginSession.fill(from: session, authorizationState: request.state)
+    }
+
+    private func web(_ request: AuthorizationRequest, client: AuthClient) async throws -> URL {
+        client.log(.info, "grab.route", "Web login.")
+        return try await webAgent.authorize(request)
+    }
+
+    /// Opens the App Store; the login then ends with `launchAppStoreLink` (or `failedTolaunchAppStoreLink`).
+    private func openAppStore(_ store: URL) async -> AuthError {
+        let operation = GrabError.Domain.appStore.name
+        guard let appHandoff, await appHandoff.open(store) else {
+            return AuthError(.grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.",
+                             providerID: GrabProvider.id, operation: operation)
+        }
+        return AuthError(.grabAppStoreLaunched, "The Grab app is not installed; the App Store was opened. Log in again after installing, or cancel.",
+                         providerID: GrabProvider.id, operation: operation)
+    }
+
+    private func decideRoute(_ request: AuthorizationRequest, client: AuthClient) async throws -> GrabRoute {
+        let metadata = try await client.metadata()
         guard let appHandoff, let template = metadata.document["client_public_info_endpoint"]?.stringValue,
-            let endpoint = URL(string: template.replacingOccurrences(of: "{client_id}", with: FormEncoding.escape(configuration.clientId)))
+            let endpoint = URL(string: template.replacingOccurrences(of: "{client_id}", with: FormEncoding.escape(client.provider.client.clientID)))
         else { return .web }
         let protocols: [GrabCustomProtocol]
         do {
             var info = URLRequest(url: endpoint)
             info.httpMethod = "GET"
-            let (data, response) = try await authClient.transport.send(info)
-            guard response.statusCode == 200 else { return .web }
+            info.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+            let (data, response) = try await client.transport.send(info)
+            guard (200..<300).contains(response.statusCode) else {
+                client.log(.notice, "grab.publicinfo.failed", "The client public info answered an HTTP error; logging in on the web.",
+                           ["status": String(response.statusCode), "grab_domain": GrabError.Domain.customProtocolsService.name])
+                return .web
+            }
             protocols = try GrabCustomProtocol.parse(publicInfo: data)
         } catch {
-            authClient.log(.notice, "grab.publicinfo.failed", "The client public info could not be read; logging in on the web.")
+            client.log(.notice, "grab.publicinfo.failed", "The client public info could not be read; logging in on the web.",
+                       ["grab_domain": GrabError.Domain.customProtocolsService.name])
             return .web
         }
         var openable: Set<String> = []
@@ -162,55 +327,33 @@ public actor GrabIdPartner {
                                 customProtocols: protocols) { openable.contains($0.absoluteString) }
     }
 
-    /// The ID token's info from Grab's verification endpoint; the nonce must match; cached until it expires.
-    public func getIdTokenInfo(loginSession: LoginSession) async throws -> IdTokenInfo {
-        guard let session = loginSession.session, let idToken = await session.credential.idToken,
-            let nonce = await session.idTokenClaims?.nonce
-        else { throw AuthError(.notSignedIn, "The login session has no ID token.", providerID: GrabProvider.id) }
-        let now = authClient.clock.now()
-        if let cached = idTokenInfoCache[idToken.reveal()], let expiration = cached.expiration, expiration > now { return cached }
-        let metadata = try await authClient.metadata()
-        guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
-            throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.", providerID: GrabProvider.id)
+    private func cachedInfo(in session: Session) async -> IdTokenInfo? {
+        guard let text = await session.credential.annotations?[Self.idTokenInfoAnnotation],
+            let claims = try? JSONValue.parseObject(Data(text.utf8))
+        else { return nil }
+        return try? IdTokenInfo(verified: claims)
+    }
+
+    /// Keeps the info with the stored session; a storage failure only costs a refetch later.
+    private func cache(_ claims: [String: JSONValue], in session: Session) async {
+        let kept = claims.filter { IdTokenInfo.members.contains($0.key) }
+        guard let data = try? JSONValue.object(kept).jsonData(), let text = String(data: data, encoding: .utf8) else { return }
+        do {
+            try await session.setAnnotation(text, forKey: Self.idTokenInfoAnnotation)
+        } catch {
+            session.client.log(.notice, "grab.idtokeninfo.cache_failed", "The ID token info could not be cached with the session; it will be fetched again.")
         }
-        var request = URLRequest(url: endpoint.appendingQuery([("client_id", configuration.clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
-        request.httpMethod = "GET"
-        let (data, response) = try await authClient.transport.send(request)
-        guard response.statusCode == 200, let claims = try? JSONValue.parseObject(data) else {
-            throw AuthError(.httpError, "Grab's ID token verification answered HTTP \(response.statusCode).", providerID: GrabProvider.id, httpStatus: response.statusCode)
-        }
-        let info = IdTokenInfo(claims)
-        guard info.nonce == nonce else {
-            throw AuthError(.nonceMismatch, "The ID token info's nonce is not this login's.", providerID: GrabProvider.id)
-        }
-        idTokenInfoCache[idToken.reveal()] = info
-        return info
     }
 
-    /// Whether the session has a non-empty access token that has not expired.
-    public func isValidAccessToken(loginSession: LoginSession) async -> Bool {
-        guard let credential = await loginSession.session?.credential, !credential.accessToken.isEmpty else { return false }
-        return !credential.isExpired(at: authClient.clock.now())
-    }
-
-    /// Whether the info has a nonce and `exp > now >= nbf`.
-    public func isValidIdToken(idTokenInfo: IdTokenInfo) -> Bool {
-        let now = authClient.clock.now()
-        guard idTokenInfo.nonce != nil, let expiration = idTokenInfo.expiration, expiration > now else { return false }
-        return idTokenInfo.notValidBefore.map { now >= $0 } ?? true
-    }
-
-    /// Logs out locally: clears the stored tokens and the cached info (no server call, as with the vendor SDK).
-    public func logout(loginSession: LoginSession) async throws {
-        idTokenInfoCache.removeAll()
-        try await loginSession.session?.signOut(revokingTokens: false)
-    }
-
-    private func open(_ deepLink: URL) async {
-        guard let appHandoff, await appHandoff.open(deepLink) else {
-            appCallback?.resume(throwing: AuthError(.authorizationFailed, "The Grab app could not be opened.", providerID: GrabProvider.id))
-            appCallback = nil
-            return
+    /// Runs `body` and names `domain` as the operation of any `AuthError` it throws (an inner operation wins). A
+    /// discovery document that is wrong is a `serviceDiscovery` error whichever call loaded it, as with the vendor.
+    private func grabOperation<T>(_ domain: GrabError.Domain, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as AuthError {
+            let discovery: Set<AuthError.Code> = [.discoveryFailed, .discoveryIssuerMismatch, .insecureEndpoint]
+            let operation = discovery.contains(error.code) ? GrabError.Domain.serviceDiscovery : domain
+            throw error.attributed(to: GrabProvider.id).during(operation.name)
         }
     }
 }

@@ -14,10 +14,14 @@ public struct GrabProvider: AuthProvider {
 
     /// The configuration.
     public let configuration: GrabConfiguration
+    /// Sent as `device_id` on every authorization request, as the vendor SDK sends the app's
+    /// `identifierForVendor`; `nil` sends none.
+    public let deviceId: String?
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: GrabConfiguration) {
+    public init(configuration: GrabConfiguration, deviceId: String? = nil) {
         self.configuration = configuration
+        self.deviceId = deviceId
     }
 
     /// Creates the provider from the `GrabIdPartnerSDK` dictionary.
@@ -30,7 +34,12 @@ public struct GrabProvider: AuthProvider {
         ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUrl, scopes: configuration.scope)
     }
 
-    /// Grab's service discovery document, loaded once. Missing endpoints are an error, not silence (safer here).
+    /// Grab's service discovery document, loaded once. Missing endpoints are an error, not silence.
+    ///
+    /// Required: `authorization_endpoint`, `token_endpoint` and `id_token_verification_endpoint` (what the vendor SDK
+    /// required), plus `issuer` and `jwks_uri`, because this SDK validates the ID token's signature and issuer
+    /// itself instead of trusting it unchecked; Grab's document carries both (its SDK's own test fixture has
+    /// `issuer` `https://idp.grab.com` and `jwks_uri` …`/public_keys`). The error names the missing member.
     public var endpointSource: EndpointSource {
         let url = configuration.serviceDiscoveryUrl
         return .custom(cacheKey: "grab:" + url.absoluteString) { transport in
@@ -38,10 +47,11 @@ public struct GrabProvider: AuthProvider {
         }
     }
 
-    /// `acr_values`, and the configured `login_hint`, `id_token_hint`, `prompt`, `request` when non-empty and not
-    /// given for this login.
+    /// `acr_values`, `device_id`, and the configured `login_hint`, `id_token_hint`, `prompt`, `request` when
+    /// non-empty and not given for this login.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] {
         var parameters: [String: String] = [:]
+        if let deviceId, !deviceId.isEmpty { parameters["device_id"] = deviceId }
         if let acr = configuration.acrValuesParameter, request.options.acrValues.isEmpty { parameters["acr_values"] = acr }
         if let hint = configuration.hint, request.options.loginHint == nil { parameters["login_hint"] = hint }
         if let hint = configuration.idTokenHint, request.options.idTokenHint == nil { parameters["id_token_hint"] = hint }
@@ -73,11 +83,15 @@ enum GrabServiceDiscovery {
         } catch {
             throw AuthError(.network, "Grab's service discovery could not be reached.", providerID: GrabProvider.id, underlying: error)
         }
-        guard response.statusCode == 200, let document = try? JSONValue.parseObject(data) else {
+        guard (200..<300).contains(response.statusCode), let document = try? JSONValue.parseObject(data) else {
             throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.statusCode) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.statusCode)
         }
-        for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint", "issuer", "jwks_uri"] where document[key]?.stringValue == nil {
-            throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id)
+        for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint"] where document[key]?.stringValue == nil {
+            throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id, endpoint: key)
+        }
+        for key in ["issuer", "jwks_uri"] where document[key]?.stringValue == nil {
+            throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)', which this SDK needs to validate the ID token's issuer and signature (the vendor SDK did not validate them).",
+                            providerID: GrabProvider.id, endpoint: key)
         }
         do {
             return try ProviderMetadata(document: document)

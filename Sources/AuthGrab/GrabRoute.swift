@@ -25,14 +25,16 @@ public struct GrabCustomProtocol: Sendable, Hashable, Codable {
 
     /// Parses the client public info response: `custom_protocols` is an array of JSON strings.
     ///
-    /// - Throws: `invalid_response` (Grab's invalidCustomProtocolUrl) for entries that do not decode.
+    /// - Throws: `grab_custom_protocol_invalid` (Grab's `customProtocolsService` / `invalidCustomProtocolUrl`) for a
+    ///   response or entry that does not decode.
     public static func parse(publicInfo data: Data) throws -> [GrabCustomProtocol] {
+        let operation = GrabError.Domain.customProtocolsService.name
         guard let object = try? JSONValue.parseObject(data) else {
-            throw AuthError(.invalidResponse, "The Grab client public info is not a JSON object.", providerID: GrabProvider.id)
+            throw AuthError(.grabCustomProtocolInvalid, "The Grab client public info is not a JSON object.", providerID: GrabProvider.id, operation: operation)
         }
         return try (object["custom_protocols"]?.arrayValue ?? []).map { entry in
             guard let text = entry.stringValue, let decoded = try? JSONDecoder().decode(GrabCustomProtocol.self, from: Data(text.utf8)) else {
-                throw AuthError(.invalidResponse, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id)
+                throw AuthError(.grabCustomProtocolInvalid, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id, operation: operation)
             }
             return decoded
         }
@@ -43,8 +45,9 @@ public struct GrabCustomProtocol: Sendable, Hashable, Codable {
 public enum GrabRoute: Sendable, Equatable {
     /// The in-app web session.
     case web
-    /// A hand-off to the Grab app with this deep link.
-    case app(URL)
+    /// A hand-off to the Grab app with this deep link; `appStore` is where to go if the app does not open (else the
+    /// web), as the vendor SDK falls back.
+    case app(URL, appStore: URL?)
     /// The app is not installed: open the App Store (the login then ends with `launchAppStoreLink`).
     case appStore(URL)
 
@@ -52,7 +55,8 @@ public enum GrabRoute: Sendable, Equatable {
     ///
     /// Never a hand-off when the request carries `login_hint`, `id_token_hint` or `prompt`. Otherwise the first
     /// custom protocol whose `protocol_pax_ios` the host can open gets the login: its `protocol_ios` plus every
-    /// authorization parameter plus `auth_endpoint`. Failing that, an App Store link if one exists; else web.
+    /// authorization parameter plus `auth_endpoint`, with the App Store link of another entry as the fallback should
+    /// the app not open (the vendor's choice). Failing that, an App Store link if one exists; else web.
     public static func decide(
         authorizationURL: URL,
         authorizationEndpoint: URL,
@@ -62,14 +66,16 @@ public enum GrabRoute: Sendable, Equatable {
         let items = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
         let names = Set(items.filter { !($0.value ?? "").isEmpty }.map(\.name))
         guard names.isDisjoint(with: ["login_hint", "id_token_hint", "prompt"]) else { return .web }
-        for entry in customProtocols {
-            guard let pax = URL(string: entry.paxProtocol), canOpen(pax), let base = URL(string: entry.loginProtocol) else { continue }
-            let pairs = items.map { ($0.name, $0.value ?? "") } + [("auth_endpoint", authorizationEndpoint.absoluteString)]
-            return .app(base.appendingQuery(pairs))
+        let chosen = customProtocols.firstIndex { entry in
+            guard let pax = URL(string: entry.paxProtocol), URL(string: entry.loginProtocol) != nil else { return false }
+            return canOpen(pax)
         }
-        if let store = customProtocols.lazy.compactMap({ $0.appStoreLink.flatMap(URL.init(string:)) }).first {
-            return .appStore(store)
+        let store = customProtocols.indices.lazy.filter { $0 != chosen }
+            .compactMap { customProtocols[$0].appStoreLink.flatMap(URL.init(string:)) }.first
+        guard let chosen, let base = URL(string: customProtocols[chosen].loginProtocol) else {
+            return store.map(GrabRoute.appStore) ?? .web
         }
-        return .web
+        let pairs = items.map { ($0.name, $0.value ?? "") } + [("auth_endpoint", authorizationEndpoint.absoluteString)]
+        return .app(base.appendingQuery(pairs), appStore: store)
     }
 }

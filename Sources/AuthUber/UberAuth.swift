@@ -17,11 +17,12 @@ public actor UberAuth {
     public nonisolated let authClient: AuthClient
     /// The configuration.
     public nonisolated let configuration: UberConfiguration
+    /// Awaits a native app's callback: ``handle(_:)`` delivers it; it times out, ``cancel()`` or a cancelled task
+    /// ends it, so a login never hangs.
+    public nonisolated let appCallbacks: AppCallbackWaiter
     private let webAgent: any UserAgent
     private let appHandoff: (any AppHandoff)?
     private var inProgress = false
-    private var nativeCallback: CheckedContinuation<URL, any Error>?
-    private var nativeRedirectURI: URL?
 
     /// Creates the login coordinator.
     ///
@@ -32,7 +33,8 @@ public actor UberAuth {
     ///   - storage: where the tokens are kept.
     ///   - transport: how requests are sent.
     ///   - logger: where events go.
-    ///   - clock: the source of the current time.
+    ///   - clock: the source of the current time and of the native hand-off's deadline.
+    ///   - appCallbackTimeout: how long a hand-off to a native app waits for its callback.
     public init(
         configuration: UberConfiguration,
         webAgent: any UserAgent,
@@ -40,15 +42,21 @@ public actor UberAuth {
         storage: any TokenStorage = InMemoryTokenStorage(),
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout
     ) {
         self.configuration = configuration
+        appCallbacks = AppCallbackWaiter(providerID: UberProvider.id, clock: clock, timeout: appCallbackTimeout)
         self.webAgent = webAgent
         self.appHandoff = appHandoff
         authClient = AuthClient(provider: UberProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
     }
 
     /// Logs in as `context` says and returns the result.
+    ///
+    /// A native destination tries each installed app in order; an app that does not open leads to the next, and
+    /// after the last to the in-app login (the vendor's fallback). Waiting for an app's callback always ends: the
+    /// callback, ``cancel()``, task cancellation, or the timeout.
     ///
     /// - Throws: `AuthError`; `AuthError/uberAuthError` gives the vendor's cases (`existingAuthSession` while
     ///   another login runs, `cancelled`, `oAuth(…)`, …).
@@ -63,22 +71,27 @@ public actor UberAuth {
         if let appHandoff {
             for app in UberApp.allCases where await appHandoff.canOpen(URL(string: "\(app.scheme)://")!) { installed.insert(app) }
         }
-        let route = UberRoute.decide(context.authDestination) { installed.contains($0) }
-        var options = SignInOptions(prompt: route.promptValues(context.prompt))
-        if route == .inApp, let prefill = context.prefill, let requestURI = await pushPrefill(prefill) {
-            options.additionalParameters["request_uri"] = requestURI
-        }
-        var request = try await authClient.prepareSignIn(options: options)
-        authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
+        var candidates: [UberApp] = []
+        if case .native(let apps) = context.authDestination { candidates = apps.filter(installed.contains) }
 
-        let callback: URL
-        switch route {
-        case .inApp:
-            callback = try await webAgent.authorize(request)
-        case .native(let app):
-            request = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
-            callback = try await awaitNativeCallback(request, app: app)
+        var callback: URL?
+        for app in candidates {
+            let route = UberRoute.native(app)
+            let request = try await prepare(route, context: context).replacingPath(of: configuration.authorizeEndpoint(route.pathID))
+            authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
+            do {
+                callback = try await appCallbacks.handOff(request.url, through: appHandoff!, redirectURI: request.redirectURI, appName: "The \(app.rawValue) app")
+                break
+            } catch let error as AuthError where error.code == .appNotOpened {
+                authClient.log(.notice, "uber.app.not_opened", "The app did not open; trying the next destination.", ["route": route.pathID])
+            }
         }
+        if callback == nil {
+            let request = try await prepare(.inApp, context: context)
+            authClient.log(.info, "uber.route", "Login route chosen.", ["route": UberRoute.inApp.pathID])
+            callback = try await webAgent.authorize(request)
+        }
+        guard let callback else { throw CancellationError() }
         if context.shouldExchangeAuthCode {
             let session = try await authClient.completeSignIn(redirect: callback)
             return UberClient(await session.credential)
@@ -86,38 +99,31 @@ public actor UberAuth {
         return UberClient(code: try await authClient.completeAuthorization(redirect: callback))
     }
 
-    /// Offers a URL the app received; `true` when it is this login's callback (same scheme, host and path as
-    /// the redirect URI) and was consumed. A second delivery returns `false`.
-    public func handle(_ url: URL) -> Bool {
-        guard let continuation = nativeCallback, let redirect = nativeRedirectURI,
-            AuthorizationResponse.redirect(url, matches: redirect)
-        else { return false }
-        nativeCallback = nil
-        nativeRedirectURI = nil
-        continuation.resume(returning: url)
-        return true
+    /// Offers a URL the app received; `true` when it is the waiting login's callback (same scheme, host and path as
+    /// the redirect URI), which then continues. A second delivery returns `false`. Synchronous, so
+    /// `application(_:open:options:)` can return its answer.
+    public nonisolated func handle(_ url: URL) -> Bool {
+        appCallbacks.deliver(url)
+    }
+
+    /// Ends a login waiting for a native app's callback with `cancelled`; `true` when one was waiting.
+    @discardableResult
+    public nonisolated func cancel() -> Bool {
+        appCallbacks.cancel()
+    }
+
+    private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {
+        var options = SignInOptions(prompt: route.promptValues(context.prompt))
+        if route == .inApp, let prefill = context.prefill, let requestURI = await pushPrefill(prefill) {
+            options.additionalParameters["request_uri"] = requestURI
+        }
+        return try await authClient.prepareSignIn(options: options)
     }
 
     /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).
     public func logout() async throws {
         for key in try await authClient.storage.storedKeys() where key.providerID == UberProvider.id && key.clientID == configuration.clientID {
             try await authClient.storage.removeCredential(for: key)
-        }
-    }
-
-    private func awaitNativeCallback(_ request: AuthorizationRequest, app: UberApp) async throws -> URL {
-        try await withCheckedThrowingContinuation { continuation in
-            nativeCallback = continuation
-            nativeRedirectURI = request.redirectURI
-            Task { await self.openNative(request.url, app: app) }
-        }
-    }
-
-    private func openNative(_ url: URL, app: UberApp) async {
-        guard let appHandoff, await appHandoff.open(url) else {
-            nativeCallback?.resume(throwing: AuthError(.authorizationFailed, "The \(app.rawValue) app could not be opened.", providerID: UberProvider.id, oauthError: "could_not_open_app:\(app.rawValue)"))
-            nativeCallback = nil
-            return
         }
     }
 

@@ -43,13 +43,9 @@ public enum UberAuthError: Sendable, Equatable {
 extension AuthError {
     /// This error as UberAuth named it.
     public var uberAuthError: UberAuthError {
-        if let oauthError, oauthError.hasPrefix("could_not_open_app:"),
-            let app = UberApp(rawValue: String(oauthError.dropFirst("could_not_open_app:".count)))
-        {
-            return .couldNotOpenApp(app)
-        }
         switch code {
-        case .userCancelled: return .cancelled
+        // A login that waited for an app and ended without its callback was cancelled, whoever ended it.
+        case .userCancelled, .signInCancelled, .signInSuperseded, .timedOut: return .cancelled
         case .signInInProgress: return .existingAuthSession
         case .missingAuthorizationCode, .stateMismatch, .missingState, .redirectMismatch, .invalidGrant: return .invalidAuthCode
         case .invalidResponse, .unsupportedTokenType: return .invalidResponse

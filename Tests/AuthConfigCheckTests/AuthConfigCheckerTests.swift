@@ -46,7 +46,9 @@ struct AuthConfigCheckerTests {
     @Test("Risky but legal settings are warnings, not errors")
     func warnings() throws {
         let cases: [(String?, [(ProviderID, String)], String)] = [
-            ("missing-query-schemes-Info.plist", [], "grabconnect"),
+            ("missing-query-schemes-Info.plist", [], "add grab and grabconnect"),
+            // The seed's row 15: `grab` is needed beside `grabconnect`.
+            ("grab-scheme-missing-Info.plist", [], "add grab,"),
             ("missing-query-schemes-Info.plist", [], "uberauth, ubereats, uberdriver"),
             ("valid-Info.plist", [("govuk", "govuk-shared-cookies.json")], "ephemeral"),
             ("valid-Info.plist", [("schibsted", "schibsted-pre.json")], "pre-production"),

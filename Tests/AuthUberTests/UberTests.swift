@@ -30,7 +30,7 @@ struct UberTests {
             appHandoff: apps,
             storage: storage, transport: transport, logger: RecordingLogger(), clock: clock
         )
-        await apps.onCallback { url in _ = await uber.handle(url) }
+        await apps.onCallback { url in _ = uber.handle(url) }
         return Harness(idp: idp, transport: transport, apps: apps, storage: storage, uber: uber)
     }
 
@@ -122,7 +122,7 @@ struct UberTests {
         #expect(query["request_uri"] == nil, "prefill is in-app only")
         #expect(await harness.transport.exchanges(pathSuffix: "/oauth/v2/par").isEmpty)
         // The callback was consumed: a second delivery is not handled.
-        #expect(await harness.uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "x"), ("state", "y")])) == false)
+        #expect(harness.uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "x"), ("state", "y")])) == false)
     }
 
     @Test("Native with no app installed, or an empty list, falls back to in app")
@@ -136,12 +136,50 @@ struct UberTests {
         }
     }
 
-    @Test("An installed app that does not open is couldNotOpenApp")
-    func couldNotOpenApp() async throws {
-        let harness = await harness(installed: ["uber"])
+    @Test("An installed app that does not open leads to the next app of the destination, then in app (the vendor's order)")
+    func appThatDoesNotOpenFallsBack() async throws {
+        let harness = await harness(installed: ["uber", "ubereats"])
         await harness.apps.setRefusesToOpen(true)
-        let error = await #expect(throws: AuthError.self) { _ = try await harness.uber.login(context: AuthContext(authDestination: .native([.rides]))) }
-        #expect(error?.uberAuthError == .couldNotOpenApp(.rides))
+        let client = try await harness.uber.login(context: AuthContext(authDestination: .native([.rides, .eats])))
+        #expect(client.accessToken != nil)
+        #expect(await harness.apps.opened.map(\.path) == ["/oauth/v2/riders/authorize", "/oauth/v2/eats/authorize"])
+        #expect(await authorizeRequests(harness).last?.path == "/oauth/v2/universal/authorize")
+    }
+
+    @Test("A native login never hangs: the timeout, cancel() and task cancellation end it, and the next login runs")
+    func nativeLoginNeverHangs() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: it never comes
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
+                            transport: idp.transport, clock: clock)
+        func waiting() async throws {
+            for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
+            try #require(uber.appCallbacks.isWaiting)
+        }
+        let native = AuthContext(authDestination: .native([.rides]))
+        let timedOut = Task { try await uber.login(context: native) }
+        try await waiting()
+        clock.advance(by: Double(AppCallbackWaiter.defaultTimeout.components.seconds) + 1)
+        let timeout = await #expect(throws: AuthError.self) { _ = try await timedOut.value }
+        #expect(timeout?.code == .timedOut && timeout?.uberAuthError == .cancelled)
+
+        let cancelled = Task { try await uber.login(context: native) }
+        try await waiting()
+        #expect(uber.cancel())
+        let byCancel = await #expect(throws: AuthError.self) { _ = try await cancelled.value }
+        #expect(byCancel?.code == .userCancelled && byCancel?.uberAuthError == .cancelled)
+
+        let dropped = Task { try await uber.login(context: native) }
+        try await waiting()
+        dropped.cancel()
+        let byTask = await #expect(throws: AuthError.self) { _ = try await dropped.value }
+        #expect(byTask?.code == .signInCancelled)
+        #expect(clock.sleeperCount == 0, "no timer left behind")
+
+        let client = try await uber.login(context: AuthContext(authDestination: .inApp))
+        #expect(client.accessToken != nil, "not stuck in existingAuthSession")
     }
 
     @Test("Without code exchange the result holds only the code (and the PKCE verifier for the backend); nothing is stored")
@@ -165,10 +203,10 @@ struct UberTests {
         while await apps.opened.isEmpty { await Task.yield() }
         let error = await #expect(throws: AuthError.self) { _ = try await uber.login() }
         #expect(error?.uberAuthError == .existingAuthSession)
-        #expect(await uber.handle(URL(string: "com.example.rides://other/path?code=x")!) == false)
-        #expect(await uber.handle(URL(string: "https://evil.example/oauth/consumer?code=x")!) == false)
+        #expect(uber.handle(URL(string: "com.example.rides://other/path?code=x")!) == false)
+        #expect(uber.handle(URL(string: "https://evil.example/oauth/consumer?code=x")!) == false)
         // Deliver a forged callback with a wrong state: handled (it is the redirect URI) but rejected by the engine.
-        #expect(await uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "stolen"), ("state", "forged")])))
+        #expect(uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "stolen"), ("state", "forged")])))
         let outcome = await #expect(throws: AuthError.self) { _ = try await first.value }
         #expect(outcome?.uberAuthError == .invalidAuthCode)
     }

@@ -12,21 +12,35 @@ import Testing
 
 @Suite("Migration guide code")
 struct MigrationGuideTests {
-    @Test("Grab: loadLoginSession, login, getIdTokenInfo, isValidAccessToken, logout")
+    @Test("Grab: loadLoginSession, login, getIdTokenInfo, isValidAccessToken, logout, LoginSession(…), error codes")
     func grab() async throws {
         let idp = TestIdentityProvider.grab()
         let infoPlist = ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])
         let webSession: any UserAgent = HeadlessUserAgent(transport: idp.transport)
+        let sessions: any TokenStorage = InMemoryTokenStorage()   // the guide leaves it out: the Keychain by default
         // --- guide ---
         let grab = GrabIdPartner(configuration: try GrabConfiguration(infoPlist), webAgent: webSession,
-                                 transport: idp.transport)
+                                 storage: sessions, transport: idp.transport)
         let loginSession = try await grab.loadLoginSession()                  // GrabIdPartner.loadLoginSession
-        let signedIn = try await grab.login(loginSession: loginSession)       // login(loginSession:…) + exchangeToken
-        let info = try await grab.getIdTokenInfo(loginSession: signedIn)      // getIdTokenInfo
-        let valid = await grab.isValidAccessToken(loginSession: signedIn)     // isValidAccessToken
-        try await grab.logout(loginSession: signedIn)                         // logout
+        try await grab.login(loginSession: loginSession)                      // login(loginSession:…) + exchangeToken
+        let info = try await grab.getIdTokenInfo(loginSession: loginSession)  // getIdTokenInfo
+        let valid = grab.isValidAccessToken(loginSession: loginSession)       // isValidAccessToken
+        let accessToken = loginSession.accessToken?.reveal()                  // loginSession.accessToken
+        try await grab.logout(loginSession: loginSession)                     // logout
+
+        let manual = try LoginSession(clientId: TestIdentityProvider.grabClientID,   // LoginSession(clientId:…)
+                                      redirectUrl: TestIdentityProvider.grabRedirectURL, scope: "openid profile.read",
+                                      acrValues: ["service": "PASSENGER"],
+                                      serviceDiscoveryUrl: TestIdentityProvider.grabServiceDiscoveryURL.absoluteString)
+        do {
+            _ = try await grab.getIdTokenInfo(loginSession: manual)
+        } catch let error as AuthError {
+            let grabError = error.grabError                                   // GrabIdPartnerError
+            print(grabError.domain, grabError.code.rawValue, grabError.localizeMessage ?? "")
+            #expect(grabError.domain == .getIdTokenInfo && grabError.code == .invalidIdToken)
+        }
         // --- end ---
-        #expect(valid && info.service == "PASSENGER")
+        #expect(valid && info.service == "PASSENGER" && accessToken != nil && loginSession.accessToken == nil)
     }
 
     @Test("Schibsted: Client, getLoginSession, handleAuthenticationResponse, fetchProfileData, getExternalId")
@@ -58,7 +72,7 @@ struct MigrationGuideTests {
                                 "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString)]])),
                             webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps,
                             transport: idp.transport)
-        await apps.onCallback { url in _ = await uber.handle(url) }                 // UberAuth.handle(url)
+        await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
         let context = AuthContext(authDestination: .native([.rides]), prompt: [.consent])
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)
         // --- end ---

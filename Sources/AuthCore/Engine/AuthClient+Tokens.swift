@@ -261,6 +261,7 @@ extension AuthClient {
             updated.subject = current.subject
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.idToken = tokens.idToken ?? current.idToken
+            if tokens.idToken == nil { updated.annotations = current.annotations }
             if tokens.scope == nil { updated.scopes = current.scopes }
             try await store(updated)
             log(.info, "refresh.completed", "Access token refreshed.")
@@ -291,9 +292,17 @@ extension AuthClient {
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }
-        let issuer = try await knownIssuer()
+        let issuer: String?
+        do {
+            issuer = try await knownIssuer()
+        } catch let error as AuthError where Self.offlineCodes.contains(error.code) {
+            // A provider-specific document names the issuer, and it cannot be loaded now: the sessions this client
+            // stored are still this client's, so they restore offline (the document loads when an endpoint is needed).
+            log(.notice, "session.restore.offline", "The provider's document could not be loaded; restoring from storage without it.")
+            issuer = nil
+        }
         let mine = keys.filter {
-            $0.providerID == provider.id && $0.issuer == issuer && $0.clientID == provider.client.clientID
+            $0.providerID == provider.id && (issuer == nil || $0.issuer == issuer) && $0.clientID == provider.client.clientID
                 && (account == nil || $0.account == account)
         }
         var latest: Credential?
@@ -308,6 +317,9 @@ extension AuthClient {
         log(.info, "session.restored", "Session restored from storage.")
         return Session(client: self, credential: latest, idTokenClaims: claims)
     }
+
+    /// The failures of loading a document that mean "not reachable now", as opposed to a document that is wrong.
+    static let offlineCodes: Set<AuthError.Code> = [.network, .serverError, .timedOut]
 
     /// The issuer, without the network when the configuration names it: discovery's document must name exactly the
     /// configured issuer, and fixed endpoints carry it; only a provider-specific document has to be loaded. So stored

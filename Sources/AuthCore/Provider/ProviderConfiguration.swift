@@ -98,7 +98,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
         throw AuthError(
             .missingConfigurationKey,
             "The configuration key '\(key)' is missing or empty; set it to the value from the provider's console.",
-            providerID: providerID
+            providerID: providerID,
+            configurationKey: key
         )
     }
 
@@ -111,7 +112,8 @@ public struct ProviderConfiguration: Sendable, Hashable {
             throw AuthError(
                 .invalidConfiguration,
                 "The configuration key '\(key)' must be an absolute URL, for example https://example.com/path.",
-                providerID: providerID
+                providerID: providerID,
+                configurationKey: key
             )
         }
         return url

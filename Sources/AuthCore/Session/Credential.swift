@@ -24,6 +24,10 @@ public struct Credential: Sendable, Codable, Hashable {
     public var scopes: [String]
     /// When this credential was last written.
     public var updatedAt: Date
+    /// Small provider-specific values about these tokens, kept with them so they survive a relaunch (Grab's
+    /// verified ID token info). Never secrets. They belong to the ID token they were written with: a refresh that
+    /// brings a new ID token drops them.
+    public var annotations: [String: String]?
 
     /// Creates a credential.
     public init(

@@ -58,6 +58,20 @@ public actor Session {
         return try await refresh().accessToken
     }
 
+    /// Keeps `value` under `key` in ``Credential/annotations`` and writes the credential to storage, so it survives a
+    /// relaunch; `nil` removes it. For small, non-secret, provider-specific facts about the current tokens.
+    ///
+    /// - Throws: `not_signed_in` after sign-out; a storage error (the in-memory value is then unchanged).
+    public func setAnnotation(_ value: String?, forKey key: String) async throws {
+        try requireSignedIn()
+        var updated = credential
+        var annotations = updated.annotations ?? [:]
+        annotations[key] = value
+        updated.annotations = annotations.isEmpty ? nil : annotations
+        try await client.store(updated)
+        credential = updated
+    }
+
     /// Refreshes now, sharing one request among concurrent callers.
     @discardableResult
     public func refresh() async throws -> Credential {

@@ -21,6 +21,8 @@ public actor EmulatedAppHandoff: AppHandoff {
     public private(set) var opened: [URL] = []
     /// Whether opening should fail although the app is installed (an app that refuses the link).
     public var refusesToOpen = false
+    /// Whether the app opens but never calls back (the user leaves it, or it crashes).
+    public var neverCallsBack = false
 
     /// Creates the emulated apps.
     ///
@@ -50,6 +52,9 @@ public actor EmulatedAppHandoff: AppHandoff {
     /// Makes installed apps refuse to open links.
     public func setRefusesToOpen(_ refuses: Bool) { refusesToOpen = refuses }
 
+    /// Makes installed apps open links but never call the host app back.
+    public func setNeverCallsBack(_ never: Bool) { neverCallsBack = never }
+
     /// Whether the scheme of `url` belongs to an installed app.
     public func canOpen(_ url: URL) -> Bool {
         url.scheme.map(installedSchemes.contains) ?? false
@@ -59,7 +64,7 @@ public actor EmulatedAppHandoff: AppHandoff {
     public func open(_ url: URL) async -> Bool {
         opened.append(url)
         guard !refusesToOpen, let scheme = claim(url), installedSchemes.contains(scheme) else { return false }
-        guard let start = prepare(url) else { return true }
+        guard let start = prepare(url), !neverCallsBack else { return true }
         guard let redirect = await callback(for: start) else { return false }
         let deliver = deliver
         Task { await deliver?(redirect) }

@@ -40,7 +40,8 @@ extension TestIdentityProvider {
     /// `id_token_verification_endpoint` and `client_public_info_endpoint`), ID tokens with `svc`, `pid`, `nbf`, `jti`.
     ///
     /// Strict: an authorization request needs well-formed `acr_values` (`key:value` pairs) including
-    /// `service:PASSENGER`; a token request must be a form body (the vendor SDK put the parameters in the URL).
+    /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint takes the form
+    /// body this SDK sends; the vendor SDK sent the same parameters in the URL query, which Grab accepts too.
     public static func grab(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(
@@ -54,13 +55,10 @@ extension TestIdentityProvider {
         ]
         configuration.quirks.validateAuthorization = { query, _ in
             guard let acr = query["acr_values"] else { return "acr_values is required for this partner" }
-            let pairs = acr.split(separator: " ")
-            guard pairs.allSatisfy({ $0.contains(":") }) else { return "acr_values must be key:value pairs joined by spaces" }
-            return pairs.contains("service:PASSENGER") ? nil : "acr_values must include service:PASSENGER"
-        }
-        configuration.quirks.validateTokenRequest = { request, _ in
-            guard request.url?.query == nil else { return "token parameters belong in the form body, not the URL" }
-            return request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded" ? nil : "form body required"
+            let pairs = acr.split(separator: " ").map { $0.split(separator: ":", maxSplits: 1) }
+            guard pairs.allSatisfy({ $0.count == 2 }) else { return "acr_values must be key:value pairs joined by spaces" }
+            // The key's case is free: the seed writes `SERVICE:PASSENGER`, partners' plists `service`.
+            return pairs.contains { $0[0].lowercased() == "service" && $0[1] == "PASSENGER" } ? nil : "acr_values must include service:PASSENGER"
         }
         configuration.quirks.idTokenClaims = { _ in
             ["svc": "PASSENGER", "pid": "partner-123", "jti": .string(SecureRandom.token(byteCount: 9))]
