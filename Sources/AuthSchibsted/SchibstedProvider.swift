@@ -23,6 +23,10 @@ public struct SchibstedProvider: AuthProvider {
         self.init(configuration: try ClientConfiguration(configuration))
     }
 
+    /// `Bearer` when a token response has no `token_type`: Schibsted's SDK accepts such responses, and its tokens
+    /// are bearer tokens.
+    public var tokenTypeWhenAbsent: String? { "Bearer" }
+
     /// The client, with the scopes every Schibsted login requests: `openid offline_access`.
     public var client: ClientRegistration {
         ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectURI, scopes: ["openid", "offline_access"])

@@ -22,6 +22,10 @@ public struct UberProvider: AuthProvider {
         self.init(configuration: try UberConfiguration(configuration))
     }
 
+    /// `Bearer` when a token response has no `token_type`: Uber's SDK accepts such responses, and its tokens are
+    /// bearer tokens.
+    public var tokenTypeWhenAbsent: String? { "Bearer" }
+
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {
         ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes)

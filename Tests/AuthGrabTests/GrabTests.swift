@@ -32,6 +32,7 @@ struct GrabTests {
         let app: EmulatedAppHandoff
         let storage: InMemoryTokenStorage
         let grab: GrabIdPartner
+        let logger: RecordingLogger
     }
 
     fileprivate func harness(appInstalled: Bool? = nil, plist: [String: JSONValue] = TestIdentityProvider.grabPlist,
@@ -41,12 +42,13 @@ struct GrabTests {
         let idp = idp ?? TestIdentityProvider.grab(clock: clock)
         let transport = RecordingTransport(wrap?(idp.transport) ?? idp.transport)
         let app = TestIdentityProvider.grabApp(installed: appInstalled ?? false, idp: idp)
+        let logger = RecordingLogger()
         let grab = GrabIdPartner(configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)])),
                                  webAgent: HeadlessUserAgent(transport: transport),
                                  appHandoff: appInstalled == nil ? nil : app,  // nil: a host without app hand-off (web only)
-                                 storage: storage, transport: transport, logger: RecordingLogger(), clock: clock, deviceId: deviceId)
+                                 storage: storage, transport: transport, logger: logger, clock: clock, deviceId: deviceId)
         await app.onCallback { url in _ = grab.handleOpenUrl(url) }
-        return Harness(idp: idp, clock: clock, transport: transport, app: app, storage: storage, grab: grab)
+        return Harness(idp: idp, clock: clock, transport: transport, app: app, storage: storage, grab: grab, logger: logger)
     }
 
     @discardableResult
@@ -310,6 +312,25 @@ struct GrabVendorFidelityTests {
         let route = GrabRoute.decide(authorizationURL: endpoint, authorizationEndpoint: endpoint, customProtocols: entries) { $0.scheme == "grab" }
         guard case .app(_, let store) = route else { Issue.record("expected the app route, got \(route)"); return }
         #expect(store == URL(string: "itms-apps://x/app/2"), "the App Store link of the entry not chosen, as the vendor picks it")
+    }
+
+    @Test("row 32: a client public info that cannot be fetched or decoded means the web, logged as customProtocolsService")
+    func row32PublicInfoFailureMeansWeb() async throws {
+        for answer in [503, 200] {
+            let harness = try await helper.harness(appInstalled: true, wrap: { base in
+                InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                    guard request.url?.path.hasSuffix("/public_info") == true else { return try await base.send(request) }
+                    // 503: unreachable; 200 with an entry that is not a JSON string: undecodable.
+                    return (Data(#"{"custom_protocols":[{"protocol_ios":"grab://x"}]}"#.utf8),
+                            HTTPURLResponse(url: request.url!, statusCode: answer, httpVersion: nil, headerFields: nil)!)
+                }
+            })
+            let session = try await helper.login(harness)
+            #expect(session.accessToken != nil, "HTTP \(answer)")
+            #expect(await harness.app.opened.isEmpty, "HTTP \(answer): no hand-off")
+            #expect(await harness.transport.exchanges.contains { $0.request.url?.path.hasSuffix("/authorize") == true })
+            #expect(harness.logger.contains("customProtocolsService"), "HTTP \(answer)")
+        }
     }
 
     @Test("row 35: the hand-off times out on the injected clock with a typed error; nothing is stored; a late callback is refused")

@@ -279,3 +279,25 @@ struct SchibstedProviderConformanceTests {
         #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
     }
 }
+
+@Suite("Schibsted token responses as the vendor accepts them")
+struct SchibstedTokenResponseTests {
+    @Test("issue 18 item 4: a token response without token_type is accepted (the vendor SDK does), as Bearer")
+    func missingTokenType() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let host = try #require(SchibstedEnvironment.pre.serverURL.host)
+        let transport = InProcessTransport().adding(host: host) { request in
+            let (data, response) = try await idp.transport.send(request)
+            guard request.url?.path.hasSuffix("/oauth/token") == true, var body = try? JSONValue.parseObject(data) else { return (data, response) }
+            body["token_type"] = nil
+            return (try JSONValue.object(body).jsonData(), response)
+        }
+        let client = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let request = try await client.getLoginSession(withMFA: nil, withSSO: true)
+        let user = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
+        #expect(await user.session.credential.tokenType == "Bearer")
+    }
+}

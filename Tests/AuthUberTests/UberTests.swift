@@ -249,3 +249,29 @@ struct UberProviderConformanceTests {
         #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
     }
 }
+
+@Suite("Uber token responses as the vendor accepts them")
+struct UberTokenResponseTests {
+    @Test("A token response without token_type, with scope as an array, is accepted for Uber; plain OpenID Connect still refuses it")
+    func missingTokenTypeAndArrayScope() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let transport = InProcessTransport().adding(host: "auth.uber.com") { request in
+            let (data, response) = try await idp.transport.send(request)
+            guard request.url?.path.hasSuffix("/oauth/v2/token") == true, var body = try? JSONValue.parseObject(data) else { return (data, response) }
+            body["token_type"] = nil
+            body["scope"] = ["profile", "history"]
+            return (try JSONValue.object(body).jsonData(), response)
+        }
+        let storage = InMemoryTokenStorage()
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: HeadlessUserAgent(transport: transport), storage: storage, transport: transport, clock: clock)
+        let client = try await uber.login(context: AuthContext(authDestination: .inApp))
+        #expect(client.tokenType == "Bearer" && client.scope == ["profile", "history"])
+
+        let body = Data(#"{"access_token":"a","expires_in":60}"#.utf8)
+        let refused = #expect(throws: AuthError.self) { try TokenResponse(json: body) }
+        #expect(refused?.code == .invalidResponse && refused?.message.contains("token_type") == true)
+        #expect(try TokenResponse(json: body, tokenTypeWhenAbsent: "Bearer").tokenType == "Bearer")
+    }
+}

@@ -57,7 +57,7 @@ extension AuthClient {
             throw unexplained
         }
         do {
-            return try TokenResponse(json: data)
+            return try TokenResponse(json: data, tokenTypeWhenAbsent: provider.tokenTypeWhenAbsent)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }

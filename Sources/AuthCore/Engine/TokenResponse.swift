@@ -38,10 +38,16 @@ public struct TokenResponse: Sendable {
 
     /// Parses a token response body.
     ///
+    /// `scope` may be a space-separated string (RFC 6749) or an array of strings (Uber's SDK accepts both).
+    ///
+    /// - Parameters:
+    ///   - data: the response body.
+    ///   - tokenTypeWhenAbsent: the type assumed when `token_type` is missing (a provider whose vendor SDK accepts
+    ///     that); `nil` makes a missing type an error, as RFC 6749 §5.1 requires it.
     /// - Throws: `invalid_response` for a body that is not a JSON object, lacks `access_token` / `token_type`, or
     ///   has an `expires_in` that is not a non-negative number of seconds (values above
     ///   ``JSONValue/maximumLifetime`` are clamped to it); `unsupported_token_type` for a token type other than `Bearer` (in any case).
-    public init(json data: Data) throws {
+    public init(json data: Data, tokenTypeWhenAbsent: String? = nil) throws {
         let object: [String: JSONValue]
         do {
             object = try JSONValue.parseObject(data)
@@ -51,7 +57,7 @@ public struct TokenResponse: Sendable {
         guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw AuthError(.invalidResponse, "The token response has no 'access_token'.")
         }
-        guard let tokenType = object["token_type"]?.stringValue else {
+        guard let tokenType = object["token_type"]?.stringValue ?? tokenTypeWhenAbsent else {
             throw AuthError(.invalidResponse, "The token response has no 'token_type'.")
         }
         guard let canonical = Self.supportedTokenTypes[tokenType.lowercased()] else {
@@ -79,6 +85,7 @@ public struct TokenResponse: Sendable {
             refreshToken: secret("refresh_token"),
             idToken: secret("id_token"),
             scope: object["scope"]?.stringValue
+                ?? object["scope"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: " ") }
         )
     }
 }

@@ -38,6 +38,9 @@ public protocol AuthProvider: Sendable {
     var prefersEphemeralWebSession: Bool { get }
     /// How many times a token request is retried after a 5xx or a transport failure. Default: 0.
     var tokenRequestRetries: Int { get }
+    /// The token type assumed when a token response has no `token_type` (Uber's and Schibsted's SDKs accept such
+    /// responses); `nil`, the default, refuses them as RFC 6749 §5.1 requires the member.
+    var tokenTypeWhenAbsent: String? { get }
     /// Whether authorization requests travel as a signed request object (RFC 9101 `request=`, signed with the
     /// client's ``ClientRegistration/signingKey``). Default: `false`.
     var usesSignedRequestObject: Bool { get }
@@ -76,6 +79,8 @@ extension AuthProvider {
     public var tokenRequestRetries: Int { 0 }
     /// Plain query parameters.
     public var usesSignedRequestObject: Bool { false }
+    /// A missing `token_type` is an error.
+    public var tokenTypeWhenAbsent: String? { nil }
     /// No extra parameters.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
     /// No extra headers.
