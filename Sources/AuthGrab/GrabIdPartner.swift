@@ -36,6 +36,8 @@ public actor GrabIdPartner {
     private let webAgent: any UserAgent
     private let appHandoff: (any AppHandoff)?
     private let deviceId: String?
+    private let vendorStore: (any VendorStore)?
+    private var vendorSessionChecked: Set<GrabConfiguration> = []
     private var clients: [GrabConfiguration: AuthClient] = [:]
     private var logins: [ObjectIdentifier: Task<Void, any Error>] = [:]
 
@@ -55,6 +57,8 @@ public actor GrabIdPartner {
     ///   - clock: the source of the current time and of the app hand-off's deadline.
     ///   - appCallbackTimeout: how long a hand-off to the Grab app waits for its callback.
     ///   - deviceId: sent as `device_id` like the vendor SDK (`UIDevice.current.identifierForVendor?.uuidString`).
+    ///   - vendorStore: where GrabIdPartnerSDK kept its session (the app's Keychain and `UserDefaults` on Apple
+    ///     platforms); a session found there is moved into `storage` once, so its user stays signed in. `nil` skips it.
     public init(
         configuration: GrabConfiguration,
         webAgent: any UserAgent,
@@ -64,9 +68,11 @@ public actor GrabIdPartner {
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
         appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout,
-        deviceId: String? = nil
+        deviceId: String? = nil,
+        vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) {
         self.configuration = configuration
+        self.vendorStore = vendorStore
         self.webAgent = webAgent
         self.appHandoff = appHandoff
         self.deviceId = deviceId
@@ -82,6 +88,7 @@ public actor GrabIdPartner {
     public func loadLoginSession() async throws -> LoginSession {
         let loginSession = LoginSession(configuration: configuration)
         try await grabOperation(.loadConfiguration) {
+            await adoptVendorSession(client: authClient)
             if let session = try await authClient.restoreSession() { await loginSession.fill(from: session, authorizationState: nil) }
         }
         return loginSession
@@ -101,7 +108,10 @@ public actor GrabIdPartner {
     public func login(loginSession: LoginSession, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
         let client = client(for: loginSession.configuration)
         if loginSession.hasValidAccessToken(at: client.clock.now()) { return loginSession }
-        let restored = try await grabOperation(.loadConfiguration) { try await client.restoreSession() }
+        let restored = try await grabOperation(.loadConfiguration) {
+            await adoptVendorSession(client: client)
+            return try await client.restoreSession()
+        }
         if let restored {
             await loginSession.fill(from: restored, authorizationState: nil)
             if loginSession.hasValidAccessToken(at: client.clock.now()) {
@@ -279,6 +289,26 @@ public actor GrabIdPartner {
         }
         let session = try await grabOperation(.exchangeToken) { try await client.completeSignIn(redirect: callback) }
         await loginSession.fill(from: session, authorizationState: request.state)
+    }
+
+    /// Moves GrabIdPartnerSDK's stored session into this package's storage, once per configuration. A failure is
+    /// logged and leaves the vendor's copy in place: the user then logs in as if it were absent.
+    private func adoptVendorSession(client: AuthClient) async {
+        let configuration = (client.provider as? GrabProvider)?.configuration ?? self.configuration
+        guard let vendorStore, !vendorSessionChecked.contains(configuration) else { return }
+        do {
+            let adopted = try await client.adoptVendorSession({ issuer in
+                try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
+            }, removingVendorCopy: {
+                try await GrabVendorSession.remove(for: configuration, from: vendorStore)
+            })
+            // Offline, the issuer is unknown and nothing was read: try again next time (the document is cached once loaded).
+            let issuerKnown = adopted != nil ? true : (try? await client.metadata()) != nil
+            if issuerKnown { vendorSessionChecked.insert(configuration) }
+        } catch {
+            vendorSessionChecked.insert(configuration)
+            client.log(.notice, "grab.vendor_session.unreadable", "GrabIdPartnerSDK's stored session could not be read; it was left in place.")
+        }
     }
 
     private func web(_ request: AuthorizationRequest, client: AuthClient) async throws -> URL {

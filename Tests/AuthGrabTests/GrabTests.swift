@@ -368,6 +368,8 @@ struct GrabVendorFidelityTests {
         await harness.app.setNeverCallsBack(true)
         let first = Task { try await helper.login(harness) }
         try await helper.untilWaiting(harness.grab)
+        // The app must have taken the first link before it starts calling back again.
+        while await harness.app.opened.isEmpty { await Task.yield() }
         await harness.app.setNeverCallsBack(false)
         let second = try await helper.login(harness)
         let error = await #expect(throws: AuthError.self) { try await first.value }

@@ -27,6 +27,16 @@ public enum PersistentTokenStorage {
         #endif
     }
 
+    /// Where the vendor SDKs kept their sessions, for the one-time move into this package's storage: the app's
+    /// Keychain and `UserDefaults` on Apple platforms (`SystemVendorStore`); `nil` elsewhere, where they never ran.
+    public static func makeVendorStore() -> (any VendorStore)? {
+        #if canImport(Security)
+        return SystemVendorStore()
+        #else
+        return nil
+        #endif
+    }
+
     /// Where files go outside Apple platforms: `$XDG_DATA_HOME/<service>`, else `$HOME/.local/share/<service>`.
     public static func directory(service: String, environment: [String: String]) -> URL {
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {

@@ -1,0 +1,44 @@
+// Compiled on Apple platforms only (Security). The items' names and formats are decided by each provider's
+// platform-neutral reader (for example AuthGrab's GrabVendorSession), which is tested on Linux with fixtures.
+#if canImport(Security)
+public import AuthCore
+public import Foundation
+import Security
+
+/// The app's real Keychain and `UserDefaults`, where a vendor SDK left its session.
+public struct SystemVendorStore: VendorStore {
+    /// Creates the store.
+    public init() {}
+
+    /// `SecItemCopyMatching` for the generic password with this service and account.
+    public func genericPassword(service: String, account: String) throws -> Data? {
+        let query: [KeychainAttribute: KeychainValue] = [
+            .itemClass: .genericPassword, .service: .string(service), .account: .string(account),
+            .returnData: .bool(true), .matchLimit: .matchOne,
+        ]
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
+        if status == KeychainStatus.itemNotFound { return nil }
+        if let error = KeychainStatus.error(for: status, operation: "read") { throw error }
+        return result as? Data
+    }
+
+    /// `SecItemDelete` for that item.
+    public func removeGenericPassword(service: String, account: String) throws {
+        let query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
+        let status = SecItemDelete(KeychainTokenStorage.cf(query))
+        if status == KeychainStatus.itemNotFound { return }
+        if let error = KeychainStatus.error(for: status, operation: "delete") { throw error }
+    }
+
+    /// `UserDefaults.standard.data(forKey:)`.
+    public func userDefaultsData(forKey key: String) -> Data? {
+        UserDefaults.standard.data(forKey: key)
+    }
+
+    /// `UserDefaults.standard.removeObject(forKey:)`.
+    public func removeUserDefaultsValue(forKey key: String) {
+        UserDefaults.standard.removeObject(forKey: key)
+    }
+}
+#endif
