@@ -83,7 +83,12 @@ public actor UberAuth {
                 callback = try await appCallbacks.handOff(request.url, through: appHandoff!, redirectURI: request.redirectURI, appName: "The \(app.rawValue) app")
                 break
             } catch let error as AuthError where error.code == .appNotOpened {
+                // Forget this attempt, so a callback without `state` can only belong to the login that goes on.
+                await authClient.abandon(request)
                 authClient.log(.notice, "uber.app.not_opened", "The app did not open; trying the next destination.", ["route": route.pathID])
+            } catch {
+                await authClient.abandon(request)
+                throw error
             }
         }
         if callback == nil {

@@ -50,7 +50,10 @@ extension AuthError {
         case .missingAuthorizationCode, .stateMismatch, .missingState, .redirectMismatch, .invalidGrant: return .invalidAuthCode
         case .invalidResponse, .unsupportedTokenType: return .invalidResponse
         case .invalidConfiguration, .missingConfigurationKey: return .invalidRequest
-        case .authorizationFailed, .tokenRequestFailed:
+        // The vendor's callback parser: a known OAuth error is `.oAuth(…)`, an unknown one `.invalidAuthCode`.
+        case .authorizationFailed:
+            return oauthError.flatMap(UberAuthError.OAuthError.init(rawValue:)).map(UberAuthError.oAuth) ?? .invalidAuthCode
+        case .tokenRequestFailed:
             return oauthError.flatMap(UberAuthError.OAuthError.init(rawValue:)).map(UberAuthError.oAuth) ?? .other
         case .serverError, .network, .httpError: return .serviceError
         default: return .other

@@ -108,6 +108,33 @@ struct GrabVendorSessionTests {
         #expect(nothingStored && vendorLeft)
     }
 
+    @Test("Every single-byte corruption of the archive reads or is storage_corrupted, never a crash")
+    func corruptedBytes() {
+        for index in Self.archivedLoginSession.indices {
+            for value: UInt8 in [0x00, 0x0F, 0x7F, 0xAF, 0xDF, 0xFF] {
+                var damaged = Self.archivedLoginSession
+                damaged[index] = value
+                do { _ = try KeyedArchive(damaged) } catch let error as AuthError { #expect(error.code == .storageCorrupted) } catch { Issue.record("\(error)") }
+            }
+        }
+    }
+
+    @Test("A small file whose references repeat cannot expand without bound")
+    func repeatedReferences() throws {
+        // 40 arrays, each holding two references to the next: 2^40 visits if followed naively.
+        var objects: [[UInt8]] = (0..<40).map { level in [0xA2, UInt8(level + 1), UInt8(level + 1)] }
+        objects.append([0x50])  // an empty ASCII string ends the chain
+        var bytes = Array("bplist00".utf8)
+        var offsets: [Int] = []
+        for object in objects { offsets.append(bytes.count); bytes += object }
+        let table = bytes.count
+        bytes += offsets.map { UInt8($0) }
+        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
+            + withUnsafeBytes(of: UInt64(0).bigEndian, Array.init) + withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
+        let error = #expect(throws: AuthError.self) { try BinaryPropertyList.decode(Data(bytes)) }
+        #expect(error?.code == .storageCorrupted)
+    }
+
     @Test("Every truncation of the archive is storage_corrupted, never a crash")
     func truncatedArchives() {
         for length in stride(from: 0, to: Self.archivedLoginSession.count, by: 7) {

@@ -275,3 +275,88 @@ struct UberTokenResponseTests {
         #expect(try TokenResponse(json: body, tokenTypeWhenAbsent: "Bearer").tokenType == "Bearer")
     }
 }
+
+/// Issue 19 item 1: native callbacks as the Uber apps send them.
+@Suite("Uber native callbacks without state")
+struct UberStatelessCallbackTests {
+    private actor Callbacks {
+        var urls: [URL] = []
+        func add(_ url: URL) { urls.append(url) }
+    }
+
+    private func uber(clock: ManualClock, idp: TestIdentityProvider, apps: EmulatedAppHandoff) -> UberAuth {
+        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                 webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
+                 transport: idp.transport, clock: clock)
+    }
+
+    @Test("The emulated apps call back with the code alone, and the one pending, PKCE-protected login accepts it")
+    func codeOnlyCallbackAccepted() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        let uber = uber(clock: clock, idp: idp, apps: apps)
+        let callbacks = Callbacks()
+        await apps.onCallback { url in
+            await callbacks.add(url)
+            _ = uber.handle(url)
+        }
+        let client = try await uber.login(context: AuthContext(authDestination: .native([.rides])))
+        #expect(client.accessToken != nil)
+        let callback = try #require(await callbacks.urls.first)
+        let names = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name)
+        #expect(names == ["code"], "the vendor's test://app?code=123 shape: no state, no iss")
+    }
+
+    @Test("Without state, a callback is attributed only when exactly one login is pending; a wrong state is always refused")
+    func attributionRules() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let client = AuthClient(provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
+                                storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+        let stateless = TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "123")])
+
+        let first = try await client.prepareSignIn()
+        let second = try await client.prepareSignIn()
+        let ambiguous = await #expect(throws: AuthError.self) { _ = try await client.completeAuthorization(redirect: stateless) }
+        #expect(ambiguous?.code == .missingState && ambiguous?.message.contains("not exactly one") == true)
+
+        await client.abandon(first)
+        let forged = await #expect(throws: AuthError.self) {
+            _ = try await client.completeAuthorization(redirect: stateless.appendingQuery([("state", "forged")]))
+        }
+        #expect(forged?.code == .stateMismatch, "a state that is not the pending one is refused, never ignored")
+
+        await client.abandon(second)
+        // Exactly one pending: attributed to it and redeemed — the made-up code then fails at the token endpoint,
+        // where PKCE binds a code to its login.
+        let attributed = await #expect(throws: AuthError.self) { _ = try await client.signIn(with: FixedRedirect(stateless)) }
+        #expect(attributed?.code == .invalidGrant)
+
+        // Without the provider's opt-in, state stays required (ProviderConformance checks every built-in provider).
+        #expect(OpenIDLikeProvider().acceptsResponsesWithoutState == false)
+    }
+
+    @Test("Vendor vectors (AuthorizationCodeResponseParserTests): error=invalid_request is oAuth(invalidRequest); an unknown error is invalidAuthCode")
+    func vendorCallbackErrors() {
+        #expect(AuthError(.authorizationFailed, "x", oauthError: "invalid_request").uberAuthError == .oAuth(.invalidRequest))
+        #expect(AuthError(.authorizationFailed, "x", oauthError: "unknown_error").uberAuthError == .invalidAuthCode)
+        #expect(AuthError(.authorizationFailed, "x", oauthError: "server_error").uberAuthError == .oAuth(.serverError))
+    }
+}
+
+/// A provider that overrides nothing: the protocol's defaults.
+private struct OpenIDLikeProvider: AuthProvider {
+    static let id: ProviderID = "plain"
+    init() {}
+    init(configuration: ProviderConfiguration) throws {}
+    var client: ClientRegistration { ClientRegistration(clientID: "c", redirectURI: URL(string: "com.example:/cb")!, scopes: ["openid"]) }
+    var endpointSource: EndpointSource { .discovery(issuer: URL(string: "https://idp.example")!) }
+}
+
+/// A user agent that answers every authorization with one fixed redirect (what a hostile or broken app could send).
+private struct FixedRedirect: UserAgent {
+    let redirect: URL
+    init(_ redirect: URL) { self.redirect = redirect }
+    func authorize(_ request: AuthorizationRequest) async throws -> URL { redirect }
+}

@@ -142,11 +142,23 @@ extension AuthClient {
 
     func validateRedirect(_ redirect: URL) async throws -> (PendingAuthorization, Secret) {
         let response = try AuthorizationResponse(parsing: redirect)
-        guard let state = response.state, !state.isEmpty else {
+        let pending: PendingAuthorization
+        if let state = response.state, !state.isEmpty {
+            guard let match = await pendingAuthorizations.consume(state: state, now: clock.now()) else {
+                throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
+            }
+            pending = match
+        } else if provider.acceptsResponsesWithoutState {
+            // RFC 9700 §2.1: PKCE protects the code exchange against CSRF when the server enforces it, so a response
+            // without `state` from a provider whose apps never echo it is attributed to the one login pending for this
+            // redirect — never guessed among several. A wrong code then fails at the token endpoint.
+            guard let only = await pendingAuthorizations.consumeOnly(redirect: redirect, now: clock.now()) else {
+                throw AuthError(.missingState, "The authorization response has no 'state', and not exactly one login is waiting for this redirect, so it cannot be attributed safely.")
+            }
+            log(.info, "signin.stateless_response", "A response without 'state' was attributed to the only pending, PKCE-protected login.")
+            pending = only
+        } else {
             throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
-        }
-        guard let pending = await pendingAuthorizations.consume(state: state, now: clock.now()) else {
-            throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
         }
         guard AuthorizationResponse.redirect(redirect, matches: pending.redirectURI) else {
             throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
@@ -264,3 +276,10 @@ extension AuthClient {
     }
 }
 
+extension AuthClient {
+    /// Forgets `request` before any response arrived (an app that did not open, a hand-off that timed out), so its
+    /// `state` can no longer be used and it no longer counts as pending.
+    public func abandon(_ request: AuthorizationRequest) async {
+        await pendingAuthorizations.remove(state: request.state)
+    }
+}

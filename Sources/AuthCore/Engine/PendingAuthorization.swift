@@ -24,6 +24,20 @@ actor PendingAuthorizationStore {
         entries[pending.state] = pending
     }
 
+    /// Removes and returns the one unexpired entry for `redirectURI`, when exactly one is pending (a callback
+    /// without `state` is attributed to it only then).
+    func consumeOnly(redirect: URL, now: Date) -> PendingAuthorization? {
+        let matching = entries.values.filter { $0.expiresAt > now && AuthorizationResponse.redirect(redirect, matches: $0.redirectURI) }
+        guard matching.count == 1, let pending = matching.first else { return nil }
+        entries[pending.state] = nil
+        return pending
+    }
+
+    /// Forgets the entry for `state` (a login that was abandoned before any response).
+    func remove(state: String) {
+        entries[state] = nil
+    }
+
     /// Removes and returns the entry for `state` if it exists and has not expired.
     func consume(state: String, now: Date) -> PendingAuthorization? {
         guard let pending = entries.removeValue(forKey: state), pending.expiresAt > now else { return nil }

@@ -38,6 +38,10 @@ public protocol AuthProvider: Sendable {
     var prefersEphemeralWebSession: Bool { get }
     /// How many times a token request is retried after a 5xx or a transport failure. Default: 0.
     var tokenRequestRetries: Int { get }
+    /// Whether an authorization response without `state` is accepted when exactly one PKCE-protected login is pending
+    /// for its redirect (RFC 9700 §2.1: PKCE is the CSRF protection then). For providers whose native apps never echo
+    /// `state` (Uber's). Default `false`: `state` is required. A response with a different `state` is always refused.
+    var acceptsResponsesWithoutState: Bool { get }
     /// The token type assumed when a token response has no `token_type` (Uber's and Schibsted's SDKs accept such
     /// responses); `nil`, the default, refuses them as RFC 6749 §5.1 requires the member.
     var tokenTypeWhenAbsent: String? { get }
@@ -79,6 +83,8 @@ extension AuthProvider {
     public var tokenRequestRetries: Int { 0 }
     /// Plain query parameters.
     public var usesSignedRequestObject: Bool { false }
+    /// `state` is required.
+    public var acceptsResponsesWithoutState: Bool { false }
     /// A missing `token_type` is an error.
     public var tokenTypeWhenAbsent: String? { nil }
     /// No extra parameters.

@@ -38,6 +38,9 @@ package enum BinaryPropertyList {
     }
 
     private static let maximumDepth = 32
+    /// How many objects one decode may visit: references may repeat, so without a budget a small file could expand
+    /// exponentially.
+    private static let maximumVisits = 50_000
 
     /// Decodes `data`.
     ///
@@ -55,7 +58,8 @@ package enum BinaryPropertyList {
         else { throw corrupted("an inconsistent trailer") }
         let reader = Reader(bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objectCount,
                             tableOffset: tableOffset, objectsEnd: tableOffset)
-        return try reader.object(topObject, depth: 0)
+        var budget = maximumVisits
+        return try reader.object(topObject, depth: 0, budget: &budget)
     }
 
     fileprivate static func corrupted(_ what: String) -> AuthError {
@@ -79,8 +83,10 @@ package enum BinaryPropertyList {
         let tableOffset: Int
         let objectsEnd: Int
 
-        func object(_ index: Int, depth: Int) throws -> Value {
+        func object(_ index: Int, depth: Int, budget: inout Int) throws -> Value {
             guard depth < BinaryPropertyList.maximumDepth else { throw BinaryPropertyList.corrupted("nesting too deep") }
+            budget -= 1
+            guard budget >= 0 else { throw BinaryPropertyList.corrupted("too many objects") }
             guard index >= 0, index < objectCount else { throw BinaryPropertyList.corrupted("a reference out of range") }
             let start = try BinaryPropertyList.integer(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
             guard start >= 8, start < objectsEnd else { throw BinaryPropertyList.corrupted("an object offset out of range") }
@@ -118,14 +124,18 @@ package enum BinaryPropertyList {
                 return .uid(Int(try signed(at: start + 1, size: info + 1)))
             case 0xA:
                 let (count, body) = try length(info, at: start)
-                return .array(try references(body, count).map { try object($0, depth: depth + 1) })
+                var items: [Value] = []
+                for reference in try references(body, count) { items.append(try object(reference, depth: depth + 1, budget: &budget)) }
+                return .array(items)
             case 0xD:
                 let (count, body) = try length(info, at: start)
                 let keys = try references(body, count), values = try references(body + count * referenceSize, count)
                 var entries: [String: Value] = [:]
                 for (key, value) in zip(keys, values) {
-                    guard case .string(let name) = try object(key, depth: depth + 1) else { throw BinaryPropertyList.corrupted("a dictionary key that is not a string") }
-                    entries[name] = try object(value, depth: depth + 1)
+                    guard case .string(let name) = try object(key, depth: depth + 1, budget: &budget) else {
+                        throw BinaryPropertyList.corrupted("a dictionary key that is not a string")
+                    }
+                    entries[name] = try object(value, depth: depth + 1, budget: &budget)
                 }
                 return .dictionary(entries)
             default:

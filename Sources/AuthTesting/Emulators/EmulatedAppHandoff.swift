@@ -16,6 +16,7 @@ public actor EmulatedAppHandoff: AppHandoff {
     private let transport: any HTTPTransport
     private let claim: Claim
     private let prepare: @Sendable (URL) -> URL?
+    private let respond: @Sendable (URL) -> URL
     private var deliver: (@Sendable (URL) async -> Void)?
     /// Every URL the host asked to open, in order.
     public private(set) var opened: [URL] = []
@@ -32,16 +33,20 @@ public actor EmulatedAppHandoff: AppHandoff {
     ///   - claim: which installed scheme claims a link (by default the link's own scheme).
     ///   - prepare: turns the opened link into the provider request the app sends (by default unchanged);
     ///     `nil` means the app opens without logging anyone in (the App Store).
+    ///   - respond: turns the provider's redirect into the callback the app sends the host app (by default
+    ///     unchanged; Uber's apps drop `state`).
     public init(
         installedSchemes: Set<String>,
         transport: any HTTPTransport,
         claim: @escaping Claim = { $0.scheme },
-        prepare: @escaping @Sendable (URL) -> URL? = { $0 }
+        prepare: @escaping @Sendable (URL) -> URL? = { $0 },
+        respond: @escaping @Sendable (URL) -> URL = { $0 }
     ) {
         self.installedSchemes = installedSchemes
         self.transport = transport
         self.claim = claim
         self.prepare = prepare
+        self.respond = respond
     }
 
     /// Where the app's callback goes (the host app's `handle(url)`).
@@ -65,7 +70,7 @@ public actor EmulatedAppHandoff: AppHandoff {
         opened.append(url)
         guard !refusesToOpen, let scheme = claim(url), installedSchemes.contains(scheme) else { return false }
         guard let start = prepare(url), !neverCallsBack else { return true }
-        guard let redirect = await callback(for: start) else { return false }
+        guard let redirect = await callback(for: start).map(respond) else { return false }
         let deliver = deliver
         Task { await deliver?(redirect) }
         return true

@@ -71,7 +71,8 @@ extension TestIdentityProvider {
     }
 
     /// Emulated Uber apps for `installed` (for example `[.rides]` as `["uber"]`), claiming the native
-    /// authorize links by their path.
+    /// authorize links by their path, and calling back with the code (or error) alone — no `state`, no `iss` — as the
+    /// real apps do.
     public static func uberApps(installedSchemes: Set<String>, idp: TestIdentityProvider) -> EmulatedAppHandoff {
         EmulatedAppHandoff(installedSchemes: installedSchemes, transport: idp.transport) { url in
             switch url.path {
@@ -80,6 +81,11 @@ extension TestIdentityProvider {
             case "/oauth/v2/drivers/authorize": "uberdriver"
             default: nil
             }
+        } respond: { redirect in
+            // The Uber apps call back with the code alone, as the vendor's own tests deliver `test://app?code=123`.
+            guard var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else { return redirect }
+            components.queryItems = components.queryItems?.filter { $0.name == "code" || $0.name == "error" }
+            return components.url ?? redirect
         }
     }
 }
