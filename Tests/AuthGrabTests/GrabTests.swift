@@ -524,6 +524,28 @@ struct GrabVendorFidelityTests {
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidResponse))
     }
 
+    @Test("wire G5: the emulator, like Grab, redeems a code sent the vendor SDK's way (parameters in the URL query, no body)")
+    func vendorStyleTokenRequest() async throws {
+        let idp = TestIdentityProvider.grab(clock: ManualClock())
+        let pkce = PKCE.generate()
+        var authorize = URLRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
+            ("client_id", TestIdentityProvider.grabClientID), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
+            ("device_id", ""), ("nonce", "n-1"), ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString),
+            ("response_type", "code"), ("state", "s-1"), ("scope", "openid profile.read"), ("acr_values", "SERVICE:PASSENGER"),
+        ]))
+        authorize.httpMethod = "GET"
+        let location = try #require(await idp.handle(authorize).1.value(forHTTPHeaderField: "Location"))
+        let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
+        var token = URLRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!.appendingQuery([
+            ("client_id", TestIdentityProvider.grabClientID), ("grant_type", "authorization_code"),
+            ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString), ("code_verifier", pkce.verifier.reveal()), ("code", code),
+        ]))
+        token.httpMethod = "POST"
+        let (data, response) = await idp.handle(token)
+        #expect(response.statusCode == 200)
+        #expect(try JSONValue.parseObject(data)["id_token"]?.stringValue != nil)
+    }
+
     @Test("row 23: discovery without issuer or jwks_uri says why this SDK needs them")
     func row23DiscoveryRequirements() async throws {
         let harness = try await helper.harness(wrap: { base in

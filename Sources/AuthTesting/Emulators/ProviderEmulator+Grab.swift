@@ -18,6 +18,8 @@ extension ProviderEmulator {
 }
 
 extension TestIdentityProvider {
+    /// The issuer Grab's discovery document and ID tokens name (as in GrabIdPartnerSDK's test fixture).
+    public static let grabIssuer = "https://idp.grab.com"
     /// The emulated Grab client id.
     public static let grabClientID = "emulated-grab-partner-client"
     /// The emulated partner app's redirect URL.
@@ -37,7 +39,8 @@ extension TestIdentityProvider {
     ]
 
     /// An identity provider configured as GrabID: its own service discovery document (with
-    /// `id_token_verification_endpoint` and `client_public_info_endpoint`), ID tokens with `svc`, `pid`, `nbf`, `jti`.
+    /// `id_token_verification_endpoint` and `client_public_info_endpoint`), issuer `https://idp.grab.com` on another host
+    /// than the endpoints, ID tokens with `svc`, `pid`, `nbf`, `jti`.
     ///
     /// Strict: an authorization request needs well-formed `acr_values` (`key:value` pairs) including
     /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint takes the form
@@ -45,10 +48,13 @@ extension TestIdentityProvider {
     public static func grab(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(
-            issuer: URL(string: base)!,
+            issuer: URL(string: grabIssuer)!,
             clients: [Client(id: grabClientID, redirectURIs: [grabRedirectURL])],
             user: User(subject: "grab-partner-user-42", claims: [:])
         )
+        // Grab's issuer names another host than its endpoints (GrabIdPartnerSDK's own test fixture: issuer
+        // https://idp.grab.com, endpoints on the API host).
+        configuration.endpointBase = URL(string: base)!
         configuration.quirks.discoveryExtras = [
             "id_token_verification_endpoint": .string(base + "/id_tokens/token_info"),
             "client_public_info_endpoint": .string(base + "/clients/{client_id}/public_info"),
@@ -60,6 +66,7 @@ extension TestIdentityProvider {
             // The key's case is free: the seed writes `SERVICE:PASSENGER`, partners' plists `service`.
             return pairs.contains { $0[0].lowercased() == "service" && $0[1] == "PASSENGER" } ? nil : "acr_values must include service:PASSENGER"
         }
+        configuration.quirks.tokenParametersInQuery = true
         configuration.quirks.idTokenClaims = { _ in
             ["svc": "PASSENGER", "pid": "partner-123", "jti": .string(SecureRandom.token(byteCount: 9))]
         }

@@ -43,6 +43,9 @@ extension TestIdentityProvider {
         /// Checks an authorization request before the standard checks, as the provider's server does, with the
         /// provider's own error code: a returned pair is redirected back as `error` and `error_description`.
         public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
+        /// Whether the token endpoint also reads its parameters from the URL query when the body has none (GrabID:
+        /// its partner SDK sends them there).
+        public var tokenParametersInQuery = false
         /// Checks a token request (headers and form); a returned text rejects it with HTTP 400 `invalid_request`.
         public var validateTokenRequest: (@Sendable (URLRequest, [String: String]) -> String?)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an

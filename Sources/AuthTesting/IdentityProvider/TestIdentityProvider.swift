@@ -65,8 +65,11 @@ public actor TestIdentityProvider {
 
     /// The provider's fixed settings.
     public struct Configuration: Sendable {
-        /// The issuer (its host is what the transport routes).
+        /// The issuer (`iss` of its tokens; its host is what the transport routes unless ``endpointBase`` is set).
         public var issuer: URL
+        /// Where the endpoints are served when the issuer names another host (GrabID: issuer `https://idp.grab.com`,
+        /// endpoints under `partner-api.grab.com`); `nil` serves them under the issuer.
+        public var endpointBase: URL?
         /// The ID token signing algorithm: `RS256` or `ES256`.
         public var signingAlgorithm: JWSAlgorithm
         /// The registered clients.
@@ -194,7 +197,7 @@ public actor TestIdentityProvider {
 
     /// A transport that routes the issuer's host to this provider.
     public nonisolated var transport: InProcessTransport {
-        InProcessTransport().adding(host: configuration.issuer.host ?? "") { [self] request in
+        InProcessTransport().adding(host: (configuration.endpointBase ?? configuration.issuer).host ?? "") { [self] request in
             await self.handle(request)
         }
     }
@@ -209,13 +212,14 @@ public actor TestIdentityProvider {
 
     /// The URL of an endpoint path, such as `/token`.
     public nonisolated func endpoint(_ path: String) -> URL {
-        URL(string: configuration.issuer.absoluteString.trimmingSuffix("/") + path)!
+        URL(string: (configuration.endpointBase ?? configuration.issuer).absoluteString.trimmingSuffix("/") + path)!
     }
 
     /// Answers one HTTP request.
     public func handle(_ request: URLRequest) async -> (Data, HTTPURLResponse) {
-        let url = request.url ?? configuration.issuer
-        let issuerPath = URLComponents(url: configuration.issuer, resolvingAgainstBaseURL: false)?.path ?? ""
+        let base = configuration.endpointBase ?? configuration.issuer
+        let url = request.url ?? base
+        let issuerPath = URLComponents(url: base, resolvingAgainstBaseURL: false)?.path ?? ""
         let path = String(url.path.dropFirst(issuerPath.trimmingSuffix("/").count))
         requestCounts[path, default: 0] += 1
         let paths = configuration.paths
@@ -359,7 +363,8 @@ public actor TestIdentityProvider {
     // MARK: Token
 
     private func token(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
-        let form = formParameters(request)
+        var form = formParameters(request)
+        if form.isEmpty, configuration.quirks.tokenParametersInQuery { form = queryParameters(url) }
         tokenRequestsByGrant[form["grant_type"] ?? "", default: 0] += 1
         if behavior.failingTokenRequests > 0 {
             behavior.failingTokenRequests -= 1
