@@ -81,7 +81,7 @@ let package = Package(
             dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthUber", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthUber", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
         // The vendor facades default to the platform's persistent storage (AuthApple's PersistentTokenStorage).
         .target(name: "AuthGrab", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
         .target(

@@ -22,8 +22,9 @@ do {
     let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
     let recorder = RecordingTransport(idp.transport)
     let configuration = UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)
+    // In-memory storage for the demo; an app leaves `storage` out to keep the session in the Keychain.
     let uber = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: apps,
-                        transport: recorder, logger: RecordingLogger())
+                        storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
     await apps.onCallback { url in
         step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path); handle(url) = \(uber.handle(url))")
     }

@@ -1,3 +1,4 @@
+public import AuthApple
 public import AuthCore
 public import Foundation
 #if canImport(FoundationNetworking)
@@ -22,6 +23,8 @@ public actor UberAuth {
     public nonisolated let appCallbacks: AppCallbackWaiter
     private let webAgent: any UserAgent
     private let appHandoff: (any AppHandoff)?
+    private let vendorStore: (any VendorStore)?
+    private var vendorSessionChecked = false
     private var inProgress = false
 
     /// Creates the login coordinator.
@@ -35,17 +38,21 @@ public actor UberAuth {
     ///   - logger: where events go.
     ///   - clock: the source of the current time and of the native hand-off's deadline.
     ///   - appCallbackTimeout: how long a hand-off to a native app waits for its callback.
+    ///   - vendorStore: where UberAuth kept its token (the app's Keychain on Apple platforms); a token found there is
+    ///     moved into `storage` once, so its user stays logged in. `nil` skips it.
     public init(
         configuration: UberConfiguration,
         webAgent: any UserAgent,
         appHandoff: (any AppHandoff)? = nil,
-        storage: any TokenStorage = InMemoryTokenStorage(),
+        storage: any TokenStorage = PersistentTokenStorage.makeDefault(),
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
-        appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout
+        appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout,
+        vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) {
         self.configuration = configuration
+        self.vendorStore = vendorStore
         appCallbacks = AppCallbackWaiter(providerID: UberProvider.id, clock: clock, timeout: appCallbackTimeout)
         self.webAgent = webAgent
         self.appHandoff = appHandoff
@@ -123,6 +130,34 @@ public actor UberAuth {
             options.additionalParameters["request_uri"] = requestURI
         }
         return try await authClient.prepareSignIn(options: options)
+    }
+
+    /// The stored session, if the user is logged in (the vendor's `isLoggedIn` / `TokenManager.getToken()`); a token
+    /// UberAuth stored is moved over first, once. Needs no network.
+    public func session() async throws -> Session? {
+        await adoptVendorSession()
+        return try await authClient.restoreSession()
+    }
+
+    /// Whether a session is stored (the vendor's `UberAuth.isLoggedIn`).
+    public var isLoggedIn: Bool {
+        get async { ((try? await session()) ?? nil) != nil }
+    }
+
+    /// Moves UberAuth's stored token into this package's storage, once; a failure is logged and leaves it in place.
+    private func adoptVendorSession() async {
+        guard let vendorStore, !vendorSessionChecked else { return }
+        vendorSessionChecked = true
+        let (configuration, clock) = (self.configuration, authClient.clock)
+        do {
+            _ = try await authClient.adoptVendorSession({ issuer in
+                try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+            }, removingVendorCopy: {
+                try await UberVendorSession.remove(from: vendorStore)
+            })
+        } catch {
+            authClient.log(.notice, "uber.vendor_session.unreadable", "UberAuth's stored token could not be read; it was left in place.")
+        }
     }
 
     /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).

@@ -198,7 +198,8 @@ struct UberTests {
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: stays pending
         let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, transport: idp.transport, clock: clock)
+                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
+                            transport: idp.transport, clock: clock)
         let first = Task { try await uber.login(context: AuthContext(authDestination: .native([.rides]))) }
         while await apps.opened.isEmpty { await Task.yield() }
         let error = await #expect(throws: AuthError.self) { _ = try await uber.login() }
@@ -359,4 +360,59 @@ private struct FixedRedirect: UserAgent {
     let redirect: URL
     init(_ redirect: URL) { self.redirect = redirect }
     func authorize(_ request: AuthorizationRequest) async throws -> URL { redirect }
+}
+
+/// Issue 19 item 6: UberAuth's stored token, moved once into this package's storage.
+@Suite("Uber: the vendor SDK's stored token")
+struct UberVendorSessionTests {
+    /// What UberAuth's `KeychainUtility.save` writes: `JSONEncoder().encode(AccessToken)` (scope as an array).
+    static let vendorJSON = #"{"access_token":"vendor-access-token","refresh_token":"vendor-refresh-token","token_type":"Bearer","expires_in":2592000,"scope":["profile","history"]}"#
+
+    private func uber(storage: InMemoryTokenStorage, vendorStore: InMemoryVendorStore, idp: TestIdentityProvider, clock: ManualClock) -> UberAuth {
+        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                 webAgent: HeadlessUserAgent(transport: idp.transport), storage: storage, transport: idp.transport, clock: clock,
+                 vendorStore: vendorStore)
+    }
+
+    @Test("A user logged in with UberAuth is logged in after the switch, offline; the vendor's item is removed once adopted")
+    func adopted() async throws {
+        let clock = ManualClock()
+        let vendor = InMemoryVendorStore()
+        await vendor.setGenericPassword(Data(Self.vendorJSON.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
+        let storage = InMemoryTokenStorage()
+        let offline = InProcessTransport().adding(host: "auth.uber.com") { _ in throw URLError(.notConnectedToInternet) }
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: HeadlessUserAgent(transport: offline), storage: storage, transport: offline, clock: clock, vendorStore: vendor)
+        #expect(await uber.isLoggedIn)
+        let credential = try #require(await uber.session()?.credential)
+        #expect(credential.accessToken.reveal() == "vendor-access-token" && credential.refreshToken?.reveal() == "vendor-refresh-token")
+        #expect(credential.scopes == ["profile", "history"] && credential.expiresAt == nil, "expires_in had no issue time: unknown")
+        #expect(await vendor.isEmpty)
+        try await uber.logout()
+        #expect(await uber.isLoggedIn == false)
+    }
+
+    @Test("A string scope is read too; a damaged item is left in place; nothing is adopted over an existing session")
+    func variants() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let stringScope = InMemoryVendorStore()
+        await stringScope.setGenericPassword(Data(#"{"access_token":"a","scope":"profile history"}"#.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
+        let adopted = try #require(await uber(storage: InMemoryTokenStorage(), vendorStore: stringScope, idp: idp, clock: clock).session())
+        #expect(await adopted.credential.scopes == ["profile", "history"])
+
+        let damaged = InMemoryVendorStore()
+        await damaged.setGenericPassword(Data("not json".utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
+        #expect(try await uber(storage: InMemoryTokenStorage(), vendorStore: damaged, idp: idp, clock: clock).session() == nil)
+        #expect(await damaged.isEmpty == false)
+
+        let storage = InMemoryTokenStorage()
+        let signedIn = uber(storage: storage, vendorStore: InMemoryVendorStore(), idp: idp, clock: clock)
+        _ = try await signedIn.login(context: AuthContext(authDestination: .inApp))
+        let late = InMemoryVendorStore()
+        await late.setGenericPassword(Data(Self.vendorJSON.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
+        let session = try #require(await uber(storage: storage, vendorStore: late, idp: idp, clock: clock).session())
+        #expect(await session.credential.accessToken.reveal() != "vendor-access-token")
+        #expect(await late.isEmpty == false)
+    }
 }

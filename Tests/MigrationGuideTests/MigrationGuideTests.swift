@@ -66,12 +66,13 @@ struct MigrationGuideTests {
     func uber() async throws {
         let idp = TestIdentityProvider.uber()
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        let sessions: any TokenStorage = InMemoryTokenStorage()   // the guide leaves it out: the Keychain by default
         // --- guide ---
         let uber = UberAuth(configuration: try UberConfiguration(ProviderConfiguration(["Uber": [
                                 "ClientID": .string(TestIdentityProvider.uberClientID),
                                 "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString)]])),
                             webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps,
-                            transport: idp.transport)
+                            storage: sessions, transport: idp.transport)
         await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
         let context = AuthContext(authDestination: .native([.rides]), prompt: [.consent])
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)

@@ -10,25 +10,31 @@ public struct SystemVendorStore: VendorStore {
     /// Creates the store.
     public init() {}
 
-    /// `SecItemCopyMatching` for the generic password with this service and account.
+    /// `SecItemCopyMatching` for the generic password with this service and account. The account is tried as a
+    /// string and then as its UTF-8 bytes, the form UberAuth's `KeychainUtility` wrote.
     public func genericPassword(service: String, account: String) throws -> Data? {
-        let query: [KeychainAttribute: KeychainValue] = [
-            .itemClass: .genericPassword, .service: .string(service), .account: .string(account),
-            .returnData: .bool(true), .matchLimit: .matchOne,
-        ]
-        var result: CFTypeRef?
-        let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
-        if status == KeychainStatus.itemNotFound { return nil }
-        if let error = KeychainStatus.error(for: status, operation: "read") { throw error }
-        return result as? Data
+        for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
+            let query: [KeychainAttribute: KeychainValue] = [
+                .itemClass: .genericPassword, .service: .string(service), .account: accountValue,
+                .returnData: .bool(true), .matchLimit: .matchOne,
+            ]
+            var result: CFTypeRef?
+            let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
+            if status == KeychainStatus.itemNotFound { continue }
+            if let error = KeychainStatus.error(for: status, operation: "read") { throw error }
+            return result as? Data
+        }
+        return nil
     }
 
-    /// `SecItemDelete` for that item.
+    /// `SecItemDelete` for that item (in both account forms).
     public func removeGenericPassword(service: String, account: String) throws {
-        let query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
-        let status = SecItemDelete(KeychainTokenStorage.cf(query))
-        if status == KeychainStatus.itemNotFound { return }
-        if let error = KeychainStatus.error(for: status, operation: "delete") { throw error }
+        for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
+            let query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: accountValue]
+            let status = SecItemDelete(KeychainTokenStorage.cf(query))
+            if status == KeychainStatus.itemNotFound { continue }
+            if let error = KeychainStatus.error(for: status, operation: "delete") { throw error }
+        }
     }
 
     /// `UserDefaults.standard.data(forKey:)`.
