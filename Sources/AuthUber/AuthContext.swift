@@ -90,6 +90,11 @@ public struct AuthContext: Sendable {
     public var shouldExchangeAuthCode: Bool
     /// Prefill (in-app only).
     public var prefill: Prefill?
+    /// With `shouldExchangeAuthCode == false`: whether the authorization uses PKCE, so the backend must send
+    /// ``UberClient/codeVerifier`` with the code (the default, safer). `false` requests the code without PKCE, as the
+    /// vendor SDK did, for a backend that cannot send `code_verifier` yet; the code is then bound only to `state` and
+    /// the redirect. Ignored when the code is exchanged here (always PKCE).
+    public var backendExchangeUsesPKCE = true
 
     /// Creates a context; by default in app, with the code exchanged here.
     public init(

@@ -126,6 +126,7 @@ public actor UberAuth {
 
     private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {
         var options = SignInOptions(prompt: route.promptValues(context.prompt))
+        options.omitsPKCEForBackendExchange = !context.shouldExchangeAuthCode && !context.backendExchangeUsesPKCE
         if route == .inApp, let prefill = context.prefill, let requestURI = await pushPrefill(prefill) {
             options.additionalParameters["request_uri"] = requestURI
         }

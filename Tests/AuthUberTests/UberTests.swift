@@ -416,3 +416,53 @@ struct UberVendorSessionTests {
         #expect(await late.isEmpty == false)
     }
 }
+
+/// Issue 19 item 3: a backend written for the vendor SDK's code-only mode.
+@Suite("Uber backend exchange")
+struct UberBackendExchangeTests {
+    @Test("Vendor vector (AuthorizationCodeAuthProviderTests:72-87): without PKCE on request, no code_challenge is sent, and the backend redeems the code without a verifier")
+    func withoutPKCE() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let transport = RecordingTransport(idp.transport)
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: HeadlessUserAgent(transport: transport), storage: InMemoryTokenStorage(), transport: transport, clock: clock)
+        var context = AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false)
+        context.backendExchangeUsesPKCE = false
+        let client = try await uber.login(context: context)
+        let authorize = try #require(await transport.exchanges.first { $0.request.url?.path.hasSuffix("/authorize") == true }?.request.url)
+        let names = Set(URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
+        #expect(!names.contains("code_challenge") && !names.contains("code_challenge_method"))
+        #expect(names.contains("state"), "state still protects the callback")
+        let code = try #require(client.authorizationCode)
+        #expect(client.codeVerifier == nil && client.accessToken == nil)
+
+        // The backend, as written for the vendor SDK: code, client_id, redirect_uri, grant_type — no code_verifier.
+        var redeem = URLRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
+        redeem.httpMethod = "POST"
+        redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        redeem.httpBody = Data(FormEncoding.encode([("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
+                                                    ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+                                                    ("grant_type", "authorization_code")]).utf8)
+        #expect(await idp.handle(redeem).1.statusCode == 200)
+    }
+
+    @Test("A login requested without PKCE is never exchanged in the app, and never takes a callback without state")
+    func withoutPKCEStaysCodeOnly() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let client = AuthClient(provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
+                                storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+        var options = SignInOptions()
+        options.omitsPKCEForBackendExchange = true
+        let request = try await client.prepareSignIn(options: options)
+        let stateless = await #expect(throws: AuthError.self) {
+            _ = try await client.completeAuthorization(redirect: TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "123")]))
+        }
+        #expect(stateless?.code == .missingState)
+        let exchanged = await #expect(throws: AuthError.self) {
+            _ = try await client.completeSignIn(redirect: TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "123"), ("state", request.state)]))
+        }
+        #expect(exchanged?.code == .invalidConfiguration && exchanged?.message.contains("completeAuthorization") == true)
+    }
+}

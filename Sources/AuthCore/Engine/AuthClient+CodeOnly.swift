@@ -4,8 +4,9 @@ public import Foundation
 public struct AuthorizationCodeResult: Sendable {
     /// The authorization code.
     public let code: Secret
-    /// The PKCE verifier: send it with the code to the token endpoint (`code_verifier`).
-    public let codeVerifier: Secret
+    /// The PKCE verifier: send it with the code to the token endpoint (`code_verifier`); `nil` when the login was
+    /// requested without PKCE (`SignInOptions/omitsPKCEForBackendExchange`).
+    public let codeVerifier: Secret?
     /// The redirect URI the code was issued for (`redirect_uri` in the token request).
     public let redirectURI: URL
 }
@@ -18,7 +19,7 @@ extension AuthClient {
         do {
             let (pending, code) = try await validateRedirect(redirect)
             log(.info, "authorization.completed", "Authorization code received for a backend exchange.")
-            return AuthorizationCodeResult(code: code, codeVerifier: pending.pkce.verifier, redirectURI: pending.redirectURI)
+            return AuthorizationCodeResult(code: code, codeVerifier: pending.pkce?.verifier, redirectURI: pending.redirectURI)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }

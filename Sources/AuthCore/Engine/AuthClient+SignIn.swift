@@ -38,7 +38,7 @@ extension AuthClient {
         for scope in options.additionalScopes where !scopes.contains(scope) { scopes.append(scope) }
         let request = SignInRequest(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
 
-        let pkce = PKCE.generate()
+        let pkce = options.omitsPKCEForBackendExchange ? nil : PKCE.generate()
         let state = SecureRandom.token()
         let nonce = scopes.contains("openid") ? SecureRandom.token() : nil
 
@@ -50,7 +50,7 @@ extension AuthClient {
             ("state", state),
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
-        parameters += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)]
+        if let pkce { parameters += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
 
         var extra: [String: String] = [:]
         if let hint = options.loginHint, !hint.isEmpty { extra["login_hint"] = hint }
@@ -183,7 +183,10 @@ extension AuthClient {
     }
 
     func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
-        let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pending.pkce.verifier, redirectURI: pending.redirectURI)
+        guard let pkce = pending.pkce else {
+            throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
+        }
+        let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pkce.verifier, redirectURI: pending.redirectURI)
         let tokens = try await requestTokens(grant: grant, metadata: pending.request.metadata)
         var claims: IDTokenClaims?
         if let idToken = tokens.idToken {

@@ -4,7 +4,8 @@ import Foundation
 struct PendingAuthorization: Sendable {
     let state: String
     let nonce: String?
-    let pkce: PKCE
+    /// `nil` only for a code-only login a backend redeems without PKCE (`SignInOptions.omitsPKCEForBackendExchange`).
+    let pkce: PKCE?
     let redirectURI: URL
     let request: SignInRequest
     /// When the request was made: with `prompt=login`, the user must have authenticated after it.
@@ -27,7 +28,11 @@ actor PendingAuthorizationStore {
     /// Removes and returns the one unexpired entry for `redirectURI`, when exactly one is pending (a callback
     /// without `state` is attributed to it only then).
     func consumeOnly(redirect: URL, now: Date) -> PendingAuthorization? {
-        let matching = entries.values.filter { $0.expiresAt > now && AuthorizationResponse.redirect(redirect, matches: $0.redirectURI) }
+        let matching = entries.values.filter {
+            $0.expiresAt > now && AuthorizationResponse.redirect(redirect, matches: $0.redirectURI)
+        }
+        // Without `state`, PKCE is the only CSRF protection left: a login without it is never a candidate.
+        guard matching.allSatisfy({ $0.pkce != nil }) else { return nil }
         guard matching.count == 1, let pending = matching.first else { return nil }
         entries[pending.state] = nil
         return pending

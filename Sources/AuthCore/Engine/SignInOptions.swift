@@ -26,6 +26,11 @@ public struct SignInOptions: Sendable, Hashable {
     public var prefersEphemeralSession: Bool?
     /// Overrides the redirect URI (a loopback agent that listens on an ephemeral port sets the real port here).
     public var redirectURI: URL?
+    /// Omits PKCE, for a code a backend redeems without `code_verifier` (a backend written for Uber's SDK, which sent
+    /// no PKCE in that mode). Only ``AuthClient/completeAuthorization(redirect:)`` accepts such a response;
+    /// ``AuthClient/completeSignIn(redirect:)`` refuses it. The code is then protected by `state` and the exact
+    /// redirect alone: prefer a backend that sends the verifier. Default `false`.
+    public var omitsPKCEForBackendExchange = false
 
     /// Creates options; everything is optional.
     public init(

@@ -57,6 +57,7 @@ extension TestIdentityProvider {
             }
             return nil
         }
+        configuration.quirks.pkceOptional = true  // the vendor SDK's backend-exchange mode sends no PKCE
         configuration.quirks.api = { request, _ in
             guard request.url?.path == "/oauth/v2/par", request.httpMethod == "POST" else { return nil }
             let form = Dictionary(FormEncoding.decode(String(decoding: request.httpBody ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })

@@ -43,6 +43,9 @@ extension TestIdentityProvider {
         /// Checks an authorization request before the standard checks, as the provider's server does, with the
         /// provider's own error code: a returned pair is redirected back as `error` and `error_description`.
         public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
+        /// Whether an authorization request may come without PKCE (Uber: its SDK's backend-exchange mode sends none);
+        /// a code issued so is then redeemed without `code_verifier`.
+        public var pkceOptional = false
         /// Whether the token endpoint also reads its parameters from the URL query when the body has none (GrabID:
         /// its partner SDK sends them there).
         public var tokenParametersInQuery = false

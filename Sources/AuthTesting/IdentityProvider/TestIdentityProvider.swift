@@ -124,7 +124,8 @@ public actor TestIdentityProvider {
     private struct IssuedCode {
         let clientID: String
         let redirectURI: String
-        let challenge: String
+        /// `nil` when the authorization came without PKCE (a provider that allows it: ``Quirks/pkceOptional``).
+        let challenge: String?
         let nonce: String?
         let scope: String
         let extraClaims: [String: JSONValue]
@@ -326,7 +327,8 @@ public actor TestIdentityProvider {
             response.append(("error", "unsupported_response_type"))
             return finish()
         }
-        guard let challenge = query["code_challenge"], query["code_challenge_method"] == "S256" else {
+        let challenge = query["code_challenge"]
+        guard challenge != nil ? query["code_challenge_method"] == "S256" : configuration.quirks.pkceOptional else {
             response += [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")]
             return finish()
         }
@@ -476,9 +478,9 @@ public actor TestIdentityProvider {
         codes[code] = issued
         guard issued.clientID == client.id, issued.redirectURI == form["redirect_uri"], issued.expiresAt > clock.now()
         else { return oauthError("invalid_grant", url: url) }
-        guard let verifier = form["code_verifier"],
-            PKCE.challenge(for: Secret(verifier)) == issued.challenge
-        else {
+        let verified = issued.challenge.map { challenge in form["code_verifier"].map { PKCE.challenge(for: Secret($0)) == challenge } ?? false }
+            ?? (form["code_verifier"] == nil)  // without a challenge, a verifier proves nothing and is refused
+        guard verified else {
             return oauthError("invalid_grant", description: "PKCE verification failed", url: url)
         }
         let family = issue("family")
