@@ -96,9 +96,12 @@ public struct AuthContext: Sendable {
     /// the redirect. Ignored when the code is exchanged here (always PKCE).
     public var backendExchangeUsesPKCE = true
 
-    /// Creates a context; by default in app, with the code exchanged here.
+    /// Creates a context. Defaults: the native apps in the vendor's order, falling back to in app (the vendor's
+    /// `.native()`), and the code exchanged here — unlike the vendor SDK, whose default handed the bare code to the
+    /// app: a plain `login()` then signs the user in with tokens kept in safe storage. Pass
+    /// `shouldExchangeAuthCode: false` for a backend that redeems the code.
     public init(
-        authDestination: AuthDestination = .inApp,
+        authDestination: AuthDestination = .native,
         prompt: Set<Prompt> = [],
         shouldExchangeAuthCode: Bool = true,
         prefill: Prefill? = nil

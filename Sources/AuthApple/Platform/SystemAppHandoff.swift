@@ -8,11 +8,12 @@ import UIKit
 /// Opens native apps through `UIApplication`. Schemes checked with `canOpen(_:)` must be listed in
 /// `LSApplicationQueriesSchemes` (`swift package check-auth-config` verifies it).
 public struct SystemAppHandoff: AppHandoff {
-    /// Open `https` links only when an app claims them (universal links), never in Safari.
+    /// Open `https` links only when an app claims them (universal links), never in Safari. Default `false`, as the
+    /// Uber SDK opened them: a universal link no app claims opens in Safari, whose login page redirects back.
     public let universalLinksOnly: Bool
 
     /// Creates a hand-off.
-    public init(universalLinksOnly: Bool = true) {
+    public init(universalLinksOnly: Bool = false) {
         self.universalLinksOnly = universalLinksOnly
     }
 
