@@ -1,5 +1,7 @@
-// Logs in with Uber against its in-process emulator: first in app with a prefill (pushed authorization
-// request), then through an emulated native Uber Eats app that calls back through handle(url).
+// Logs in with Uber against its in-process emulator: in app with a prefill (pushed authorization request), through
+// an emulated native Uber Eats app that calls back with the code alone through handle(url), through apps that do not
+// open (the vendor's ordered fallback, ending in app), and for a backend exchange — with PKCE, and without it for a
+// backend written for the vendor SDK.
 // With --config FILE (an Info.plist with the Uber dictionary) it runs the generic flow against real settings.
 //
 //     swift run uber-example
@@ -8,6 +10,9 @@ import AuthTesting
 import AuthUber
 import ExampleSupport
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 if CommandLine.arguments.contains("--config") || CommandLine.arguments.contains("--help") {
     await ExampleRunner.main(providerID: UberProvider.id)
@@ -20,19 +25,22 @@ func step(_ label: String, _ detail: String) {
 do {
     let idp = TestIdentityProvider.uber()
     let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
+    let refusingApps = TestIdentityProvider.uberApps(installedSchemes: ["uber", "ubereats"], idp: idp)
+    await refusingApps.setRefusesToOpen(true)
     let recorder = RecordingTransport(idp.transport)
     let configuration = UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)
     // In-memory storage for the demo; an app leaves `storage` out to keep the session in the Keychain.
     let uber = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: apps,
                         storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
     await apps.onCallback { url in
-        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path); handle(url) = \(uber.handle(url))")
+        let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name).joined(separator: ", ") ?? ""
+        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path) with \(names) (no state, as the real apps); handle(url) = \(uber.handle(url))")
     }
     step("provider", "uber (Uber), emulated auth.uber.com; installed apps: Uber Eats")
 
     let prefill = Prefill(email: "rider@example.com", firstName: "Ada")
     step("login 1", "destination .inApp, prompt [login, consent], prefill email + first name")
-    let inApp = try await uber.login(context: AuthContext(prompt: [.login, .consent], prefill: prefill))
+    let inApp = try await uber.login(context: AuthContext(authDestination: .inApp, prompt: [.login, .consent], prefill: prefill))
     if let par = await recorder.exchanges(pathSuffix: "/oauth/v2/par").first {
         step("PAR", "POST /oauth/v2/par login_hint = \(par.formParameters["login_hint"] ?? "-") → request_uri")
     }
@@ -50,9 +58,31 @@ do {
     }
     step("result", "access token \(native.accessToken == nil ? "missing" : "received")")
 
-    step("login 3", "shouldExchangeAuthCode: false (a backend redeems the code)")
-    let codeOnly = try await uber.login(context: AuthContext(shouldExchangeAuthCode: false))
-    step("result", "authorization code \(codeOnly.authorizationCode == nil ? "missing" : "received") with its PKCE verifier; no tokens")
+    step("login 3", "destination .native (rides, eats) on a phone where both apps are installed but do not open")
+    let fallback = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: refusingApps,
+                            storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
+    let pagesBefore = await recorder.exchanges(pathSuffix: "/authorize").count
+    let viaFallback = try await fallback.login(context: AuthContext(authDestination: .native([.rides, .eats])))
+    let tried = await refusingApps.opened.map { $0.path.split(separator: "/").dropLast().last.map(String.init) ?? "" }
+    let pages = await recorder.exchanges(pathSuffix: "/authorize").dropFirst(pagesBefore).compactMap(\.request.url?.path)
+    step("route", "tried \(tried.joined(separator: " → ")) → in app \(pages.last ?? "-")")
+    step("result", "access token \(viaFallback.accessToken == nil ? "missing" : "received")")
+
+    step("login 4", "shouldExchangeAuthCode: false (a backend redeems the code)")
+    let codeOnly = try await uber.login(context: AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false))
+    step("result", "authorization code \(codeOnly.authorizationCode == nil ? "missing" : "received"), PKCE verifier \(codeOnly.codeVerifier == nil ? "missing" : "for the backend's code_verifier"); no tokens")
+
+    step("login 5", "the same for a backend written for the vendor SDK (backendExchangeUsesPKCE = false)")
+    var legacy = AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false)
+    legacy.backendExchangeUsesPKCE = false
+    let legacyCode = try await uber.login(context: legacy)
+    var redeem = URLRequest(url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
+    redeem.httpMethod = "POST"
+    redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+    redeem.httpBody = Data(FormEncoding.encode([("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
+                                                ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")]).utf8)
+    let (_, redeemed) = try await recorder.send(redeem)
+    step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.statusCode)")
     try await uber.logout()
     step("logged out", "stored token deleted")
 } catch let error as AuthError {
