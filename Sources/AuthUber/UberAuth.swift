@@ -101,7 +101,16 @@ public actor UberAuth {
         if callback == nil {
             let request = try await prepare(.inApp, context: context)
             authClient.log(.info, "uber.route", "Login route chosen.", ["route": UberRoute.inApp.pathID])
-            callback = try await webAgent.authorize(request)
+            do {
+                callback = try await webAgent.authorize(request)
+            } catch let error as AuthError {
+                throw error
+            } catch is CancellationError {
+                throw AuthError(.signInCancelled, "The in-app login was cancelled.", providerID: UberProvider.id)
+            } catch {
+                // A third-party web agent's own error: still an AuthError, so `uberAuthError` always applies.
+                throw AuthError(.authorizationFailed, "The in-app web session failed.", providerID: UberProvider.id, underlying: error)
+            }
         }
         guard let callback else { throw CancellationError() }
         if context.shouldExchangeAuthCode {

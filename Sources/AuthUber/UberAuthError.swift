@@ -55,7 +55,9 @@ extension AuthError {
             return oauthError.flatMap(UberAuthError.OAuthError.init(rawValue:)).map(UberAuthError.oAuth) ?? .invalidAuthCode
         case .tokenRequestFailed:
             return oauthError.flatMap(UberAuthError.OAuthError.init(rawValue:)).map(UberAuthError.oAuth) ?? .other
-        case .serverError, .network, .httpError: return .serviceError
+        // The vendor's NetworkProvider: a transport failure is `.other(error)`, an HTTP failure `.serviceError`.
+        case .network: return .other
+        case .serverError, .httpError: return .serviceError
         default: return .other
         }
     }

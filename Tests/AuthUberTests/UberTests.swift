@@ -466,3 +466,98 @@ struct UberBackendExchangeTests {
         #expect(exchanged?.code == .invalidConfiguration && exchanged?.message.contains("completeAuthorization") == true)
     }
 }
+
+/// The rows of `../shared/audits/uber.md` that were PARTIAL for want of a test, and the vendor's unit-test vectors
+/// (issue 19 item 7).
+@Suite("Uber vendor fidelity")
+struct UberVendorFidelityTests {
+    private func uber(installed: Set<String> = [], agent: (any UserAgent)? = nil) -> (UberAuth, TestIdentityProvider, RecordingTransport, EmulatedAppHandoff) {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let transport = RecordingTransport(idp.transport)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: installed, idp: idp)
+        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                            webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: apps, storage: InMemoryTokenStorage(),
+                            transport: transport, clock: clock)
+        return (uber, idp, transport, apps)
+    }
+
+    @Test("row 2: any redirect URI is accepted, an https universal link included")
+    func row2AnyRedirect() throws {
+        let configuration = try UberConfiguration(ProviderConfiguration(["Uber": ["ClientID": "c", "RedirectURI": "https://app.example.com/uber/callback"]]))
+        #expect(configuration.redirectURI.absoluteString == "https://app.example.com/uber/callback")
+    }
+
+    @Test("rows 11-14: the exchanged result carries refresh token, token type, expires_in and the granted scope")
+    func rows11to14ResultFields() async throws {
+        let (uber, _, _, _) = uber()
+        let client = try await uber.login(context: AuthContext(authDestination: .inApp))
+        #expect(client.refreshToken != nil && client.tokenType == "Bearer" && client.expiresIn == 3600)
+        #expect(client.scope == ["profile"])
+    }
+
+    @Test("row 21: with every app installed, .native hands off to Uber (rides) first")
+    func row21DefaultOrder() async throws {
+        let (uber, _, _, apps) = uber(installed: ["uber", "ubereats", "uberdriver"])
+        await apps.onCallback { url in _ = uber.handle(url) }
+        _ = try await uber.login(context: AuthContext())
+        #expect(await apps.opened.map(\.path) == ["/oauth/v2/riders/authorize"])
+    }
+
+    @Test("row 43: prefill lastName is sent as last_name")
+    func row43LastName() throws {
+        let hint = Prefill(lastName: "Lovelace").loginHint
+        let json = try JSONValue.parseObject(try #require(Data(base64Encoded: hint)))
+        #expect(json == ["last_name": "Lovelace"])
+    }
+
+    @Test("row 15: a web agent's non-AuthError is still an AuthError (cancellation is cancelled)")
+    func row15ErrorsAlwaysMapped() async throws {
+        struct Cancelling: UserAgent { func authorize(_ request: AuthorizationRequest) async throws -> URL { throw CancellationError() } }
+        struct Broken: UserAgent {
+            struct Failure: Error {}
+            func authorize(_ request: AuthorizationRequest) async throws -> URL { throw Failure() }
+        }
+        let cancelled = await #expect(throws: AuthError.self) { _ = try await uber(agent: Cancelling()).0.login(context: AuthContext(authDestination: .inApp)) }
+        #expect(cancelled?.uberAuthError == .cancelled)
+        let broken = await #expect(throws: AuthError.self) { _ = try await uber(agent: Broken()).0.login(context: AuthContext(authDestination: .inApp)) }
+        #expect(broken?.code == .authorizationFailed && broken?.underlying != nil)
+        #expect(AuthError(.network, "x").uberAuthError == .other, "the vendor: a transport failure is .other")
+    }
+
+    @Test("Vendor vectors (AuthorizeRequestTests, AuthorizationCodeAuthProviderTests): paths per app, query members, prompt encodings")
+    func authorizeVectors() async throws {
+        let configuration = UberConfiguration(clientID: "test_client_id", redirectURI: URL(string: "test://app")!)
+        #expect(configuration.authorizeEndpoint("universal").absoluteString == "https://auth.uber.com/oauth/v2/universal/authorize")
+        for (app, path) in [(UberApp.eats, "/oauth/v2/eats/authorize"), (.driver, "/oauth/v2/drivers/authorize"), (.rides, "/oauth/v2/riders/authorize")] {
+            #expect(configuration.authorizeEndpoint(UberRoute.native(app).pathID).path == path)
+        }
+        // In app, prompt [.login, .consent] → prompt=login%20consent.
+        let (inApp, _, transport, _) = uber()
+        _ = try await inApp.login(context: AuthContext(authDestination: .inApp, prompt: [.consent, .login]))
+        let authorize = try #require(await transport.exchanges.first { $0.request.url?.path.hasSuffix("/authorize") == true }?.request.url)
+        #expect(authorize.path == "/oauth/v2/universal/authorize")
+        #expect(authorize.query?.contains("prompt=login%20consent") == true)
+        let names = Set(URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
+        #expect(names.isSuperset(of: ["response_type", "client_id", "code_challenge", "code_challenge_method", "redirect_uri", "prompt"]))
+        // Native, prompt [.consent, .login] → prompt=consent.
+        let (native, _, _, apps) = uber(installed: ["uber"])
+        await apps.onCallback { url in _ = native.handle(url) }
+        _ = try await native.login(context: AuthContext(authDestination: .native([.rides]), prompt: [.consent, .login]))
+        let opened = try #require(await apps.opened.first)
+        #expect(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "prompt" }?.value == "consent")
+    }
+
+    @Test("Vendor vector (ParRequestTests): POST /oauth/v2/par with client_id, response_type=code and login_hint = base64(JSON of the prefill)")
+    func parVector() async throws {
+        let (uber, _, transport, _) = uber()
+        let prefill = Prefill(email: "test@example.com", phoneNumber: "5555555555", firstName: "First", lastName: "Last")
+        _ = try await uber.login(context: AuthContext(authDestination: .inApp, prefill: prefill))
+        let par = try #require(await transport.exchanges(pathSuffix: "/oauth/v2/par").first)
+        #expect(par.request.httpMethod == "POST")
+        #expect(par.formParameters["client_id"] == TestIdentityProvider.uberClientID && par.formParameters["response_type"] == "code")
+        let hint = try #require(par.formParameters["login_hint"])
+        let json = try JSONValue.parseObject(try #require(Data(base64Encoded: hint)))
+        #expect(json == ["email": "test@example.com", "phone": "5555555555", "first_name": "First", "last_name": "Last"])
+    }
+}
