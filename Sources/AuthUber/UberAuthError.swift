@@ -1,7 +1,7 @@
 public import AuthCore
 
 /// The vendor's `UberAuthError`, as a view of `AuthError`.
-public enum UberAuthError: Sendable, Equatable {
+public enum UberAuthError: Error, Sendable, Equatable {
     /// OAuth 2.0 error codes.
     public enum OAuthError: String, Sendable {
         /// `invalid_request`.

@@ -561,3 +561,77 @@ struct UberVendorFidelityTests {
         #expect(json == ["email": "test@example.com", "phone": "5555555555", "first_name": "First", "last_name": "Last"])
     }
 }
+
+/// Audit rows 47-51: the vendor's LoginButton, its data source and delegate, through UberAuth.
+@Suite("Uber LoginButton")
+@MainActor
+struct UberLoginButtonTests {
+    final class Recorder: LoginButtonDataSource, LoginButtonDelegate {
+        var context = AuthContext(authDestination: .native([.eats]), prompt: [.consent], prefill: Prefill(email: "a@b.c"))
+        var logins: [Result<UberClient, UberAuthError>] = []
+        var logouts: [Bool] = []
+        func authContext(_ button: LoginButton) -> AuthContext { context }
+        func loginButton(_ button: LoginButton, didLogoutWithSuccess success: Bool) { logouts.append(success) }
+        func loginButton(_ button: LoginButton, didCompleteLoginWithResult result: Result<UberClient, UberAuthError>) { logins.append(result) }
+    }
+
+    /// A storage whose deletes fail, to surface a failed logout.
+    actor UndeletableStorage: TokenStorage {
+        let base = InMemoryTokenStorage()
+        func credential(for key: StorageKey) async throws -> Credential? { await base.credential(for: key) }
+        func store(_ credential: Credential, for key: StorageKey) async throws { await base.store(credential, for: key) }
+        func removeCredential(for key: StorageKey) async throws { throw AuthError(.storageUnavailable, "locked") }
+        func storedKeys() async throws -> [StorageKey] { await base.storedKeys() }
+    }
+
+    private func uber(storage: any TokenStorage, apps: EmulatedAppHandoff, idp: TestIdentityProvider) -> UberAuth {
+        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                 webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: storage, transport: idp.transport,
+                 clock: idp.clock, vendorStore: nil)
+    }
+
+    @Test("rows 47-49: the data source's AuthContext drives the login through UberAuth (native app, prompt); the delegate gets the Client; the next tap logs out")
+    func loginAndLogout() async throws {
+        let idp = TestIdentityProvider.uber(clock: ManualClock())
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
+        let uber = uber(storage: InMemoryTokenStorage(), apps: apps, idp: idp)
+        await apps.onCallback { url in _ = uber.handle(url) }
+        let recorder = Recorder()
+        let button = LoginButton()
+        button.uberAuth = uber
+        button.dataSource = recorder
+        button.delegate = recorder
+        await button.refresh()
+        #expect(!button.isLoggedIn && button.title == "Sign in with Uber")
+
+        await button.tap()
+        #expect(await apps.opened.first?.path == "/oauth/v2/eats/authorize", "the data source's destination")
+        guard case .success(let client)? = recorder.logins.last else { Issue.record("expected a login, got \(recorder.logins)"); return }
+        #expect(client.accessToken != nil && button.isLoggedIn && button.title == "Sign out")
+
+        await button.tap()
+        #expect(recorder.logouts == [true] && !button.isLoggedIn)
+        #expect(await uber.isLoggedIn == false)
+    }
+
+    @Test("rows 50-51: a failed login reaches the delegate as UberAuthError; a failed logout as didLogoutWithSuccess false")
+    func failures() async throws {
+        let idp = TestIdentityProvider.uber(clock: ManualClock())
+        let apps = TestIdentityProvider.uberApps(installedSchemes: [], idp: idp)
+        let recorder = Recorder()
+        recorder.context = AuthContext(authDestination: .inApp)
+        let button = LoginButton()
+        button.uberAuth = uber(storage: UndeletableStorage(), apps: apps, idp: idp)
+        button.dataSource = recorder
+        button.delegate = recorder
+        await idp.update { $0.authorizationError = ("access_denied", nil) }
+        await button.tap()
+        #expect(recorder.logins.last.flatMap { if case .failure(let error) = $0 { error } else { nil } } == .oAuth(.accessDenied))
+
+        await idp.update { $0.authorizationError = nil }
+        await button.tap()
+        #expect(button.isLoggedIn)
+        await button.tap()
+        #expect(recorder.logouts == [false] && button.isLoggedIn, "the token is still stored: still logged in")
+    }
+}
