@@ -120,6 +120,20 @@ public actor UberAuth {
         return UberClient(code: try await authClient.completeAuthorization(redirect: callback))
     }
 
+    /// The vendor's completion-handler form of ``login(context:)``, for code written for it; `completion` runs on an
+    /// arbitrary task with the result or the vendor's error.
+    public nonisolated func login(context: AuthContext = AuthContext(), completion: @escaping @Sendable (Result<UberClient, UberAuthError>) -> Void) {
+        Task {
+            do {
+                completion(.success(try await self.login(context: context)))
+            } catch let error as AuthError {
+                completion(.failure(error.uberAuthError))
+            } catch {
+                completion(.failure(.other))
+            }
+        }
+    }
+
     /// Offers a URL the app received; `true` when it is the waiting login's callback (same scheme, host and path as
     /// the redirect URI), which then continues. A second delivery returns `false`. Synchronous, so
     /// `application(_:open:options:)` can return its answer.

@@ -74,10 +74,15 @@ struct MigrationGuideTests {
                             webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps,
                             storage: sessions, transport: idp.transport)
         await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
-        let context = AuthContext(authDestination: .native([.rides]), prompt: [.consent])
+        let context = AuthContext(authDestination: .native([.rides]),               // the vendor's initializer
+                                  authProvider: .authorizationCode(shouldExchangeAuthCode: true, prompt: [.consent]))
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)
+        let loggedIn = await uber.isLoggedIn                                        // UberAuth.isLoggedIn
+        uber.login(context: context) { result in                                    // login(context:completion:)
+            if case .failure(let error) = result { print("UberAuthError: \(error)") }
+        }
         // --- end ---
-        #expect(client.accessToken != nil)
+        #expect(client.accessToken != nil && loggedIn)
     }
 
     @Test("OneLogin: OLOidc, signIn, getUserInfo, introspect, revokeToken, deleteTokens")
