@@ -87,6 +87,15 @@ if [ "$status" -eq 0 ] && [ "$(stored_credentials "$work/honest.json")" = "1" ];
 seen="$(stat_value client_secret)"
 [ "$seen" = "file-secret-123" ] && pass "client secret read from --client-secret-file" || fail "client secret from file: server saw '$seen'"
 
+# gzip-token-response: a provider that compresses its answers (Uber's servers, asked with Accept-Encoding) is read.
+login gzip "$work/gzip.json"
+gzipped="$(stat_value gzip)"
+if [ "$status" -eq 0 ] && [ "$(stored_credentials "$work/gzip.json")" = "1" ] && [ "$gzipped" -ge 1 ]; then
+  pass "gzip-token-response: signed in; $gzipped answers were gzip-compressed"
+else
+  fail "gzip-token-response: exit $status, $gzipped compressed answers"; cat "$work/result" "$work/err"
+fi
+
 # hostile-http-cli-huge-expires-in: no trap at login, none at status afterwards.
 login huge-expires-in "$work/huge.json"
 if [ "$status" -eq 0 ] && "$cli" status --store "$work/huge.json" --json > "$work/status" 2>&1; then

@@ -18,11 +18,14 @@ http://127.0.0.1:PORT/<mode>. Every mode signs honest RS256 ID tokens (key made 
     file-authorize       authorization endpoint file:///etc/passwd -> insecure_endpoint, nothing opened
     old-auth-time        auth_time an hour ago (for max_age) -> authentication_too_old
     escape-error         a token error whose description carries terminal escape sequences
+    gzip                 compresses JSON with Content-Encoding: gzip when the client accepts it (as Uber's servers do for
+                         its SDK's `Accept-Encoding: gzip, deflate`) -> signed in; /stats counts gzip answers
 
 GET /stats returns how many token-body bytes each streaming mode managed to send before the client hung up.
 Only the standard library and `cryptography` (installed with django-oauth-toolkit) are used.
 """
 import base64
+import gzip
 import hashlib
 import json
 import sys
@@ -36,7 +39,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 KID = "hostile-1"
-STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refreshes": 0}
+STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refreshes": 0, "gzip": 0}
 STATS_LOCK = threading.Lock()
 CODES = {}  # code -> (mode, client_id, nonce)
 
@@ -68,7 +71,14 @@ class Handler(BaseHTTPRequestHandler):
 
     def send_json(self, status: int, body: dict):
         data = json.dumps(body).encode()
+        compress = self.path.startswith("/gzip/") and "gzip" in (self.headers.get("Accept-Encoding") or "")
+        if compress:
+            data = gzip.compress(data)
+            with STATS_LOCK:
+                STATS["gzip"] += 1
         self.send_response(status)
+        if compress:
+            self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
