@@ -301,3 +301,27 @@ struct SchibstedTokenResponseTests {
         #expect(await user.session.credential.tokenType == "Bearer")
     }
 }
+
+@Suite("Schibsted issuer form in the RFC 9207 iss parameter")
+struct SchibstedIssuerParameterTests {
+    @Test("issue 18 item 3: an iss parameter with a trailing slash is accepted for Schibsted (its policy), another issuer never")
+    func trailingSlash() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let issuer = SchibstedEnvironment.pre.serverURL.absoluteString
+        await idp.update { $0.authorizationResponseOverrides["iss"] = issuer + "/" }
+        let request = try await client.getLoginSession(withMFA: nil, withSSO: true)
+        let user = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
+        #expect(await user.session.isSignedIn)
+
+        await idp.update { $0.authorizationResponseOverrides["iss"] = "https://evil.example.com/" }
+        let forged = try await client.getLoginSession(withMFA: nil, withSSO: true)
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(forged))
+        }
+        #expect(error?.code == .issuerParameterMismatch)
+    }
+}

@@ -165,7 +165,9 @@ extension AuthClient {
         }
         let metadata = pending.request.metadata
         if let issuer = response.issuer {
-            guard issuer == metadata.issuer else {
+            // Compared as ID tokens are: a provider whose issuer is known to carry or drop one trailing slash
+            // (Schibsted, GOV.UK) says so in its policy; everyone else is compared exactly.
+            guard provider.idTokenPolicy.issuerMatches(issuer, expected: metadata.issuer) else {
                 throw AuthError(.issuerParameterMismatch, "The authorization response comes from the issuer '\(issuer)', not '\(metadata.issuer)'.")
             }
         } else if metadata.authorizationResponseIssParameterSupported {
