@@ -482,6 +482,14 @@ struct UberVendorFidelityTests {
         return (uber, idp, transport, apps)
     }
 
+    @Test("row 7: AuthContext() is the vendor's .native destination; the code is exchanged here unless asked (documented difference); the vendor's .authorizationCode() returns the code")
+    func row7Defaults() {
+        let context = AuthContext()
+        #expect(context.authDestination == .native && context.shouldExchangeAuthCode && context.backendExchangeUsesPKCE)
+        let vendorShaped = AuthContext(authProvider: .authorizationCode())
+        #expect(vendorShaped.authDestination == .native && !vendorShaped.shouldExchangeAuthCode, "the vendor's factory keeps its default")
+    }
+
     @Test("row 2: any redirect URI is accepted, an https universal link included")
     func row2AnyRedirect() throws {
         let configuration = try UberConfiguration(ProviderConfiguration(["Uber": ["ClientID": "c", "RedirectURI": "https://app.example.com/uber/callback"]]))
