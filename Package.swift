@@ -75,7 +75,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthOneLogin", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
         .target(
             name: "AuthSchibsted",
             dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],

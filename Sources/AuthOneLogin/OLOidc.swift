@@ -1,3 +1,4 @@
+public import AuthApple
 public import AuthCore
 import Foundation
 
@@ -33,23 +34,30 @@ public actor OLOidc {
     /// Creates the SDK object and, with `useSecureStorage`, loads the previous session.
     ///
     /// - Parameters:
-    ///   - configuration: the configuration (read it with `OLOidcConfig/init(plist:bundle:)` for `OL-Oidc.plist`).
+    ///   - configuration: the configuration; `nil` reads `OL-Oidc.plist` from the main bundle, as the vendor's
+    ///     `OLOidc(configuration: nil)`.
     ///   - useSecureStorage: save every change to `secureStorage` and load it now (default `true`).
-    ///   - secureStorage: where to keep the session: the Keychain on Apple platforms (AuthApple), or a
-    ///     `FileTokenStorage` (encrypted) elsewhere.
+    ///   - secureStorage: where to keep the session; by default the Keychain on Apple platforms, readable only while
+    ///     the device is unlocked, this device only (the vendor's `kSecAttrAccessibleWhenUnlockedThisDeviceOnly`), and
+    ///     owner-only files elsewhere.
     ///   - ephemeralSession: prefer an ephemeral browser session.
     ///   - transport: how requests are sent.
     ///   - logger: where events go.
     ///   - clock: the source of the current time.
+    ///   - vendorStore: where the OLOidc SDK kept its session (the app's Keychain on Apple platforms); a session found
+    ///     there is moved into `secureStorage` once, so its user stays signed in. `nil` skips it.
+    /// - Throws: `OLOidcConfig` errors when `configuration` is `nil` and the plist is missing or wrong.
     public init(
-        configuration: OLOidcConfig,
+        configuration: OLOidcConfig?,
         useSecureStorage: Bool = true,
-        secureStorage: any TokenStorage,
+        secureStorage: any TokenStorage = PersistentTokenStorage.makeDefault(accessibility: .whenUnlockedThisDeviceOnly),
         ephemeralSession: Bool = false,
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) async throws {
+        let configuration = try configuration ?? OLOidcConfig(plist: OLOidcConfig.defaultPlistName, bundle: .main)
         self.configuration = configuration
         self.secureStorage = useSecureStorage ? secureStorage : nil
         client = AuthClient(
@@ -60,7 +68,20 @@ public actor OLOidc {
             clock: clock,
             options: AuthClient.Options(refreshMargin: 60)
         )
-        if useSecureStorage { session = try await client.restoreSession() }
+        guard useSecureStorage else { return }
+        if let vendorStore {
+            let client = client
+            do {
+                _ = try await client.adoptVendorSession({ issuer in
+                    try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+                }, removingVendorCopy: {
+                    try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
+                })
+            } catch {
+                client.log(.notice, "onelogin.vendor_session.unreadable", "The OLOidc SDK's stored session could not be read; it was left in place.")
+            }
+        }
+        session = try await client.restoreSession()
     }
 
     /// The current authentication state: empty once the session ended (signed out, or its refresh token rejected).

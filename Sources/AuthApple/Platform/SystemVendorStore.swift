@@ -12,12 +12,12 @@ public struct SystemVendorStore: VendorStore {
 
     /// `SecItemCopyMatching` for the generic password with this service and account. The account is tried as a
     /// string and then as its UTF-8 bytes, the form UberAuth's `KeychainUtility` wrote.
-    public func genericPassword(service: String, account: String) throws -> Data? {
+    public func genericPassword(service: String?, account: String) throws -> Data? {
         for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
-            let query: [KeychainAttribute: KeychainValue] = [
-                .itemClass: .genericPassword, .service: .string(service), .account: accountValue,
-                .returnData: .bool(true), .matchLimit: .matchOne,
+            var query: [KeychainAttribute: KeychainValue] = [
+                .itemClass: .genericPassword, .account: accountValue, .returnData: .bool(true), .matchLimit: .matchOne,
             ]
+            if let service { query[.service] = .string(service) }
             var result: CFTypeRef?
             let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
             if status == KeychainStatus.itemNotFound { continue }
@@ -28,9 +28,10 @@ public struct SystemVendorStore: VendorStore {
     }
 
     /// `SecItemDelete` for that item (in both account forms).
-    public func removeGenericPassword(service: String, account: String) throws {
+    public func removeGenericPassword(service: String?, account: String) throws {
         for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
-            let query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: accountValue]
+            var query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .account: accountValue]
+            if let service { query[.service] = .string(service) }
             let status = SecItemDelete(KeychainTokenStorage.cf(query))
             if status == KeychainStatus.itemNotFound { continue }
             if let error = KeychainStatus.error(for: status, operation: "delete") { throw error }

@@ -6,10 +6,11 @@ public import Foundation
 /// Providers read a vendor's session through this once, into the app's ``TokenStorage`` (see
 /// ``AuthClient/adoptVendorSession(_:removingVendorCopy:)``), so users stay signed in after the switch.
 public protocol VendorStore: Sendable {
-    /// The data of the generic-password item with this service and account, or `nil` when there is none.
-    func genericPassword(service: String, account: String) async throws -> Data?
+    /// The data of the generic-password item with this service and account, or `nil` when there is none. A `nil`
+    /// service matches by account alone (OneLogin's SDK stored its item without one).
+    func genericPassword(service: String?, account: String) async throws -> Data?
     /// Deletes that item (no error when there is none).
-    func removeGenericPassword(service: String, account: String) async throws
+    func removeGenericPassword(service: String?, account: String) async throws
     /// The data stored in `UserDefaults` under `key`, or `nil`.
     func userDefaultsData(forKey key: String) async -> Data?
     /// Removes the `UserDefaults` value under `key`.

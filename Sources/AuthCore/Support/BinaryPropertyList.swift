@@ -184,24 +184,30 @@ package enum BinaryPropertyList {
     }
 }
 
-/// An `NSKeyedArchiver` archive read through ``BinaryPropertyList``: the root object's fields by key.
+/// An `NSKeyedArchiver` archive read through ``BinaryPropertyList``: an archived object's fields by key, nested
+/// objects included.
 package struct KeyedArchive: Sendable {
-    /// The root object's class name as archived (`Module.Class` for Swift classes).
+    /// The object's class name as archived (`Module.Class` for Swift classes, the bare name for Objective-C ones).
     package let className: String?
     private let objects: [BinaryPropertyList.Value]
-    private let root: [String: BinaryPropertyList.Value]
+    private let fields: [String: BinaryPropertyList.Value]
 
-    /// Reads the archive in `data`.
+    /// Reads the archive in `data`; its root object.
     ///
     /// - Throws: `storage_corrupted` when it is not a keyed archive.
     package init(_ data: Data) throws {
         guard let top = try BinaryPropertyList.decode(data).dictionary, top["$archiver"]?.string == "NSKeyedArchiver",
             let objects = top["$objects"]?.array, case .uid(let rootIndex)? = top["$top"]?.dictionary?["root"],
-            objects.indices.contains(rootIndex), let root = objects[rootIndex].dictionary
+            let archive = KeyedArchive(objects: objects, index: rootIndex)
         else { throw BinaryPropertyList.corrupted("not a keyed archive") }
+        self = archive
+    }
+
+    private init?(objects: [BinaryPropertyList.Value], index: Int) {
+        guard objects.indices.contains(index), let fields = objects[index].dictionary else { return nil }
         self.objects = objects
-        self.root = root
-        if case .uid(let classIndex)? = root["$class"], objects.indices.contains(classIndex) {
+        self.fields = fields
+        if case .uid(let classIndex)? = fields["$class"], objects.indices.contains(classIndex) {
             className = objects[classIndex].dictionary?["$classname"]?.string
         } else {
             className = nil
@@ -209,7 +215,7 @@ package struct KeyedArchive: Sendable {
     }
 
     private func resolved(_ key: String) -> BinaryPropertyList.Value? {
-        guard let value = root[key] else { return nil }
+        guard let value = fields[key] else { return nil }
         guard case .uid(let index) = value else { return value }
         guard objects.indices.contains(index) else { return nil }
         return objects[index].string == "$null" ? nil : objects[index]
@@ -222,5 +228,11 @@ package struct KeyedArchive: Sendable {
     package func date(_ key: String) -> Date? {
         guard let time = resolved(key)?.dictionary?["NS.time"]?.number else { return nil }
         return Date(timeIntervalSinceReferenceDate: time)
+    }
+
+    /// The object archived under `key` (an archived class instance), or `nil`.
+    package func object(_ key: String) -> KeyedArchive? {
+        guard case .uid(let index)? = fields[key], objects.indices.contains(index), objects[index].string != "$null" else { return nil }
+        return KeyedArchive(objects: objects, index: index)
     }
 }

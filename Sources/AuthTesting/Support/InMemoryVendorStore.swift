@@ -4,7 +4,7 @@ public import Foundation
 /// A vendor SDK's Keychain items and `UserDefaults` values, in memory: fill it with fixtures in the vendor's format.
 public actor InMemoryVendorStore: VendorStore {
     private struct Item: Hashable {
-        let service: String
+        let service: String?
         let account: String
     }
 
@@ -15,7 +15,7 @@ public actor InMemoryVendorStore: VendorStore {
     public init() {}
 
     /// Adds a generic-password item.
-    public func setGenericPassword(_ data: Data, service: String, account: String) {
+    public func setGenericPassword(_ data: Data, service: String?, account: String) {
         items[Item(service: service, account: account)] = data
     }
 
@@ -27,14 +27,14 @@ public actor InMemoryVendorStore: VendorStore {
     /// Whether nothing is left.
     public var isEmpty: Bool { items.isEmpty && defaults.isEmpty }
 
-    /// The item's data.
-    public func genericPassword(service: String, account: String) -> Data? {
-        items[Item(service: service, account: account)]
+    /// The item's data; a `nil` service matches any item with this account, as a Keychain query without one does.
+    public func genericPassword(service: String?, account: String) -> Data? {
+        items.first { $0.key.account == account && (service == nil || $0.key.service == service) }?.value
     }
 
-    /// Deletes the item.
-    public func removeGenericPassword(service: String, account: String) {
-        items[Item(service: service, account: account)] = nil
+    /// Deletes the matching items.
+    public func removeGenericPassword(service: String?, account: String) {
+        items = items.filter { !($0.key.account == account && (service == nil || $0.key.service == service)) }
     }
 
     /// The value's data.
