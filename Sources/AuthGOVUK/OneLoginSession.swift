@@ -16,8 +16,9 @@ public protocol LoginSession: Sendable {
 /// The split flow is the app's to drive: `present` returns the URL (and whether the web session should be
 /// ephemeral); the app opens it — `ASWebAuthenticationSession` with its `callback: .https(host:path:)` on iOS 17.4 and
 /// later, where the session itself catches the universal link and the app closes it by getting the result. On iOS 16
-/// to 17.3 a web session cannot catch an `https` callback: the universal link arrives in the scene delegate instead,
-/// and the app must cancel the web session itself after `finalise(callback:)`.
+/// to 17.3 a web session cannot catch an `https` callback: the universal link arrives in the scene delegate instead.
+/// With `present(with:options:)` showing the web session, `finalise(callback:)` from the scene delegate closes it
+/// (as the vendor's `finalise` dismisses it); with a web session the app opened itself, the app closes it.
 ///
 /// ```swift
 /// let login = OneLoginSession(client: AuthClient(provider: GOVUKProvider(configuration: configuration)))
@@ -34,6 +35,10 @@ public actor OneLoginSession: LoginSession {
     private var pending: AuthorizationRequest?
     /// The client of the sign-in in progress (one built for `present(configuration:)`, or ``client``).
     private var activeClient: AuthClient?
+    /// The web session `present(with:options:)` is showing, which `finalise(callback:)` closes.
+    private var presentingAgent: Task<URL, any Error>?
+    /// A sign-in the app finalised while `present(with:options:)` was showing the web session.
+    private var appFinalisation: Task<LoginTokens, any Error>?
 
     /// Creates a login session for `client` (whose provider is a `GOVUKProvider`).
     public init(client: AuthClient) {
@@ -64,21 +69,32 @@ public actor OneLoginSession: LoginSession {
     private func present(using client: AuthClient, options: SignInOptions) async throws -> AuthorizationRequest {
         let request = try await client.prepareSignIn(options: options)
         pending = request
+        appFinalisation = nil
         activeClient = client
         return request
     }
 
-    /// Presents with `userAgent` and finalises with the URL it returns, in one call.
+    /// Presents with `userAgent` and finalises, in one call (the vendor's `performLoginFlow`).
+    ///
+    /// The callback may come back two ways: through the web session (which then closes itself), or — on iOS 16 to
+    /// 17.3, where a web session cannot catch an `https` callback — to the app's scene delegate, which passes it to
+    /// ``finalise(callback:)``: that closes the web session (cancels `userAgent`'s task, as the vendor's `finalise`
+    /// dismisses it) and completes the sign-in, and this call returns the same tokens.
     public func present(with userAgent: any UserAgent, options: SignInOptions = SignInOptions()) async throws -> LoginTokens {
         let request = try await present(options: options)
+        let agent = Task { try await userAgent.authorize(request) }
+        presentingAgent = agent
+        defer { presentingAgent = nil }
         let callback: URL
         do {
-            callback = try await userAgent.authorize(request)
+            callback = try await agent.value
         } catch {
+            if let finalisation = appFinalisation { return try await finalisation.value }
             pending = nil
             throw error
         }
-        return try await finalise(callback: callback)
+        if let finalisation = appFinalisation { return try await finalisation.value }
+        return try await complete(callback)
     }
 
     /// Completes the sign-in with the universal-link callback.
@@ -87,6 +103,17 @@ public actor OneLoginSession: LoginSession {
     ///   that does not belong to this session (reason `"error: error_description"` when the callback carries an
     ///   OAuth error), and `.generic` when `present(options:)` was not called.
     public func finalise(callback: URL) async throws -> LoginTokens {
+        if let agent = presentingAgent, appFinalisation == nil {
+            // The app got the callback itself: close the web session ``present(with:options:)`` opened.
+            let finalisation = Task { try await self.complete(callback) }
+            appFinalisation = finalisation
+            agent.cancel()
+            return try await finalisation.value
+        }
+        return try await complete(callback)
+    }
+
+    private func complete(_ callback: URL) async throws -> LoginTokens {
         guard let pending else {
             throw AuthError(.signInInProgress, "There is no login in progress: call present() before finalise(callback:).", providerID: GOVUKProvider.id)
         }

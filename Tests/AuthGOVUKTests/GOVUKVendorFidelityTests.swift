@@ -97,6 +97,48 @@ struct GOVUKVendorFidelityTests {
         #expect(await counter.value == 2)
     }
 
+    /// A web session that shows the page and never returns by itself: it ends only when its task is cancelled (the
+    /// app closed it), and reports the request it was given.
+    actor StallingWebSession: UserAgent {
+        private(set) var request: AuthorizationRequest?
+        private(set) var closed = false
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            self.request = request
+            while !Task.isCancelled { await Task.yield() }
+            closed = true
+            throw AuthError(.userCancelled, "closed")
+        }
+    }
+
+    @Test("Item 8, iOS 16–17.3: the universal link reaches the app, finalise(callback:) closes the web session, and present(with:) returns the same tokens")
+    func appFinalisesAndClosesWebSession() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.govUK(clock: clock)
+        let configuration = try await LoginSessionConfiguration(
+            authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
+            issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
+            clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString
+        )
+        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: InMemoryTokenStorage(), transport: idp.transport,
+                                logger: RecordingLogger(), clock: clock)
+        let login = OneLoginSession(client: client)
+        let webSession = StallingWebSession()
+        let presented = Task { try await login.present(with: webSession) }
+        var request: AuthorizationRequest?
+        for _ in 0..<10_000 where request == nil {
+            request = await webSession.request
+            await Task.yield()
+        }
+        // The user signs in; the callback arrives as a universal link in the scene delegate, not in the web session.
+        let callback = try await HeadlessUserAgent(transport: idp.transport).authorize(try #require(request))
+        let finalised = try await login.finalise(callback: callback)
+        let returned = try await presented.value
+        #expect(await webSession.closed, "the app closed the web session")
+        #expect(finalised.accessToken == returned.accessToken && finalised.accessToken.reveal().isEmpty == false)
+        let again = await #expect(throws: AuthError.self) { _ = try await login.finalise(callback: callback) }
+        #expect(again?.code == .signInInProgress, "the callback is used once")
+    }
+
     struct AttestationUnavailable: Error {}
 
     @Test("A token extra that fails fails the exchange before anything is sent; nothing stored")
