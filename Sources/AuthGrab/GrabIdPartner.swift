@@ -291,24 +291,17 @@ public actor GrabIdPartner {
         await loginSession.fill(from: session, authorizationState: request.state)
     }
 
-    /// Moves GrabIdPartnerSDK's stored session into this package's storage, once per configuration. A failure is
-    /// logged and leaves the vendor's copy in place: the user then logs in as if it were absent.
+    /// Moves GrabIdPartnerSDK's stored session into this package's storage, once per configuration (again later
+    /// only when the network was missing).
     private func adoptVendorSession(client: AuthClient) async {
         let configuration = (client.provider as? GrabProvider)?.configuration ?? self.configuration
         guard let vendorStore, !vendorSessionChecked.contains(configuration) else { return }
-        do {
-            let adopted = try await client.adoptVendorSession({ issuer in
-                try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
-            }, removingVendorCopy: {
-                try await GrabVendorSession.remove(for: configuration, from: vendorStore)
-            })
-            // Offline, the issuer is unknown and nothing was read: try again next time (the document is cached once loaded).
-            let issuerKnown = adopted != nil ? true : (try? await client.metadata()) != nil
-            if issuerKnown { vendorSessionChecked.insert(configuration) }
-        } catch {
-            vendorSessionChecked.insert(configuration)
-            client.log(.notice, "grab.vendor_session.unreadable", "GrabIdPartnerSDK's stored session could not be read; it was left in place.")
-        }
+        let outcome = await client.adoptVendorSessionIfPresent({ issuer in
+            try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
+        }, removingVendorCopy: {
+            try await GrabVendorSession.remove(for: configuration, from: vendorStore)
+        })
+        if outcome != .offline { vendorSessionChecked.insert(configuration) }
     }
 
     private func web(_ request: AuthorizationRequest, client: AuthClient) async throws -> URL {

@@ -70,16 +70,12 @@ public actor OLOidc {
         )
         guard useSecureStorage else { return }
         if let vendorStore {
-            let client = client
-            do {
-                _ = try await client.adoptVendorSession({ issuer in
-                    try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
-                }, removingVendorCopy: {
-                    try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
-                })
-            } catch {
-                client.log(.notice, "onelogin.vendor_session.unreadable", "The OLOidc SDK's stored session could not be read; it was left in place.")
-            }
+            // The issuer is configured, so this never waits for the network; a failure is logged and left in place.
+            _ = await client.adoptVendorSessionIfPresent({ issuer in
+                try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+            }, removingVendorCopy: {
+                try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
+            })
         }
         session = try await client.restoreSession()
     }

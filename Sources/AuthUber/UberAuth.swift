@@ -168,20 +168,16 @@ public actor UberAuth {
         get async { ((try? await session()) ?? nil) != nil }
     }
 
-    /// Moves UberAuth's stored token into this package's storage, once; a failure is logged and leaves it in place.
+    /// Moves UberAuth's stored token into this package's storage, once (again later only when offline).
     private func adoptVendorSession() async {
         guard let vendorStore, !vendorSessionChecked else { return }
-        vendorSessionChecked = true
         let (configuration, clock) = (self.configuration, authClient.clock)
-        do {
-            _ = try await authClient.adoptVendorSession({ issuer in
-                try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
-            }, removingVendorCopy: {
-                try await UberVendorSession.remove(from: vendorStore)
-            })
-        } catch {
-            authClient.log(.notice, "uber.vendor_session.unreadable", "UberAuth's stored token could not be read; it was left in place.")
-        }
+        let outcome = await authClient.adoptVendorSessionIfPresent({ issuer in
+            try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+        }, removingVendorCopy: {
+            try await UberVendorSession.remove(from: vendorStore)
+        })
+        vendorSessionChecked = outcome != .offline
     }
 
     /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).

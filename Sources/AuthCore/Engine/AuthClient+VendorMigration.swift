@@ -1,6 +1,42 @@
 import Foundation
 
+/// What ``AuthClient/adoptVendorSessionIfPresent(_:removingVendorCopy:)`` did.
+public enum VendorSessionAdoption: Sendable, Equatable {
+    /// The vendor's session was moved into storage and its copy deleted.
+    case adopted
+    /// There was nothing to adopt, or storage already had a session of this client: nothing to do again.
+    case nothingToAdopt
+    /// The issuer could not be learned (no network): try again later.
+    case offline
+    /// The vendor's items could not be read or moved; they were left in place and the failure logged.
+    case unreadable
+}
+
 extension AuthClient {
+    /// ``adoptVendorSession(_:removingVendorCopy:)`` for a facade's start-up: never throws — an unreadable vendor
+    /// session is logged (`session.adoption_failed`, without its content) and left in place, so the user simply signs
+    /// in again — and says whether trying again later can help (`offline`).
+    public func adoptVendorSessionIfPresent(
+        _ read: (_ issuer: String) async throws -> Credential?,
+        removingVendorCopy remove: () async throws -> Void
+    ) async -> VendorSessionAdoption {
+        do {
+            // Learned first, so "offline" is told apart from "nothing there".
+            _ = try await knownIssuer()
+        } catch let error as AuthError where Self.offlineCodes.contains(error.code) {
+            return .offline
+        } catch {
+            log(.notice, "session.adoption_failed", "The vendor SDK's stored session could not be read; it was left in place.")
+            return .unreadable
+        }
+        do {
+            return try await adoptVendorSession(read, removingVendorCopy: remove) == nil ? .nothingToAdopt : .adopted
+        } catch {
+            log(.notice, "session.adoption_failed", "The vendor SDK's stored session could not be read; it was left in place.")
+            return .unreadable
+        }
+    }
+
     /// Reads a session a vendor SDK left behind into this client's storage, once, so a user signed in with the vendor
     /// SDK stays signed in after the switch.
     ///
