@@ -8,6 +8,23 @@ import Testing
 import FoundationNetworking
 #endif
 
+/// An `UberAuth` for the emulated Uber service with the test client and redirect: the web agent and every request go
+/// through `transport` (the emulator by default), time is the emulator's clock, storage is in memory unless given, and
+/// no vendor store is read unless given.
+func makeUberAuth(
+    _ idp: TestIdentityProvider,
+    transport: (any HTTPTransport)? = nil,
+    agent: (any UserAgent)? = nil,
+    apps: EmulatedAppHandoff? = nil,
+    storage: any TokenStorage = InMemoryTokenStorage(),
+    vendorStore: (any VendorStore)? = nil
+) -> UberAuth {
+    let transport = transport ?? idp.transport
+    return UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+                    webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: apps, storage: storage,
+                    transport: transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
+}
+
 @Suite("Uber")
 struct UberTests {
     private struct Harness {
@@ -24,12 +41,7 @@ struct UberTests {
         let transport = RecordingTransport(wrap?(idp.transport) ?? idp.transport)
         let apps = TestIdentityProvider.uberApps(installedSchemes: installed, idp: idp)
         let storage = InMemoryTokenStorage()
-        let uber = UberAuth(
-            configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-            webAgent: HeadlessUserAgent(transport: transport),
-            appHandoff: apps,
-            storage: storage, transport: transport, logger: RecordingLogger(), clock: clock
-        )
+        let uber = makeUberAuth(idp, transport: transport, apps: apps, storage: storage)
         await apps.onCallback { url in _ = uber.handle(url) }
         return Harness(idp: idp, transport: transport, apps: apps, storage: storage, uber: uber)
     }
@@ -151,9 +163,7 @@ struct UberTests {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: it never comes
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
-                            transport: idp.transport, clock: clock)
+        let uber = makeUberAuth(idp, apps: apps)
         func waiting() async throws {
             for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
             try #require(uber.appCallbacks.isWaiting)
@@ -197,9 +207,7 @@ struct UberTests {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: stays pending
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
-                            transport: idp.transport, clock: clock)
+        let uber = makeUberAuth(idp, apps: apps)
         let first = Task { try await uber.login(context: AuthContext(authDestination: .native([.rides]))) }
         while await apps.opened.isEmpty { await Task.yield() }
         let error = await #expect(throws: AuthError.self) { _ = try await uber.login() }
@@ -265,8 +273,7 @@ struct UberTokenResponseTests {
             return (try JSONValue.object(body).jsonData(), response)
         }
         let storage = InMemoryTokenStorage()
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: transport), storage: storage, transport: transport, clock: clock)
+        let uber = makeUberAuth(idp, transport: transport, storage: storage)
         let client = try await uber.login(context: AuthContext(authDestination: .inApp))
         #expect(client.tokenType == "Bearer" && client.scope == ["profile", "history"])
 
@@ -285,18 +292,12 @@ struct UberStatelessCallbackTests {
         func add(_ url: URL) { urls.append(url) }
     }
 
-    private func uber(clock: ManualClock, idp: TestIdentityProvider, apps: EmulatedAppHandoff) -> UberAuth {
-        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                 webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: InMemoryTokenStorage(),
-                 transport: idp.transport, clock: clock)
-    }
-
     @Test("The emulated apps call back with the code alone, and the one pending, PKCE-protected login accepts it")
     func codeOnlyCallbackAccepted() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
-        let uber = uber(clock: clock, idp: idp, apps: apps)
+        let uber = makeUberAuth(idp, apps: apps)
         let callbacks = Callbacks()
         await apps.onCallback { url in
             await callbacks.add(url)
@@ -368,12 +369,6 @@ struct UberVendorSessionTests {
     /// What UberAuth's `KeychainUtility.save` writes: `JSONEncoder().encode(AccessToken)` (scope as an array).
     static let vendorJSON = #"{"access_token":"vendor-access-token","refresh_token":"vendor-refresh-token","token_type":"Bearer","expires_in":2592000,"scope":["profile","history"]}"#
 
-    private func uber(storage: InMemoryTokenStorage, vendorStore: InMemoryVendorStore, idp: TestIdentityProvider, clock: ManualClock) -> UberAuth {
-        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                 webAgent: HeadlessUserAgent(transport: idp.transport), storage: storage, transport: idp.transport, clock: clock,
-                 vendorStore: vendorStore)
-    }
-
     @Test("A user logged in with UberAuth is logged in after the switch, offline; the vendor's item is removed once adopted")
     func adopted() async throws {
         let clock = ManualClock()
@@ -381,8 +376,7 @@ struct UberVendorSessionTests {
         await vendor.setGenericPassword(Data(Self.vendorJSON.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
         let storage = InMemoryTokenStorage()
         let offline = InProcessTransport().adding(host: "auth.uber.com") { _ in throw URLError(.notConnectedToInternet) }
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: offline), storage: storage, transport: offline, clock: clock, vendorStore: vendor)
+        let uber = makeUberAuth(TestIdentityProvider.uber(clock: clock), transport: offline, storage: storage, vendorStore: vendor)
         #expect(await uber.isLoggedIn)
         let credential = try #require(await uber.session()?.credential)
         #expect(credential.accessToken.reveal() == "vendor-access-token" && credential.refreshToken?.reveal() == "vendor-refresh-token")
@@ -398,20 +392,20 @@ struct UberVendorSessionTests {
         let idp = TestIdentityProvider.uber(clock: clock)
         let stringScope = InMemoryVendorStore()
         await stringScope.setGenericPassword(Data(#"{"access_token":"a","scope":"profile history"}"#.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
-        let adopted = try #require(await uber(storage: InMemoryTokenStorage(), vendorStore: stringScope, idp: idp, clock: clock).session())
+        let adopted = try #require(await makeUberAuth(idp, storage: InMemoryTokenStorage(), vendorStore: stringScope).session())
         #expect(await adopted.credential.scopes == ["profile", "history"])
 
         let damaged = InMemoryVendorStore()
         await damaged.setGenericPassword(Data("not json".utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
-        #expect(try await uber(storage: InMemoryTokenStorage(), vendorStore: damaged, idp: idp, clock: clock).session() == nil)
+        #expect(try await makeUberAuth(idp, storage: InMemoryTokenStorage(), vendorStore: damaged).session() == nil)
         #expect(await damaged.isEmpty == false)
 
         let storage = InMemoryTokenStorage()
-        let signedIn = uber(storage: storage, vendorStore: InMemoryVendorStore(), idp: idp, clock: clock)
+        let signedIn = makeUberAuth(idp, storage: storage, vendorStore: InMemoryVendorStore())
         _ = try await signedIn.login(context: AuthContext(authDestination: .inApp))
         let late = InMemoryVendorStore()
         await late.setGenericPassword(Data(Self.vendorJSON.utf8), service: "com.uber.uber-ios-sdk", account: "UberAccessTokenKey")
-        let session = try #require(await uber(storage: storage, vendorStore: late, idp: idp, clock: clock).session())
+        let session = try #require(await makeUberAuth(idp, storage: storage, vendorStore: late).session())
         #expect(await session.credential.accessToken.reveal() != "vendor-access-token")
         #expect(await late.isEmpty == false)
     }
@@ -425,8 +419,7 @@ struct UberBackendExchangeTests {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let transport = RecordingTransport(idp.transport)
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: HeadlessUserAgent(transport: transport), storage: InMemoryTokenStorage(), transport: transport, clock: clock)
+        let uber = makeUberAuth(idp, transport: transport)
         var context = AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false)
         context.backendExchangeUsesPKCE = false
         let client = try await uber.login(context: context)
@@ -476,9 +469,7 @@ struct UberVendorFidelityTests {
         let idp = TestIdentityProvider.uber(clock: clock)
         let transport = RecordingTransport(idp.transport)
         let apps = TestIdentityProvider.uberApps(installedSchemes: installed, idp: idp)
-        let uber = UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                            webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: apps, storage: InMemoryTokenStorage(),
-                            transport: transport, clock: clock)
+        let uber = makeUberAuth(idp, transport: transport, agent: agent, apps: apps)
         return (uber, idp, transport, apps)
     }
 
@@ -592,17 +583,11 @@ struct UberLoginButtonTests {
         func storedKeys() async throws -> [StorageKey] { await base.storedKeys() }
     }
 
-    private func uber(storage: any TokenStorage, apps: EmulatedAppHandoff, idp: TestIdentityProvider) -> UberAuth {
-        UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                 webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps, storage: storage, transport: idp.transport,
-                 clock: idp.clock, vendorStore: nil)
-    }
-
     @Test("rows 47-49: the data source's AuthContext drives the login through UberAuth (native app, prompt); the delegate gets the Client; the next tap logs out")
     func loginAndLogout() async throws {
         let idp = TestIdentityProvider.uber(clock: ManualClock())
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
-        let uber = uber(storage: InMemoryTokenStorage(), apps: apps, idp: idp)
+        let uber = makeUberAuth(idp, apps: apps, storage: InMemoryTokenStorage())
         await apps.onCallback { url in _ = uber.handle(url) }
         let recorder = Recorder()
         let button = LoginButton()
@@ -629,7 +614,7 @@ struct UberLoginButtonTests {
         let recorder = Recorder()
         recorder.context = AuthContext(authDestination: .inApp)
         let button = LoginButton()
-        button.uberAuth = uber(storage: UndeletableStorage(), apps: apps, idp: idp)
+        button.uberAuth = makeUberAuth(idp, apps: apps, storage: UndeletableStorage())
         button.dataSource = recorder
         button.delegate = recorder
         await idp.update { $0.authorizationError = ("access_denied", nil) }
