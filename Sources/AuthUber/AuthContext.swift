@@ -128,11 +128,17 @@ public enum UberRoute: Sendable, Equatable {
         }
     }
 
-    /// Decides the route: for a native destination, the first app that can be opened, in order; in app when
-    /// none can — an empty list included (the vendor SDK got stuck there).
+    /// The routes a login tries, in order: for a native destination each app that can be opened, in the
+    /// destination's order, and in app last — also when no app can be opened or the list is empty (the vendor SDK
+    /// got stuck there). A route is left for the next when its app does not open.
+    public static func candidates(_ destination: AuthDestination, canOpen: (UberApp) -> Bool) -> [UberRoute] {
+        guard case .native(let apps) = destination else { return [.inApp] }
+        return apps.filter(canOpen).map(UberRoute.native) + [.inApp]
+    }
+
+    /// Decides the route: the first of ``candidates(_:canOpen:)``.
     public static func decide(_ destination: AuthDestination, canOpen: (UberApp) -> Bool) -> UberRoute {
-        guard case .native(let apps) = destination, let app = apps.first(where: canOpen) else { return .inApp }
-        return .native(app)
+        candidates(destination, canOpen: canOpen)[0]
     }
 
     /// `prompt` as sent: `login consent` order; `login` is dropped for native routes.

@@ -78,41 +78,29 @@ public actor UberAuth {
         if let appHandoff {
             for app in UberApp.allCases where await appHandoff.canOpen(URL(string: "\(app.scheme)://")!) { installed.insert(app) }
         }
-        var candidates: [UberApp] = []
-        if case .native(let apps) = context.authDestination { candidates = apps.filter(installed.contains) }
-
         var callback: URL?
-        for app in candidates {
-            let route = UberRoute.native(app)
-            let request = try await prepare(route, context: context).replacingPath(of: configuration.authorizeEndpoint(route.pathID))
+        for route in UberRoute.candidates(context.authDestination, canOpen: installed.contains) {
+            let request = try await prepare(route, context: context)
             authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
+            guard case .native(let app) = route, let appHandoff else {
+                callback = try await authorizeInApp(request)
+                break
+            }
+            let native = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
             do {
-                callback = try await appCallbacks.handOff(request.url, through: appHandoff!, redirectURI: request.redirectURI, appName: "The \(app.rawValue) app")
+                callback = try await appCallbacks.handOff(native.url, through: appHandoff, redirectURI: native.redirectURI, appName: "The \(app.rawValue) app")
                 break
             } catch let error as AuthError where error.code == .appNotOpened {
                 // Forget this attempt, so a callback without `state` can only belong to the login that goes on.
-                await authClient.abandon(request)
+                await authClient.abandon(native)
                 authClient.log(.notice, "uber.app.not_opened", "The app did not open; trying the next destination.", ["route": route.pathID])
             } catch {
-                await authClient.abandon(request)
+                await authClient.abandon(native)
                 throw error
             }
         }
-        if callback == nil {
-            let request = try await prepare(.inApp, context: context)
-            authClient.log(.info, "uber.route", "Login route chosen.", ["route": UberRoute.inApp.pathID])
-            do {
-                callback = try await webAgent.authorize(request)
-            } catch let error as AuthError {
-                throw error
-            } catch is CancellationError {
-                throw AuthError(.signInCancelled, "The in-app login was cancelled.", providerID: UberProvider.id)
-            } catch {
-                // A third-party web agent's own error: still an AuthError, so `uberAuthError` always applies.
-                throw AuthError(.authorizationFailed, "The in-app web session failed.", providerID: UberProvider.id, underlying: error)
-            }
-        }
-        guard let callback else { throw CancellationError() }
+        // `candidates` always ends in app, which returns a callback or throws.
+        guard let callback else { throw AuthError(.authorizationFailed, "No login route was tried.", providerID: UberProvider.id) }
         if context.shouldExchangeAuthCode {
             let session = try await authClient.completeSignIn(redirect: callback)
             return UberClient(await session.credential)
@@ -145,6 +133,20 @@ public actor UberAuth {
     @discardableResult
     public nonisolated func cancel() -> Bool {
         appCallbacks.cancel()
+    }
+
+    /// The in-app login through the web agent; an agent's own error still becomes an `AuthError`.
+    private func authorizeInApp(_ request: AuthorizationRequest) async throws -> URL {
+        do {
+            return try await webAgent.authorize(request)
+        } catch let error as AuthError {
+            throw error
+        } catch is CancellationError {
+            throw AuthError(.signInCancelled, "The in-app login was cancelled.", providerID: UberProvider.id)
+        } catch {
+            // A third-party web agent's own error: still an AuthError, so `uberAuthError` always applies.
+            throw AuthError(.authorizationFailed, "The in-app web session failed.", providerID: UberProvider.id, underlying: error)
+        }
     }
 
     private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {

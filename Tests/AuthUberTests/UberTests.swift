@@ -74,6 +74,8 @@ struct UberTests {
         #expect(UberRoute.decide(.native([.driver]), canOpen: installed([.rides])) == .inApp)
         #expect(UberRoute.decide(.native([]), canOpen: installed([.rides])) == .inApp)
         #expect(UberRoute.native(.rides).pathID == "riders" && UberRoute.inApp.pathID == "universal")
+        #expect(UberRoute.candidates(.native, canOpen: { $0 != .rides }) == [.native(.eats), .native(.driver), .inApp])
+        #expect(UberRoute.candidates(.inApp, canOpen: { _ in true }) == [.inApp])
     }
 
     @Test("Prompt is serialised 'login consent'; login is dropped for native routes")
