@@ -85,9 +85,20 @@ public enum MFAType: String, Sendable, CaseIterable {
     /// Swedish BankID (pre only).
     case eidSE = "eid-se"
 
-    /// Whether the ID token's `amr` satisfies this method (`eid-xx` counts as `eid`).
+    /// The `amr` value the server reports for this method. Schibsted's pre environment reports a country eID
+    /// (`eid-se`, …) as plain `eid`, so both vendor SDK versions (5.1.3 `IdTokenValidator`, 6.x `verifyAMR`)
+    /// expect `eid` for those, and only that.
+    var expectedAMRValue: String {
+        switch self {
+        case .eidDK, .eidFI, .eidNO, .eidSE: MFAType.eid.rawValue
+        default: rawValue
+        }
+    }
+
+    /// Whether the ID token's `amr` satisfies this method, by the vendor's rule: `amr` contains
+    /// ``expectedAMRValue``.
     func isSatisfied(by amr: [String]) -> Bool {
-        amr.contains(rawValue) || (self == .eid && amr.contains { $0.hasPrefix("eid-") })
+        amr.contains(expectedAMRValue)
     }
 }
 

@@ -60,7 +60,8 @@ public struct SchibstedProvider: AuthProvider {
     /// `X-OIDC: v1`, which Schibsted's token endpoint requires.
     public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { ["X-OIDC": "v1"] }
 
-    /// With MFA requested, the ID token's `amr` must contain it (`eid-xx` counts as `eid`).
+    /// With MFA requested, the ID token's `amr` must contain it; for a country eID (`eid-se`, …) it must contain
+    /// `eid`, which is what Schibsted's server reports and what the vendor SDK checks.
     ///
     /// - Throws: `provider_validation_failed` (Schibsted's `missingExpectedMFA`).
     public func validate(_ result: SignInResult, for request: SignInRequest) throws {
@@ -69,7 +70,7 @@ public struct SchibstedProvider: AuthProvider {
         guard requested.isSatisfied(by: amr) else {
             throw AuthError(
                 .providerValidationFailed,
-                "The login did not use the required authentication method '\(requested.rawValue)' (amr: \(amr.joined(separator: ", ")))."
+                "The login did not use the required authentication method '\(requested.rawValue)': the ID token's amr (\(amr.joined(separator: ", "))) does not contain '\(requested.expectedAMRValue)'."
             )
         }
     }

@@ -56,6 +56,37 @@ struct OpenIDProviderTests {
         #expect(await session.idTokenClaims?.subject == "user-1234")
         #expect(session.providerID == "oidc")
     }
+
+    @Test("issue 18 item 3: discovery compares the document's issuer with the provider's policy and keeps the configured spelling")
+    func discoveryIssuerUnderPolicy() async throws {
+        // The identity provider publishes `https://idp.example.test/`; the app configured it without the slash.
+        let idp = TestIdentityProvider(configuration: .init(issuer: URL(string: "https://idp.example.test/")!))
+        let client = ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI)
+        let strict = AuthClient(provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client),
+                                transport: idp.transport, clock: idp.clock)
+        let refused = await #expect(throws: AuthError.self) { _ = try await strict.metadata() }
+        #expect(refused?.code == .discoveryIssuerMismatch)
+
+        let tolerant = AuthClient(
+            provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client,
+                                     idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
+            transport: idp.transport, clock: idp.clock)
+        #expect(try await tolerant.metadata().issuer == "https://idp.example.test")
+        let session = try await tolerant.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        #expect(session.storageKey.issuer == "https://idp.example.test")
+        _ = try await session.refresh()
+        #expect(try await tolerant.restoreSession() != nil)
+
+        var forged = TestIdentityProvider.Configuration()
+        forged.quirks.discoveryExtras["issuer"] = "https://idp.example.test/other/"
+        let elsewhere = TestIdentityProvider(configuration: forged)
+        let wrong = AuthClient(
+            provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client,
+                                     idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
+            transport: elsewhere.transport, clock: elsewhere.clock)
+        let mismatch = await #expect(throws: AuthError.self) { _ = try await wrong.metadata() }
+        #expect(mismatch?.code == .discoveryIssuerMismatch)
+    }
 }
 
 @Suite("OpenIDProvider conformance")

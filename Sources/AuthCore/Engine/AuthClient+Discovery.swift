@@ -3,8 +3,9 @@ import Foundation
 extension AuthClient {
     /// The provider's endpoints, loaded once and cached.
     ///
-    /// For discovery, the document's `issuer` must equal the configured issuer exactly, and every endpoint must
-    /// use `https` unless its host is a loopback address.
+    /// For discovery, the document's `issuer` must name the configured issuer under the provider's
+    /// `IDTokenPolicy/issuerComparison` (exactly, by default), and every endpoint must use `https` unless its host
+    /// is a loopback address.
     ///
     /// - Throws: `discovery_failed`, `discovery_issuer_mismatch`, `insecure_endpoint`, or a transport error.
     public func metadata() async throws -> ProviderMetadata {
@@ -17,7 +18,7 @@ extension AuthClient {
             try issuer.requireSecureEndpoint("issuer", providerID: provider.id)
             let channel = backChannel
             return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
-                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, channel: channel))
+                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, channel: channel, policy: provider.idTokenPolicy))
                 try checkEndpointsAreSecure(metadata)
                 return metadata
             }
@@ -31,7 +32,7 @@ extension AuthClient {
         }
     }
 
-    static func discover(issuer: URL, channel: BackChannel) async throws -> ProviderMetadata {
+    static func discover(issuer: URL, channel: BackChannel, policy: IDTokenPolicy = .standard) async throws -> ProviderMetadata {
         // OpenID Connect Discovery §4: append the well-known path to the issuer, keeping any path it has.
         let base = issuer.absoluteString.trimmingSuffix("/")
         guard let url = URL(string: base + "/.well-known/openid-configuration") else {
@@ -49,19 +50,22 @@ extension AuthClient {
             )
         }
         let document = try channel.decodeObject(data, what: "discovery document")
-        let metadata: ProviderMetadata
+        var metadata: ProviderMetadata
         do {
             metadata = try ProviderMetadata(document: document)
         } catch let error as AuthError {
             throw error.attributed(to: channel.providerID)
         }
-        guard metadata.issuer == issuer.absoluteString else {
+        guard policy.issuerMatches(metadata.issuer, expected: issuer.absoluteString) else {
             throw AuthError(
                 .discoveryIssuerMismatch,
                 "The discovery document names the issuer '\(metadata.issuer)', not '\(issuer.absoluteString)'.",
                 providerID: channel.providerID
             )
         }
+        // Sessions are stored under the configured spelling, so a tolerated trailing `/` in the document never
+        // moves them to another storage key (restoring looks them up under the configured issuer).
+        metadata.issuer = issuer.absoluteString
         return metadata
     }
 

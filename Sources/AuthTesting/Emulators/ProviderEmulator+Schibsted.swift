@@ -41,7 +41,9 @@ extension TestIdentityProvider {
             "email": "kari@example.no", "legacy_user_id": "12345678",
         ])
         var configuration = Configuration(
-            issuer: URL(string: "https://identity-pre.schibsted.com")!,
+            // The real server's issuer form: its ID tokens say `https://identity-pre.schibsted.com/`, with the
+            // trailing slash that the vendor SDK strips before comparing (IdTokenValidator).
+            issuer: URL(string: "https://identity-pre.schibsted.com/")!,
             clients: [
                 Client(id: schibstedClientID, redirectURIs: [schibstedRedirectURI]),
                 Client(id: schibstedSecondClientID, redirectURIs: [URL(string: "com.example.news:/login")!]),
@@ -72,7 +74,9 @@ extension TestIdentityProvider {
             request.value(forHTTPHeaderField: "X-OIDC") == "v1" ? nil : "the X-OIDC: v1 header is required"
         }
         configuration.quirks.idTokenClaims = { query in
-            ["amr": .array([.string(query["acr_values"] ?? "pwd")])]
+            // A country eID is reported as plain `eid`, as the real server does (the vendor SDK expects exactly that).
+            let method = query["acr_values"].map { $0.hasPrefix("eid-") ? "eid" : $0 } ?? "pwd"
+            return ["amr": .array([.string(method)])]
         }
         configuration.quirks.api = { request, subject in
             let path = request.url?.path ?? ""
