@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "AuthOneLogin", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
         .target(
             name: "AuthSchibsted",
-            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["AuthCore", "AuthApple", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
         .target(name: "AuthUber", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),

@@ -21,7 +21,7 @@ await ExampleRunner.main(providerID: SchibstedProvider.id) { session in
     return [
         "user:       uuid \(await user.uuid ?? "-"), legacy id \(await user.userId ?? "-")",
         "profile:    \(profile.displayName ?? "-") <\(profile.email ?? "-")>, pair id \(profile.pairId ?? "-")",
-        "external:   \(externalID) (SHA-256 of pairId:externalParty)",
+        "external:   \(externalID ?? "-") (SHA-256 of pairId:externalParty)",
         "web:        \(webSession.deletingLastPathComponent().absoluteString)<one-time code>",
     ]
 }

@@ -118,6 +118,10 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.redirectURI = redirectURI
     }
 
+    /// The environment, by the vendor SDK 5 name (`clientConfiguration.env`), for example to pass to
+    /// ``SimplifiedLoginManager``.
+    public var env: SchibstedEnvironment { environment }
+
     /// The issuer: the server URL.
     public var issuer: String { environment.serverURL.absoluteString }
 

@@ -8,11 +8,23 @@ public import FoundationNetworking
 public struct SchibstedUser: Sendable {
     /// The session: tokens refreshed single-flight, authorized requests with refresh-on-401, events.
     public let session: Session
+    /// Delegates told when this user is logged out, explicitly or forced (the vendor's `user.delegates`).
+    public let delegates: UserDelegates
     private let client: SchibstedAccountClient
+
+    /// The annotation that keeps `legacy_user_id` for a session adopted from the vendor SDK, which stored the ID
+    /// token's claims but (in 6.x) not the ID token.
+    static let legacyUserIDAnnotation = "schibsted.legacy_user_id"
 
     init(session: Session, client: SchibstedAccountClient) {
         self.session = session
         self.client = client
+        self.delegates = UserDelegates(session: session)
+    }
+
+    /// Whether the user is still logged in (the vendor's `isLoggedIn()`).
+    public var isLoggedIn: Bool {
+        get async { await session.isSignedIn }
     }
 
     /// The user's UUID (`sub`).
@@ -28,7 +40,7 @@ public struct SchibstedUser: Sendable {
             switch await session.idTokenClaims?["legacy_user_id"] {
             case .string(let value): value
             case .number(let value): JSONValue.number(value).int64Value.map(String.init)
-            default: nil
+            default: await session.credential.annotations?[Self.legacyUserIDAnnotation]
             }
         }
     }
@@ -66,7 +78,7 @@ public struct SchibstedUser: Sendable {
         Secret(try await exchangeCode([("type", "code"), ("clientId", clientId)]))
     }
 
-    /// Logs out locally; observers of `AuthEvent` are told.
+    /// Logs out locally; ``delegates`` and observers of `AuthEvent` are told.
     public func logout() async throws {
         try await session.signOut(revokingTokens: false)
     }

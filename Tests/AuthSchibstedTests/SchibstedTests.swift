@@ -229,20 +229,23 @@ struct SchibstedTests {
         #expect(try await harness.client.resumeLastLoggedInUser() == nil)
     }
 
-    @Test("Simplified login: the newest session of the vendor's other app is offered and continued with an assertion")
+    @Test("Simplified login: the newest session of the vendor's other app (on this package) is offered and continued with an assertion")
     func simplifiedLogin() async throws {
         let shared = InMemoryTokenStorage()
         let news = harness(clientId: TestIdentityProvider.schibstedSecondClientID, redirectURI: URL(string: "com.example.news:/login")!, storage: shared)
         _ = try await news.client.login(with: news.agent)
+        let newsKey = try #require(await shared.storedKeys().first)
+        let newsToken = try #require(await shared.credential(for: newsKey)).accessToken.reveal()
 
         let app = harness(idp: news.idp)
         let manager = SimplifiedLoginManager(client: app.client, sharedStorage: shared)
-        let offered = try #require(try await manager.latestSession())
-        #expect(offered.clientID == TestIdentityProvider.schibstedSecondClientID)
+        let offered = try #require(try await manager.latestSharedAccount())
+        #expect(offered.clientId == TestIdentityProvider.schibstedSecondClientID && !offered.writtenByVendorSDK)
         let user = try await manager.continueAs(offered, with: app.agent)
         #expect(await user.uuid == "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01")
-        let authorize = try #require(await app.transport.exchanges(pathSuffix: "/api/2/oauth/exchange").first)
-        #expect(authorize.formParameters["clientId"] == TestIdentityProvider.schibstedClientID)
+        let assertion = try #require(await app.transport.exchanges(pathSuffix: "/api/2/user/auth/token").first)
+        #expect(assertion.request.httpMethod == "POST")
+        #expect(assertion.request.value(forHTTPHeaderField: "Authorization") == "Bearer \(newsToken)")
         #expect(await app.storage.storedKeys().first?.clientID == TestIdentityProvider.schibstedClientID)
     }
 

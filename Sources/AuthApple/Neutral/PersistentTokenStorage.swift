@@ -16,12 +16,14 @@ public enum PersistentTokenStorage {
     ///   - service: the Keychain service, or the directory name elsewhere.
     ///   - accessibility: when Keychain items are readable (ignored elsewhere); by default after the first unlock,
     ///     this device only, so background refreshes work and backups carry no tokens.
+    ///   - accessGroup: a Keychain access group shared with other apps of the same team (ignored elsewhere).
     public static func makeDefault(
         service: String = defaultService,
-        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly
+        accessibility: KeychainAccessibility = .afterFirstUnlockThisDeviceOnly,
+        accessGroup: String? = nil
     ) -> any TokenStorage {
         #if canImport(Security)
-        return KeychainTokenStorage(description: KeychainItemDescription(service: service, accessibility: accessibility))
+        return KeychainTokenStorage(description: KeychainItemDescription(service: service, accessibility: accessibility, accessGroup: accessGroup))
         #else
         return FileTokenStorage(directory: directory(service: service, environment: ProcessInfo.processInfo.environment))
         #endif

@@ -38,6 +38,34 @@ public struct SystemVendorStore: VendorStore {
         }
     }
 
+    /// `SecItemCopyMatching` for every generic password with this service, with data and attributes, in every
+    /// access group the app is entitled to (no group in the query).
+    public func genericPasswords(service: String) throws -> [String: Data] {
+        let query: [KeychainAttribute: KeychainValue] = [
+            .itemClass: .genericPassword, .service: .string(service), .returnData: .bool(true),
+            .returnAttributes: .bool(true), .matchLimit: .matchAll,
+        ]
+        var result: CFTypeRef?
+        let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
+        if status == KeychainStatus.itemNotFound { return [:] }
+        if let error = KeychainStatus.error(for: status, operation: "list") { throw error }
+        var items: [String: Data] = [:]
+        for item in result as? [[String: Any]] ?? [] {
+            guard let account = item[kSecAttrAccount as String] as? String, let data = item[kSecValueData as String] as? Data else { continue }
+            items[account] = data
+        }
+        return items
+    }
+
+    /// `SecItemUpdate` of the item's data; `false` when there is no such item.
+    public func replaceGenericPassword(_ data: Data, service: String, account: String) throws -> Bool {
+        let match: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
+        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf([.valueData: .data(data)]))
+        if status == KeychainStatus.itemNotFound { return false }
+        if let error = KeychainStatus.error(for: status, operation: "write") { throw error }
+        return true
+    }
+
     /// `UserDefaults.standard.data(forKey:)`.
     public func userDefaultsData(forKey key: String) -> Data? {
         UserDefaults.standard.data(forKey: key)

@@ -39,7 +39,7 @@ extension AuthClient {
         let request = SignInRequest(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
 
         let pkce = options.omitsPKCEForBackendExchange ? nil : PKCE.generate()
-        let state = SecureRandom.token()
+        let state = try await authorizationState(chosen: options.state)
         let nonce = scopes.contains("openid") ? SecureRandom.token() : nil
 
         var parameters: [(String, String)] = [
@@ -114,6 +114,23 @@ extension AuthClient {
             prefersEphemeralSession: options.prefersEphemeralSession ?? provider.prefersEphemeralWebSession,
             expiresAt: expiresAt
         )
+    }
+
+    /// A fresh random state, or the caller's own when it is long enough, URL-safe and never used by this client.
+    private func authorizationState(chosen: String?) async throws -> String {
+        guard let chosen else { return SecureRandom.token() }
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        guard chosen.count >= SignInOptions.minimumCallerStateLength, chosen.allSatisfy(unreserved.contains) else {
+            throw AuthError(
+                .invalidConfiguration,
+                "A caller-chosen state must be at least \(SignInOptions.minimumCallerStateLength) characters of A-Z a-z 0-9 - . _ ~ (for example 16 random bytes in base64url); it is what protects the login against CSRF.",
+                providerID: provider.id
+            )
+        }
+        guard await pendingAuthorizations.reserveCallerState(chosen) else {
+            throw AuthError(.invalidConfiguration, "This state was already used by this client; choose a new one for every login.", providerID: provider.id)
+        }
+        return chosen
     }
 
     /// Validates the redirect of a request from ``prepareSignIn(options:)``, exchanges the code, validates the

@@ -19,6 +19,18 @@ struct PendingAuthorization: Sendable {
 /// finds nothing. Expired entries are dropped.
 actor PendingAuthorizationStore {
     private var entries: [String: PendingAuthorization] = [:]
+    /// Caller-chosen states already used, oldest first, so none is accepted twice (bounded: an app choosing
+    /// states is an unusual path, and the bound only limits how far back reuse is caught).
+    private var usedCallerStates: [String] = []
+    private static let usedCallerStateMemory = 1024
+
+    /// Records a caller-chosen state; `false` when it is pending or was used before.
+    func reserveCallerState(_ state: String) -> Bool {
+        guard entries[state] == nil, !usedCallerStates.contains(state) else { return false }
+        usedCallerStates.append(state)
+        if usedCallerStates.count > Self.usedCallerStateMemory { usedCallerStates.removeFirst() }
+        return true
+    }
 
     func insert(_ pending: PendingAuthorization, now: Date) {
         entries = entries.filter { $0.value.expiresAt > now }

@@ -31,6 +31,14 @@ public struct SignInOptions: Sendable, Hashable {
     /// ``AuthClient/completeSignIn(redirect:)`` refuses it. The code is then protected by `state` and the exact
     /// redirect alone: prefer a backend that sends the verifier. Default `false`.
     public var omitsPKCEForBackendExchange = false
+    /// A `state` the app chose instead of the engine's random one (Schibsted's SDK 5 offers this, for apps that
+    /// carry their own correlation value through the login). It protects against CSRF only if it is unguessable,
+    /// so it must be at least ``minimumCallerStateLength`` URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:
+    /// a value this client already used is refused. It is consumed once like any state. Default `nil` (random).
+    public var state: String?
+
+    /// The shortest caller-chosen ``state`` accepted: 22 characters, the length of 128 random bits in base64url.
+    public static let minimumCallerStateLength = 22
 
     /// Creates options; everything is optional.
     public init(

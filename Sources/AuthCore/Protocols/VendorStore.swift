@@ -15,4 +15,22 @@ public protocol VendorStore: Sendable {
     func userDefaultsData(forKey key: String) async -> Data?
     /// Removes the `UserDefaults` value under `key`.
     func removeUserDefaultsValue(forKey key: String) async
+    /// Every generic-password item with this service the app can read (its own and its shared access groups'),
+    /// keyed by account: a vendor's apps that share sessions keep one item each (Schibsted's simplified login).
+    func genericPasswords(service: String) async throws -> [String: Data]
+    /// Replaces the data of the existing item with this service and account; `false` when there is none (the owner
+    /// removed it meanwhile), in which case nothing is written.
+    func replaceGenericPassword(_ data: Data, service: String, account: String) async throws -> Bool
+}
+
+extension VendorStore {
+    /// Stores written before listing existed cannot list: `storage_unavailable`, saying so.
+    public func genericPasswords(service: String) async throws -> [String: Data] {
+        throw AuthError(.storageUnavailable, "This VendorStore cannot list the items of service '\(service)'; implement genericPasswords(service:).")
+    }
+
+    /// Stores written before replacing existed cannot replace: `storage_unavailable`, saying so.
+    public func replaceGenericPassword(_ data: Data, service: String, account: String) async throws -> Bool {
+        throw AuthError(.storageUnavailable, "This VendorStore cannot update the item of service '\(service)'; implement replaceGenericPassword(_:service:account:).")
+    }
 }

@@ -30,12 +30,14 @@ extension TestIdentityProvider {
     public static let schibstedRedirectURI = URL(string: "com.example.schibsted:/login")!
 
     /// An identity provider configured as Schibsted account's `pre` environment: no discovery, `/oauth/*` paths,
-    /// `amr` reflecting the requested `acr_values`, `legacy_user_id`, the profile API `/api/2/user/<uuid>` and the
-    /// exchange API `/api/2/oauth/exchange`.
+    /// the issuer `https://identity-pre.schibsted.com/` (with the real server's trailing slash), `amr` reflecting the
+    /// requested `acr_values` (a country eID as `eid`), `legacy_user_id`, the profile API `/api/2/user/<uuid>`
+    /// (camelCase inside `{"data": …}`), the exchange API `/api/2/oauth/exchange` and simplified login's
+    /// `POST /api/2/user/auth/token` (bearer → `{"data": {"assertion": …}}`).
     ///
     /// Strict: token requests without `X-OIDC: v1` get HTTP 400; an authorization request must carry
-    /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account` (or an `assertion`
-    /// this server issued).
+    /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account`; an `assertion` must be
+    /// one this server issued from `/api/2/user/auth/token`, unused (exchange codes are refused).
     public static func schibsted(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
         let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
             "email": "kari@example.no", "legacy_user_id": "12345678",
@@ -61,6 +63,8 @@ extension TestIdentityProvider {
             let scopes = Set(query["scope"]?.split(separator: " ").map(String.init) ?? [])
             guard scopes.isSuperset(of: ["openid", "offline_access"]) else { return "scope must include openid offline_access" }
             if let assertion = query["assertion"] {
+                // The vendor SDK sends an assertion with prompt=select_account (no MFA on simplified login).
+                guard query["prompt"] == "select_account", query["acr_values"] == nil else { return "an assertion goes with prompt=select_account" }
                 return assertions.withLock { $0.remove(assertion) } != nil ? nil : "unknown or used assertion"
             }
             switch (query["acr_values"], query["prompt"]) {
@@ -82,10 +86,18 @@ extension TestIdentityProvider {
             let path = request.url?.path ?? ""
             guard let subject else { return (401, ["error": "invalid_token"]) }
             if path == "/api/2/user/\(subject)", request.httpMethod == "GET" {
+                // The real shape: `{"data": {…}}` with camelCase keys (the vendor's own test fixture).
                 return (200, ["data": [
-                    "uuid": .string(subject), "user_id": "12345678", "email": "kari@example.no",
-                    "display_name": "Kari Nordmann", "pair_id": "pair-8f1d2c", "phone_number": "+4790000000",
+                    "uuid": .string(subject), "userId": "12345678", "email": "kari@example.no",
+                    "displayName": "Kari Nordmann", "name": ["givenName": "Kari", "familyName": "Nordmann"],
+                    "pairId": "pair-8f1d2c", "phoneNumber": "+4790000000",
                 ]])
+            }
+            if path == "/api/2/user/auth/token", request.httpMethod == "POST" {
+                // Simplified login: the shared user's bearer buys a one-time assertion for /oauth/authorize.
+                let assertion = "as_" + SecureRandom.token(byteCount: 24)
+                assertions.withLock { _ = $0.insert(assertion) }
+                return (200, ["data": ["assertion": .string(assertion)]])
             }
             if path.hasPrefix("/api/2/user/") { return (403, ["error": "access_denied"]) }
             if path == "/api/2/oauth/exchange", request.httpMethod == "POST" {
@@ -93,9 +105,8 @@ extension TestIdentityProvider {
                 guard let type = form["type"], ["session", "code"].contains(type), form["clientId"] != nil else {
                     return (400, ["error": "invalid_request"])
                 }
-                let code = "oc_" + SecureRandom.token(byteCount: 12)
-                if type == "code" { assertions.withLock { _ = $0.insert(code) } }
-                return (200, ["data": ["code": .string(code)]])
+                // One-time codes are for backends and web sessions; they are never accepted as an assertion.
+                return (200, ["data": ["code": .string("oc_" + SecureRandom.token(byteCount: 12))]])
             }
             return nil
         }

@@ -37,6 +37,19 @@ public actor InMemoryVendorStore: VendorStore {
         items = items.filter { !($0.key.account == account && (service == nil || $0.key.service == service)) }
     }
 
+    /// The items with this service, by account.
+    public func genericPasswords(service: String) -> [String: Data] {
+        Dictionary(items.filter { $0.key.service == service }.map { ($0.key.account, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Replaces an existing item's data; `false` when there is none.
+    public func replaceGenericPassword(_ data: Data, service: String, account: String) -> Bool {
+        let item = Item(service: service, account: account)
+        guard items[item] != nil else { return false }
+        items[item] = data
+        return true
+    }
+
     /// The value's data.
     public func userDefaultsData(forKey key: String) -> Data? { defaults[key] }
 
