@@ -62,4 +62,401 @@ struct SchibstedVendorFidelityTests {
         #expect(await storage.storedKeys().map(\.issuer) == ["https://identity-pre.schibsted.com"])
         #expect(try await client.resumeLastLoggedInUser() != nil)
     }
+
+    // MARK: Row 44 / wire "Simplified-login assertion" and "Shared keychain" / issue item 1
+
+    /// The news app (another client of the vendor) logs in; its session is written as account-sdk-ios-web writes it.
+    private func newsAppOnVendorSDK(_ idp: TestIdentityProvider, format: VendorFormat) async throws -> (InMemoryVendorStore, Credential) {
+        let newsStorage = InMemoryTokenStorage()
+        let news = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+                                               redirectURI: URL(string: "com.example.news:/login")!),
+            storage: newsStorage, vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        _ = try await news.login(with: HeadlessUserAgent(transport: idp.transport))
+        let key = try #require(await newsStorage.storedKeys().first)
+        let credential = try #require(await newsStorage.credential(for: key))
+        let store = InMemoryVendorStore()
+        await store.setGenericPassword(format.json(credential, clientID: TestIdentityProvider.schibstedSecondClientID, now: idp.clock.now()),
+                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
+        return (store, credential)
+    }
+
+    @Test("item1: simplified login end to end — a vendor-SDK app's session in the shared keychain, POST /api/2/user/auth/token with its bearer, assertion + prompt=select_account", arguments: [VendorFormat.v6, .v5])
+    func item1SimplifiedLoginFromVendorSDKApp(format: VendorFormat) async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
+        let transport = RecordingTransport(idp.transport)
+        let storage = InMemoryTokenStorage()
+        let tracker = RecordingTracker()
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            appIdentifierPrefix: "ABCDE12345", tracker: tracker, storage: storage, vendorStore: vendorStore,
+            transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let manager = SimplifiedLoginManager(client: app, env: .pre, sharedStorage: InMemoryTokenStorage())
+        let offered = try #require(try await manager.latestSharedAccount())
+        #expect(offered.writtenByVendorSDK && offered.clientId == TestIdentityProvider.schibstedSecondClientID)
+        #expect(offered.uuid == news.subject)
+
+        let user = try await manager.continueAs(offered, with: HeadlessUserAgent(transport: transport))
+        #expect(await user.uuid == news.subject)
+        let assertionCall = try #require(await transport.exchanges(pathSuffix: "/api/2/user/auth/token").first)
+        #expect(assertionCall.request.httpMethod == "POST")
+        #expect(assertionCall.request.url?.absoluteString == "https://identity-pre.schibsted.com/api/2/user/auth/token")
+        #expect(assertionCall.request.value(forHTTPHeaderField: "Authorization") == "Bearer \(news.accessToken.reveal())")
+        let authorizeURL = try #require(await transport.exchanges(pathSuffix: "/oauth/authorize").last?.request.url)
+        let authorize = Dictionary(FormEncoding.decode(authorizeURL.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(authorize["assertion"]?.hasPrefix("as_") == true)
+        #expect(authorize["prompt"] == "select_account" && authorize["acr_values"] == nil)
+        #expect(await storage.storedKeys().map(\.clientID) == [TestIdentityProvider.schibstedClientID])
+        let tracked = await tracker.events
+        #expect(tracked.contains(.simplifiedLoginOffered) && tracked.contains(.simplifiedLoginContinued))
+        // The other app's item is left as it was.
+        #expect(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID) != nil)
+    }
+
+    @Test("item1: an expired shared token is refreshed for the app that owns it and written back in its own format; then the assertion", arguments: [VendorFormat.v6, .v5])
+    func item1ExpiredSharedTokenRefreshedForOwner(format: VendorFormat) async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.schibsted(clock: clock)
+        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
+        clock.advance(by: 7200)
+        let transport = RecordingTransport(idp.transport)
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
+        let user = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport))
+        #expect(await user?.uuid == news.subject)
+
+        let assertions = await transport.exchanges(pathSuffix: "/api/2/user/auth/token")
+        #expect(assertions.map(\.status) == [401, 200])
+        let refresh = try #require(await transport.exchanges(pathSuffix: "/oauth/token").first)
+        #expect(refresh.formParameters["grant_type"] == "refresh_token")
+        #expect(refresh.formParameters["client_id"] == TestIdentityProvider.schibstedSecondClientID)
+        #expect(refresh.request.value(forHTTPHeaderField: "X-OIDC") == "v1")
+        // Written back where it was read, in the same format, with the rotated tokens.
+        let data = try #require(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID))
+        let object = try JSONValue.parseObject(data)
+        let tokens = try #require(object["userTokens"]?.objectValue)
+        #expect(tokens["accessToken"]?.stringValue != news.accessToken.reveal())
+        #expect(tokens["refreshToken"]?.stringValue != news.refreshToken?.reveal())
+        #expect(object["updatedAt"]?.numberValue == clock.now().timeIntervalSinceReferenceDate)
+        #expect((object["clientId"] != nil) == (format == .v5))
+        #expect((tokens["idToken"] != nil) == (format == .v5))
+        #expect((tokens["expiration"] != nil) == (format == .v6))
+        #expect(tokens["idTokenClaims"]?["sub"]?.stringValue == news.subject)
+    }
+
+    @Test("item1: the emulator refuses an exchange code as an assertion, and an assertion twice")
+    func item1EmulatorRefusesShortcut() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = client(idp)
+        let user = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
+        let code = try await user.oneTimeCode(clientId: TestIdentityProvider.schibstedClientID)
+        for assertion in [code.reveal(), "as_forged"] {
+            let request = try await client.authClient.prepareSignIn(options: SignInOptions(additionalParameters: ["assertion": assertion]))
+            let error = await #expect(throws: AuthError.self) {
+                _ = try await client.authClient.completeSignIn(redirect: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
+            }
+            #expect(error?.code == .authorizationFailed, "\(assertion)")
+        }
+    }
+
+    @Test("item1: simplified login keeps the one-login-at-a-time rule")
+    func item1SimplifiedLoginRespectsLock() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        _ = try await app.getLoginSession()
+        let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
+        let offered = try #require(try await manager.latestSharedAccount())
+        let error = await #expect(throws: AuthError.self) { _ = try await manager.continueAs(offered, with: HeadlessUserAgent(transport: idp.transport)) }
+        #expect(error?.schibstedError == .login(.previousSessionInProgress))
+        let wrongEnvironment = SimplifiedLoginManager(client: app, env: .proCom)
+        let envError = await #expect(throws: AuthError.self) { _ = try await wrongEnvironment.latestSharedAccount() }
+        #expect(envError?.code == .invalidConfiguration)
+    }
+
+    @Test("item1: sessions of another environment, and unreadable items, are never offered")
+    func item1OnlyThisEnvironment() async throws {
+        let store = InMemoryVendorStore()
+        await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://login.schibsted.com/","sub":"u","legacy_user_id":"1","aud":["c"],"exp":1}},"updatedAt":800000000}"#.utf8), service: "com.schibsted.account", account: "c")
+        await store.setGenericPassword(Data("not json".utf8), service: "com.schibsted.account", account: "d")
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        #expect(try await SimplifiedLoginManager(client: app).latestSharedAccount() == nil)
+    }
+
+    // MARK: Row 36 / common: the vendor SDK's own stored session is adopted
+
+    @Test("row36: the session account-sdk-ios-web stored for this client id is moved into storage at resume, once, and works", arguments: [VendorFormat.v6, .v5])
+    func row36VendorSessionAdopted(format: VendorFormat) async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        // Tokens the vendor SDK obtained for this very client, stored in its format.
+        let earlier = InMemoryTokenStorage()
+        _ = try await client(idp, storage: earlier).login(with: HeadlessUserAgent(transport: idp.transport))
+        let credential = try #require(await earlier.credential(for: earlier.storedKeys()[0]))
+        let store = InMemoryVendorStore()
+        await store.setGenericPassword(format.json(credential, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
+                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+
+        let storage = InMemoryTokenStorage()
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: storage, vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let user = try #require(try await app.resumeLastLoggedInUser())
+        #expect(await user.uuid == credential.subject)
+        #expect(await user.userId == "12345678")
+        #expect(await store.isEmpty)
+        #expect(await storage.storedKeys().map(\.issuer) == ["https://identity-pre.schibsted.com"])
+        let profile = try await user.fetchProfileData()
+        #expect(profile.uuid == credential.subject)
+    }
+
+    @Test("row36: an unreadable vendor item is left in place and nothing is stored")
+    func row36UnreadableVendorItem() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let store = InMemoryVendorStore()
+        await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":""}}"#.utf8), service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+        let storage = InMemoryTokenStorage()
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: storage, vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        #expect(try await app.resumeLastLoggedInUser() == nil)
+        let (vendorLeft, nothingStored) = (await !store.isEmpty, await storage.isEmpty)
+        #expect(vendorLeft && nothingStored)
+    }
+
+    // MARK: Rows 16-18 / issue item 5: the manual custom-scheme flow
+
+    @Test("row17: dismissing the sheet (cancelLoginSession) ends the pending login at once; its state can never be used")
+    func row17CancelClearsPending() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let tracker = RecordingTracker()
+        let client = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            tracker: tracker, storage: InMemoryTokenStorage(), vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let abandoned = try await client.getLoginSession()
+        let callback = try await HeadlessUserAgent(transport: idp.transport).authorize(abandoned)
+        await client.cancelLoginSession()
+        // A new login starts at once (no 600 s lock) …
+        let next = try await client.getLoginSession()
+        // … and the abandoned request's callback is refused.
+        let error = await #expect(throws: AuthError.self) { _ = try await client.handleAuthenticationResponse(url: callback) }
+        #expect(error?.schibstedError == .login(.unsolicitedResponse))
+        _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(next))
+        #expect(await tracker.events.contains(.loginCancelled))
+    }
+
+    @Test("row17: a browser that fails or is dismissed in login(with:) leaves no pending login")
+    func row17DismissedBrowser() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = client(idp)
+        let error = await #expect(throws: AuthError.self) { _ = try await client.login(with: DismissedSheet()) }
+        #expect(error?.code == .userCancelled)
+        _ = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
+    }
+
+    @Test("row18: the seed's BankID redirect {scheme}:/bankId is not handled and leaves the login pending; cancel is checked after the URL-is-ours check")
+    func row18BankIDAndCancelOrder() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = client(idp)
+        let request = try await client.getLoginSession()
+        let bankID = URL(string: "com.example.schibsted:/bankId")!
+        #expect(!client.handles(bankID))
+        let error = await #expect(throws: AuthError.self) { _ = try await client.handleAuthenticationResponse(url: bankID) }
+        #expect(error?.code == .redirectMismatch && error?.message.contains("BankID") == true)
+        // Someone else's URL with "cancel" in its path is not ours: the pending login survives.
+        let foreign = URL(string: "https://evil.example/login/cancel")!
+        #expect(!client.handles(foreign))
+        let foreignError = await #expect(throws: AuthError.self) { _ = try await client.handleAuthenticationResponse(url: foreign) }
+        #expect(foreignError?.code == .redirectMismatch)
+        // A path merely containing the letters is not a cancellation either.
+        #expect(!client.handles(URL(string: "com.example.schibsted:/login/cancelled-order")!))
+        // The login still completes.
+        _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
+    }
+
+    // MARK: Wire "Authorization parameters" / issue item 4
+
+    @Test("item4: x_domain_id and a caller-chosen state (SDK 5) are sent; a short or reused state is refused")
+    func item4XDomainIDAndState() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = client(idp)
+        let xDomainId = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+        let state = "app-chosen-state-0123456789abcdef"
+        let request = try await client.getLoginSession(state: state, xDomainId: xDomainId)
+        let query = Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(query["x_domain_id"] == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
+        #expect(query["state"] == state && request.state == state)
+        let user = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
+        #expect(await user.session.isSignedIn)
+
+        let reused = await #expect(throws: AuthError.self) { _ = try await client.getLoginSession(state: state) }
+        #expect(reused?.code == .invalidConfiguration)
+        let short = await #expect(throws: AuthError.self) { _ = try await client.getLoginSession(state: "abc123") }
+        #expect(short?.code == .invalidConfiguration && short?.message.contains("22") == true)
+    }
+
+    @Test("item4: the emulator's profile is the real camelCase {\"data\": …} shape, and it decodes")
+    func item4CamelCaseProfile() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        let client = client(idp, transport: transport)
+        let user = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
+        let profile = try await user.fetchProfileData()
+        #expect(profile.userId == "12345678" && profile.displayName == "Kari Nordmann" && profile.pairId == "pair-8f1d2c")
+        let exchange = try #require(await transport.exchanges(pathSuffix: "/api/2/user/\(profile.uuid ?? "")").first)
+        let data = try #require(try JSONValue.parseObject(exchange.responseBody)["data"]?.objectValue)
+        #expect(data["displayName"] != nil && data["display_name"] == nil && data["pairId"] != nil)
+    }
+
+    // MARK: Row 13 / wire "External id": the vendors' vectors
+
+    @Test("row13: external id vectors of SDK 5 (ClientTests) and SDK 6 (SchibstedAuthenticatorTests), both labels, optional as the vendor's")
+    func row13ExternalIDVectors() {
+        let client = client(TestIdentityProvider.schibsted(clock: ManualClock()))
+        let v5: String? = client.getExternalId(pairId: "pairId", externalParty: "externalParty", suffix: "optionalSuffix")
+        #expect(v5 == "e0b2b31df36848059b44ac0ee6784607b003a3688ac6bbdb196d8465bbc8b281")
+        #expect(client.getExternalId(pairId: "pairId", externalParty: "externalParty", optionalSuffix: "optionalSuffix") == v5)
+        #expect(client.getExternalId(pairId: "pairId", externalParty: "externalParty") == "386eb5f9c3e56843ff83e43fa3d69fc4c2b2072f8e8036332baefb04e96f28b9")
+        #expect(client.externalId(pairId: "12345", externalParty: "sourcepoint") == "403bfebc8ef54946c8f4f4ca0e5074d13ce7faf4ac2861e55fee2873f22b01b8")
+        #expect(client.externalId(pairId: "12345", externalParty: "schibsted", suffix: "suffix") == "55e732d1ea6a6885cb6ca85ad82b5aca867b4615d7fcb5111c9524c67e9e9f89")
+        // SDK 6 keeps an empty suffix; SDK 5 drops it.
+        #expect(client.externalId(pairId: "a", externalParty: "b", suffix: "") != client.getExternalId(pairId: "a", externalParty: "b", suffix: ""))
+    }
+
+    @Test("wire webSessionURL: the vendor's form body vector and /session/<code> on the environment's server")
+    func webSessionURLVector() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        let user = try await client(idp, transport: transport).login(with: HeadlessUserAgent(transport: idp.transport))
+        let url = try await user.webSessionURL(clientId: "a70ed9c041334b712c599a526", redirectURI: URL(string: "a70ed9c041334b712c599a526:/login")!)
+        let exchange = try #require(await transport.exchanges(pathSuffix: "/api/2/oauth/exchange").first)
+        let body = String(decoding: exchange.request.httpBody ?? Data(), as: UTF8.self).split(separator: "&").map(String.init)
+        #expect(body.contains("clientId=a70ed9c041334b712c599a526"))
+        #expect(body.contains("redirectUri=a70ed9c041334b712c599a526%3A%2Flogin"))
+        #expect(body.contains("type=session"))
+        #expect(url.absoluteString.hasPrefix("https://identity-pre.schibsted.com/session/oc_"))
+    }
+
+    // MARK: Rows 12, 31, 46, 6 / issue item 6: hooks
+
+    @Test("row12: UserDelegate.userDidLogout for an explicit logout and for a forced one (refresh token rejected)")
+    func row12LogoutDelegates() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client = client(idp)
+        let explicit = LogoutCounter()
+        let user = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
+        await user.delegates.addDelegate(explicit)
+        try await user.logout()
+        #expect(await explicit.waitForLogouts(1))
+        #expect(await !user.isLoggedIn)
+
+        let clock = ManualClock()
+        let forcedIdP = TestIdentityProvider.schibsted(clock: clock)
+        let forcedClient = self.client(forcedIdP)
+        let forced = LogoutCounter()
+        let second = try await forcedClient.login(with: HeadlessUserAgent(transport: forcedIdP.transport))
+        await second.delegates.addDelegate(forced)
+        await forcedIdP.update { $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), [:]) }
+        clock.advance(by: 7200)
+        _ = try? await second.session.validAccessToken()
+        #expect(await forced.waitForLogouts(1))
+    }
+
+    @Test("row31: tokens obtained externally are validated in full before they are stored")
+    func row31ImportedTokens() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        // The seed's external flow, run by hand: authorize, then the token request with X-OIDC: v1.
+        let obtainer = InMemoryTokenStorage()
+        _ = try await client(idp, storage: obtainer).login(with: HeadlessUserAgent(transport: idp.transport))
+        let tokens = try #require(await obtainer.credential(for: obtainer.storedKeys()[0]))
+
+        let storage = InMemoryTokenStorage()
+        let client = client(idp, storage: storage)
+        let user = try await client.login(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: try #require(tokens.idToken), expiresIn: 600)
+        #expect(await user.uuid == tokens.subject)
+        #expect(await storage.storedKeys().count == 1)
+
+        // A tampered ID token is refused and nothing is stored.
+        let forgedStorage = InMemoryTokenStorage()
+        let parts = try #require(tokens.idToken).reveal().split(separator: ".").map(String.init)
+        let forged = Secret(parts[0] + "." + parts[1] + "." + String(parts[2].reversed()))
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await self.client(idp, storage: forgedStorage).login(accessToken: tokens.accessToken, refreshToken: nil, idToken: forged)
+        }
+        #expect(error?.code == .invalidSignature || error?.code == .malformedIDToken)
+        #expect(await forgedStorage.isEmpty)
+    }
+
+    @Test("row6: clientConfiguration.env is the environment")
+    func row6Env() {
+        let configuration = ClientConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)
+        #expect(configuration.env == .proNo && configuration.env == .norway)
+    }
+}
+
+/// How account-sdk-ios-web 5.x and 6.x encode their `UserSession` (Foundation's `JSONEncoder`, dates as seconds
+/// since 2001).
+enum VendorFormat: String, Sendable, CustomStringConvertible {
+    case v5, v6
+
+    var description: String { rawValue }
+
+    func json(_ credential: Credential, clientID: String, now: Date) -> Data {
+        let claims: JSONValue = [
+            "iss": "https://identity-pre.schibsted.com/", "sub": .string(credential.subject ?? ""),
+            "legacy_user_id": "12345678", "aud": [.string(clientID)], "exp": .number(now.timeIntervalSince1970 + 3600),
+            "nonce": "n0nce12345", "amr": ["pwd"],
+        ]
+        var tokens: [String: JSONValue] = [
+            "accessToken": .string(credential.accessToken.reveal()),
+            "refreshToken": .string(credential.refreshToken?.reveal() ?? ""),
+            "idTokenClaims": claims,
+        ]
+        var session: [String: JSONValue] = ["updatedAt": .number(now.timeIntervalSinceReferenceDate)]
+        switch self {
+        case .v6:
+            tokens["expiration"] = .number((credential.expiresAt ?? now).timeIntervalSinceReferenceDate)
+        case .v5:
+            tokens["idToken"] = .string(credential.idToken?.reveal() ?? "")
+            session["clientId"] = .string(clientID)
+        }
+        session["userTokens"] = .object(tokens)
+        return (try? JSONValue.object(session).jsonData()) ?? Data()
+    }
+}
+
+actor RecordingTracker: TrackingEventsHandler {
+    private(set) var events: [SchibstedTrackingEvent] = []
+    func track(_ event: SchibstedTrackingEvent) { events.append(event) }
+}
+
+/// A browser sheet the user closed.
+struct DismissedSheet: UserAgent {
+    func authorize(_ request: AuthorizationRequest) async throws -> URL {
+        throw AuthError(.userCancelled, "The user closed the sheet.")
+    }
+}
+
+actor LogoutCounter: UserDelegate {
+    private var count = 0
+    func userDidLogout() { count += 1 }
+    /// Waits (yielding, bounded) until `expected` logouts arrived: delivery is asynchronous, on the delegate's actor.
+    func waitForLogouts(_ expected: Int) async -> Bool {
+        for _ in 0..<1000 where count < expected { await Task.yield() }
+        return count == expected
+    }
 }

@@ -12,6 +12,8 @@ public actor RecordingTransport: HTTPTransport {
         public let request: URLRequest
         /// The response status, or `nil` when the transport threw.
         public let status: Int?
+        /// The response body (empty when the transport threw).
+        public let responseBody: Data
 
         /// The request's form body parameters.
         public var formParameters: [String: String] {
@@ -33,10 +35,10 @@ public actor RecordingTransport: HTTPTransport {
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         do {
             let (data, response) = try await base.send(request)
-            exchanges.append(Exchange(request: request, status: response.statusCode))
+            exchanges.append(Exchange(request: request, status: response.statusCode, responseBody: data))
             return (data, response)
         } catch {
-            exchanges.append(Exchange(request: request, status: nil))
+            exchanges.append(Exchange(request: request, status: nil, responseBody: Data()))
             throw error
         }
     }
