@@ -9,6 +9,9 @@ import AuthTesting
 import AuthUber
 import Foundation
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 @Suite("Migration guide code")
 struct MigrationGuideTests {
@@ -131,5 +134,50 @@ struct MigrationGuideTests {
         let userInfo = try await service.fetchUserInfo()                           // fetchUserInfo()
         // --- end ---
         #expect(tokens.idToken != nil && userInfo.email.contains("@"))
+    }
+}
+
+/// The README's Schibsted block, verbatim (`readmeSnippetMatches` compares the two), so it must type-check.
+/// Never called: its client uses the default Keychain/file storage and the real network.
+private func schibstedReadmeSnippet(configuration: ClientConfiguration, url: URL, apiURL: URL, logoutObserver: any UserDelegate) async throws {
+    // --- readme ---
+    let client = SchibstedAccountClient(configuration: configuration)   // the Keychain; the vendor SDK's session is adopted
+    let login = try await client.getLoginSession(withMFA: .otp, withSSO: true)   // open login.url in a web session
+    // application(_:open:options:) — BankID's {scheme}:/bankId redirect is not a login callback:
+    guard client.handles(url) else { return }
+    let user = try await client.handleAuthenticationResponse(url: url)
+    // If the user closes the sheet instead: await client.cancelLoginSession()
+    let profile = try await user.fetchProfileData()
+    let externalId = client.getExternalId(pairId: profile.pairId ?? "", externalParty: "partner")
+    let (data, response) = try await user.send(URLRequest(url: apiURL))      // refresh-on-401, shared
+    await user.delegates.addDelegate(logoutObserver)                          // userDidLogout, explicit or forced
+    let resumed = try await client.resumeLastLoggedInUser()
+    // Errors are AuthError; `error.schibstedError` gives .login(.missingExpectedMFA), .idToken(.invalidNonce), …
+    // --- end ---
+    _ = (login, externalId, data, response, resumed)
+}
+
+@Suite("README code")
+struct ReadmeCodeTests {
+    /// The lines between `// --- readme ---` and `// --- end ---` in this file.
+    private func testLines() throws -> [String] {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let lines = source.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let start = try #require(lines.firstIndex(of: "// --- readme ---"))
+        let end = try #require(lines[start...].firstIndex(of: "// --- end ---"))
+        return Array(lines[(start + 1)..<end])
+    }
+
+    @Test("issue 18 item 7: the README's Schibsted snippet is the code compiled here, line by line")
+    func readmeSnippetMatches() throws {
+        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("README.md")
+        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
+        let section = try #require(readme.range(of: "### Schibsted account (`schibsted`"))
+        let block = try #require(readme[section.upperBound...].range(of: "```swift\nimport AuthSchibsted\n"))
+        let close = try #require(readme[block.upperBound...].range(of: "```"))
+        let readmeLines = readme[block.upperBound..<close.lowerBound].components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(readmeLines == (try testLines()))
     }
 }
