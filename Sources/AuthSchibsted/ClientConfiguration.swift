@@ -85,6 +85,15 @@ public enum MFAType: String, Sendable, CaseIterable {
     /// Swedish BankID (pre only).
     case eidSE = "eid-se"
 
+    /// The vendor SDK 5 spelling of a country eID, `.preEid(.se)`.
+    public static func preEid(_ country: PreEidType) -> MFAType { country.method }
+    /// The vendor SDK 6 spelling of a country eID, `.preBankId(.se)`.
+    public static func preBankId(_ country: PreEidType) -> MFAType { country.method }
+    /// The vendor SDK 6 name of ``otp``.
+    public static let oneTimeCode = MFAType.otp
+    /// The vendor SDK 6 name of ``eid``.
+    public static let bankId = MFAType.eid
+
     /// The `amr` value the server reports for this method. Schibsted's pre environment reports a country eID
     /// (`eid-se`, …) as plain `eid`, so both vendor SDK versions (5.1.3 `IdTokenValidator`, 6.x `verifyAMR`)
     /// expect `eid` for those, and only that.
@@ -100,6 +109,21 @@ public enum MFAType: String, Sendable, CaseIterable {
     func isSatisfied(by amr: [String]) -> Bool {
         amr.contains(expectedAMRValue)
     }
+}
+
+/// A country of the pre-environment eIDs (the vendor's `PreEidType`, 6.x `PreBankId`).
+public enum PreEidType: String, Sendable, CaseIterable {
+    /// Denmark.
+    case dk = "eid-dk"
+    /// Finland.
+    case fi = "eid-fi"
+    /// Norway.
+    case no = "eid-no"
+    /// Sweden.
+    case se = "eid-se"
+
+    /// The method for this country.
+    var method: MFAType { MFAType(rawValue: rawValue) ?? .eid }
 }
 
 /// The client's configuration (the vendor's `ClientConfiguration`).

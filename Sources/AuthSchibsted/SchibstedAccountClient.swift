@@ -31,6 +31,7 @@ public actor SchibstedAccountClient {
     /// Creates a client.
     ///
     /// - Parameters:
+    ///   - configuration: the environment, client id and redirect URI.
     ///   - appIdentifierPrefix: your Apple team id, to share sessions with the vendor's other apps (simplified
     ///     login): the default storage then lives in the access group `<prefix>.com.schibsted.simplifiedLogin`,
     ///     which the app's Keychain Sharing capability must list.
@@ -39,6 +40,9 @@ public actor SchibstedAccountClient {
     ///     files elsewhere, so a relaunch finds the user logged in.
     ///   - vendorStore: where account-sdk-ios-web kept its session; it is moved into `storage` once, at the first
     ///     ``resumeLastLoggedInUser()``. By default the app's Keychain on Apple platforms.
+    ///   - transport: sends the HTTP requests.
+    ///   - logger: receives the client's log records (never tokens); its level is yours to set.
+    ///   - clock: the time source for expiry and lifetimes.
     public init(
         configuration: ClientConfiguration,
         appIdentifierPrefix: String? = nil,
@@ -265,3 +269,6 @@ public actor SchibstedAccountClient {
             && received.port == expected.port
     }
 }
+
+/// The vendor SDK 5 name of ``SchibstedAccountClient``, for code migrating from account-sdk-ios-web.
+public typealias Client = SchibstedAccountClient

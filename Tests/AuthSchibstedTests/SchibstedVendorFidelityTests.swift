@@ -401,6 +401,16 @@ struct SchibstedVendorFidelityTests {
         #expect(await forgedStorage.isEmpty)
     }
 
+    @Test("migration traps: Client, .preEid(.se) / .preBankId(.se) / .oneTimeCode / .bankId compile and mean the vendor's values")
+    func migrationSpellings() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let client: Client = client(idp)
+        #expect(MFAType.preEid(.se) == .eidSE && MFAType.preBankId(.no) == .eidNO && MFAType.preEid(.dk) == .eidDK)
+        #expect(MFAType.oneTimeCode == .otp && MFAType.bankId == .eid)
+        let request = try await client.getLoginSession(withMFA: .preEid(.fi))
+        #expect(Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })["acr_values"] == "eid-fi")
+    }
+
     @Test("row6: clientConfiguration.env is the environment")
     func row6Env() {
         let configuration = ClientConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)
