@@ -19,6 +19,13 @@ set +a
 echo "==> swift test"
 swift test
 
+echo "==> every provider example runs against its emulator and exits 0"
+for example in oidc-example grab-example schibsted-example uber-example onelogin-example govuk-example; do
+  swift run --skip-build "$example" > "/tmp/$example.log" 2>&1 \
+    || { tail -20 "/tmp/$example.log"; echo "$example failed" >&2; exit 1; }
+  echo "$example: ok ($(wc -l < "/tmp/$example.log") lines)"
+done
+
 echo "==> a third-party provider package (Examples/ThirdPartyProvider) against this package"
 swift test --package-path Examples/ThirdPartyProvider
 
