@@ -53,6 +53,18 @@ public enum SchibstedEnvironment: Sendable, Hashable {
         URL(string: "https://session-service.\(serverURL.host ?? "")")!
     }
 
+    /// The user's SDRN (Schibsted data resource name) for a legacy user id, as the vendor SDK 6 builds it:
+    /// `sdrn:schibsted.com:user:<id>` (Sweden, pre and custom servers), `sdrn:spid.no:user:<id>` (Norway),
+    /// `sdrn:schibsted.fi:user:<id>` (Finland); `nil` for Denmark, which SDK 6 no longer serves.
+    public func sdrn(userId: String) -> String? {
+        switch self {
+        case .proCom, .pre, .custom: "sdrn:schibsted.com:user:\(userId)"
+        case .proNo: "sdrn:spid.no:user:\(userId)"
+        case .proFi: "sdrn:schibsted.fi:user:\(userId)"
+        case .proDk: nil
+        }
+    }
+
     /// Whether the country-specific eID methods (`eid-dk`, `eid-fi`, `eid-no`, `eid-se`) may be requested.
     var allowsCountryEID: Bool {
         switch self {
@@ -63,6 +75,10 @@ public enum SchibstedEnvironment: Sendable, Hashable {
 
     func endpoint(_ path: String) -> URL {
         URL(string: serverURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path)!
+    }
+
+    func sessionServiceEndpoint(_ path: String) -> URL {
+        URL(string: sessionServiceURL.absoluteString + path)!
     }
 }
 

@@ -45,6 +45,31 @@ public struct SchibstedUser: Sendable {
         }
     }
 
+    /// The user's SDRN for tracking (the vendor SDK 6's `user.sdrn`), from the legacy user id and the environment.
+    public var sdrn: String? {
+        get async {
+            guard let userId = await userId else { return nil }
+            return client.configuration.environment.sdrn(userId: userId)
+        }
+    }
+
+    /// A short-lived JWT identifying the user to Schibsted's web frontends (the vendor SDK 6's `frontendJWT()`),
+    /// from the session service's `/frontend-jwt`.
+    public func frontendJWT() async throws -> Secret {
+        var request = URLRequest(url: client.configuration.environment.sessionServiceEndpoint("/frontend-jwt"))
+        request.httpMethod = "GET"
+        request.httpShouldHandleCookies = false
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await session.send(request)
+        guard response.statusCode == 200 else {
+            throw AuthError(.httpError, "GET /frontend-jwt answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        }
+        guard let jwt = (try? JSONValue.parseObject(data))?["id_jwt"]?.stringValue, !jwt.isEmpty else {
+            throw AuthError(.invalidResponse, "The /frontend-jwt response has no id_jwt.", providerID: SchibstedProvider.id)
+        }
+        return Secret(jwt)
+    }
+
     /// Sends `request` with the user's token; a 401 refreshes once (shared with concurrent 401s) and retries.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await session.send(request)

@@ -37,6 +37,16 @@ public struct SimplifiedLoginManager: Sendable {
         fileprivate let credential: Credential?
     }
 
+    /// What the vendor's sheet shows for a shared account, from the session service's `/user-context-from-token`.
+    public struct SharedAccountContext: Sendable, Hashable {
+        /// The user identifier.
+        public let identifier: String
+        /// The user's display name ("Continue as …").
+        public let displayText: String
+        /// The app the session belongs to (for example "Aftonbladet").
+        public let clientName: String
+    }
+
     private let client: SchibstedAccountClient
     private let vendorStore: (any VendorStore)?
     private let sharedStorage: (any TokenStorage)?
@@ -90,6 +100,28 @@ public struct SimplifiedLoginManager: Sendable {
         let latest = candidates.max { $0.updatedAt < $1.updatedAt }
         if latest != nil { await client.tracker?.track(.simplifiedLoginOffered) }
         return latest
+    }
+
+    /// The sheet's content for `account`: `GET /user-context-from-token` on the session service with the shared
+    /// access token (never refreshed here, as the vendor does not).
+    ///
+    /// - Throws: `http_error` (for example 401 once the shared token has expired), `invalid_response`.
+    public func context(for account: SharedAccount) async throws -> SharedAccountContext {
+        try checkEnvironment()
+        var request = URLRequest(url: client.configuration.environment.sessionServiceEndpoint("/user-context-from-token"))
+        request.httpMethod = "GET"
+        request.setValue("Bearer \(account.accessToken.reveal())", forHTTPHeaderField: "Authorization")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        let (data, response) = try await client.authClient.transport.send(request)
+        guard response.statusCode == 200 else {
+            throw AuthError(.httpError, "GET /user-context-from-token answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        }
+        guard let object = try? JSONValue.parseObject(data), let identifier = object["identifier"]?.stringValue,
+              let displayText = object["display_text"]?.stringValue, let clientName = object["client_name"]?.stringValue
+        else {
+            throw AuthError(.invalidResponse, "The /user-context-from-token response lacks identifier, display_text or client_name.", providerID: SchibstedProvider.id)
+        }
+        return SharedAccountContext(identifier: identifier, displayText: displayText, clientName: clientName)
     }
 
     /// Offers nothing when there is no shared account; otherwise continues as the newest one (the vendor's

@@ -411,6 +411,33 @@ struct SchibstedVendorFidelityTests {
         #expect(Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })["acr_values"] == "eid-fi")
     }
 
+    @Test("wire user-context-from-token, frontend-jwt, SDRN: the session service's endpoints and the vendor's SDRN forms")
+    func wireSessionServiceAndSDRN() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
+        let account = try #require(try await manager.latestSharedAccount())
+        let context = try await manager.context(for: account)
+        #expect(context.identifier == news.subject && context.displayText == "Kari Nordmann" && !context.clientName.isEmpty)
+        let contextCall = try #require(await transport.exchanges(pathSuffix: "/user-context-from-token").first)
+        #expect(contextCall.request.url?.host == "session-service.identity-pre.schibsted.com")
+        #expect(contextCall.request.value(forHTTPHeaderField: "Authorization") == "Bearer \(news.accessToken.reveal())")
+
+        let user = try await app.login(with: HeadlessUserAgent(transport: idp.transport))
+        let jwt = try await user.frontendJWT()
+        #expect(jwt.reveal().hasPrefix("eyJ"))
+        #expect(await transport.exchanges(pathSuffix: "/frontend-jwt").first?.request.url?.host == "session-service.identity-pre.schibsted.com")
+        #expect(await user.sdrn == "sdrn:schibsted.com:user:12345678")
+        #expect(SchibstedEnvironment.proNo.sdrn(userId: "1") == "sdrn:spid.no:user:1")
+        #expect(SchibstedEnvironment.proFi.sdrn(userId: "1") == "sdrn:schibsted.fi:user:1")
+        #expect(SchibstedEnvironment.proCom.sdrn(userId: "1") == "sdrn:schibsted.com:user:1")
+    }
+
     @Test("row6: clientConfiguration.env is the environment")
     func row6Env() {
         let configuration = ClientConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)

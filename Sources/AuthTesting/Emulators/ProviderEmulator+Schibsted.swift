@@ -33,7 +33,8 @@ extension TestIdentityProvider {
     /// the issuer `https://identity-pre.schibsted.com/` (with the real server's trailing slash), `amr` reflecting the
     /// requested `acr_values` (a country eID as `eid`), `legacy_user_id`, the profile API `/api/2/user/<uuid>`
     /// (camelCase inside `{"data": …}`), the exchange API `/api/2/oauth/exchange` and simplified login's
-    /// `POST /api/2/user/auth/token` (bearer → `{"data": {"assertion": …}}`).
+    /// `POST /api/2/user/auth/token` (bearer → `{"data": {"assertion": …}}`), and on
+    /// `session-service.identity-pre.schibsted.com` `/user-context-from-token` and `/frontend-jwt`.
     ///
     /// Strict: token requests without `X-OIDC: v1` get HTTP 400; an authorization request must carry
     /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account`; an `assertion` must be
@@ -52,6 +53,7 @@ extension TestIdentityProvider {
             ],
             user: user
         )
+        configuration.additionalHosts = ["session-service.identity-pre.schibsted.com"]
         configuration.paths.discovery = nil
         configuration.paths.authorize = "/oauth/authorize"
         configuration.paths.token = "/oauth/token"
@@ -100,6 +102,14 @@ extension TestIdentityProvider {
                 return (200, ["data": ["assertion": .string(assertion)]])
             }
             if path.hasPrefix("/api/2/user/") { return (403, ["error": "access_denied"]) }
+            // The session service (session-service.<host>): what the Simplified Login sheet shows, and the
+            // frontend JWT for web views. Snake_case, not wrapped in `data`, as the vendor SDK decodes them.
+            if path == "/user-context-from-token", request.httpMethod == "GET" {
+                return (200, ["identifier": .string(subject), "display_text": "Kari Nordmann", "client_name": "Emulated News"])
+            }
+            if path == "/frontend-jwt", request.httpMethod == "GET" {
+                return (200, ["id_jwt": .string("eyJhbGciOiJub25lIn0." + SecureRandom.token(byteCount: 16) + ".")])
+            }
             if path == "/api/2/oauth/exchange", request.httpMethod == "POST" {
                 let form = Dictionary(FormEncoding.decode(String(decoding: request.httpBody ?? Data(), as: UTF8.self)), uniquingKeysWith: { a, _ in a })
                 guard let type = form["type"], ["session", "code"].contains(type), form["clientId"] != nil else {

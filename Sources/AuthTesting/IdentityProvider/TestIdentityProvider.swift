@@ -70,6 +70,9 @@ public actor TestIdentityProvider {
         /// Where the endpoints are served when the issuer names another host (GrabID: issuer `https://idp.grab.com`,
         /// endpoints under `partner-api.grab.com`); `nil` serves them under the issuer.
         public var endpointBase: URL?
+        /// Other hosts this provider answers for (Schibsted's session service `session-service.<server host>`); the
+        /// request path is matched as on the main host.
+        public var additionalHosts: [String] = []
         /// The ID token signing algorithm: `RS256` or `ES256`.
         public var signingAlgorithm: JWSAlgorithm
         /// The registered clients.
@@ -198,9 +201,13 @@ public actor TestIdentityProvider {
 
     /// A transport that routes the issuer's host to this provider.
     public nonisolated var transport: InProcessTransport {
-        InProcessTransport().adding(host: (configuration.endpointBase ?? configuration.issuer).host ?? "") { [self] request in
+        var transport = InProcessTransport().adding(host: (configuration.endpointBase ?? configuration.issuer).host ?? "") { [self] request in
             await self.handle(request)
         }
+        for host in configuration.additionalHosts {
+            transport = transport.adding(host: host) { [self] request in await self.handle(request) }
+        }
+        return transport
     }
 
     /// Changes the provider's behavior.
