@@ -438,6 +438,38 @@ struct SchibstedVendorFidelityTests {
         #expect(SchibstedEnvironment.proCom.sdrn(userId: "1") == "sdrn:schibsted.com:user:1")
     }
 
+    @Test("row7: the default storage persists (the Keychain on Apple platforms, owner-only files elsewhere), not memory")
+    func row7DefaultStoragePersists() {
+        let client = SchibstedAccountClient(configuration: ClientConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
+        #expect(!(client.authClient.storage is InMemoryTokenStorage))
+        #if !canImport(Security)
+        #expect(client.authClient.storage is FileTokenStorage)
+        #endif
+    }
+
+    @Test("row48: an authorization error keeps the vendor's name and its OAuth payload")
+    func row48ErrorPayloads() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        await idp.update { $0.authorizationError = ("access_denied", "The user refused") }
+        let client = client(idp)
+        let error = await #expect(throws: AuthError.self) { _ = try await client.login(with: HeadlessUserAgent(transport: idp.transport)) }
+        #expect(error?.schibstedError == .login(.authenticationErrorResponse))
+        #expect(error?.oauthError == "access_denied")
+        #expect(error?.message.contains("The user refused") == true)
+        // The pending login is over: a new one may start.
+        _ = try await client.getLoginSession()
+    }
+
+    @Test("wire token response: the emulator omits token_type as the vendor's fixtures do, and the login succeeds")
+    func wireTokenResponseShape() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        _ = try await client(idp, transport: transport).login(with: HeadlessUserAgent(transport: idp.transport))
+        let token = try #require(await transport.exchanges(pathSuffix: "/oauth/token").first)
+        let body = try JSONValue.parseObject(token.responseBody)
+        #expect(body["token_type"] == nil && body["access_token"] != nil && body["refresh_token"] != nil && body["expires_in"] != nil)
+    }
+
     @Test("row6: clientConfiguration.env is the environment")
     func row6Env() {
         let configuration = ClientConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)

@@ -54,6 +54,9 @@ extension TestIdentityProvider {
             user: user
         )
         configuration.additionalHosts = ["session-service.identity-pre.schibsted.com"]
+        // Token responses as the vendor's own fixtures show them: access, refresh and ID token, scope, expires_in —
+        // no token_type (the vendor SDK never reads it).
+        configuration.initialBehavior.tokenResponseRemovals = ["token_type"]
         configuration.paths.discovery = nil
         configuration.paths.authorize = "/oauth/authorize"
         configuration.paths.token = "/oauth/token"
