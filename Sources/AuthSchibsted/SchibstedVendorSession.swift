@@ -12,7 +12,7 @@ import Foundation
 /// `idTokenClaims` holds `iss`, `sub`, `legacy_user_id`, `aud`, `exp`, `nonce`, `amr`.
 ///
 /// Platform-neutral, so it is tested on Linux with fixtures in both formats.
-struct SchibstedVendorSession: Sendable {
+struct SchibstedVendorSession: Sendable, CustomReflectable {
     /// The vendor's Keychain service.
     static let service = "com.schibsted.account"
     /// The access group the vendor's apps share sessions in, for an app identifier prefix (team id).
@@ -34,6 +34,11 @@ struct SchibstedVendorSession: Sendable {
     let updatedAt: Date
     /// The decoded JSON, kept so a write-back changes only the tokens.
     private let document: [String: JSONValue]
+
+    /// The raw document holds the tokens in the clear: a `dump` or `print` shows only the non-secret fields.
+    var customMirror: Mirror {
+        Mirror(self, children: ["clientID": clientID, "issuer": issuer, "subject": subject, "updatedAt": updatedAt], displayStyle: .struct)
+    }
 
     /// Decodes one item.
     ///

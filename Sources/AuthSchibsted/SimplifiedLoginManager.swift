@@ -22,7 +22,7 @@ import FoundationNetworking
 /// The vendor's sheet ("Continue as …") is the app's to draw: ``latestSharedAccount()`` gives what to show.
 public struct SimplifiedLoginManager: Sendable {
     /// An account found in the shared storage.
-    public struct SharedAccount: Sendable {
+    public struct SharedAccount: Sendable, CustomStringConvertible, CustomReflectable {
         /// The client id of the app whose session this is.
         public let clientId: String
         /// The user's UUID (`sub`).
@@ -35,6 +35,16 @@ public struct SimplifiedLoginManager: Sendable {
         fileprivate let refreshToken: Secret?
         fileprivate let vendorSession: SchibstedVendorSession?
         fileprivate let credential: Credential?
+
+        /// The account without its tokens: `SharedAccount(uuid, from clientId)`.
+        public var description: String {
+            "SharedAccount(\(uuid), from \(clientId)\(writtenByVendorSDK ? ", vendor SDK" : ""))"
+        }
+
+        /// Only the non-secret fields, so `dump` cannot print the other app's tokens.
+        public var customMirror: Mirror {
+            Mirror(self, children: ["clientId": clientId, "uuid": uuid, "updatedAt": updatedAt, "writtenByVendorSDK": writtenByVendorSDK], displayStyle: .struct)
+        }
     }
 
     /// What the vendor's sheet shows for a shared account, from the session service's `/user-context-from-token`.

@@ -98,6 +98,12 @@ struct SchibstedVendorFidelityTests {
         #expect(offered.writtenByVendorSDK && offered.clientId == TestIdentityProvider.schibstedSecondClientID)
         #expect(offered.uuid == news.subject)
 
+        // The other app's tokens never reach a log line through the account.
+        var dumped = ""
+        dump(offered, to: &dumped)
+        for text in [dumped, String(describing: offered), String(reflecting: offered)] {
+            #expect(!text.contains(news.accessToken.reveal()) && !text.contains(news.refreshToken?.reveal() ?? "\u{0}"))
+        }
         let user = try await manager.continueAs(offered, with: HeadlessUserAgent(transport: transport))
         #expect(await user.uuid == news.subject)
         let assertionCall = try #require(await transport.exchanges(pathSuffix: "/api/2/user/auth/token").first)
@@ -468,6 +474,32 @@ struct SchibstedVendorFidelityTests {
         let token = try #require(await transport.exchanges(pathSuffix: "/oauth/token").first)
         let body = try JSONValue.parseObject(token.responseBody)
         #expect(body["token_type"] == nil && body["access_token"] != nil && body["refresh_token"] != nil && body["expires_in"] != nil)
+    }
+
+    @Test("wire authorization URL vectors (URLBuilderTests): otp → acr_values=otp and no prompt; none → prompt=select_account; scope ⊇ openid offline_access; tracked")
+    func wireAuthorizationURLVectors() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let tracker = RecordingTracker()
+        let client = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            tracker: tracker, storage: InMemoryTokenStorage(), vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        func parameters(_ request: AuthorizationRequest) -> [String: String] {
+            Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })
+        }
+        let otp = try await client.getLoginSession(withMFA: .otp)
+        #expect(parameters(otp)["acr_values"] == "otp" && parameters(otp)["prompt"] == nil)
+        let scopes = Set((parameters(otp)["scope"] ?? "").split(separator: " ").map(String.init))
+        #expect(scopes.isSuperset(of: ["openid", "offline_access"]))
+        #expect(parameters(otp)["code_challenge_method"] == "S256" && parameters(otp)["nonce"] != nil)
+        await client.cancelLoginSession()
+        let plain = try await client.getLoginSession()
+        #expect(parameters(plain)["prompt"] == "select_account" && parameters(plain)["acr_values"] == nil)
+        _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(plain))
+        #expect(await tracker.events == [
+            .loginStarted(mfa: .otp, withSSO: true, xDomainId: nil), .loginCancelled,
+            .loginStarted(mfa: nil, withSSO: true, xDomainId: nil), .loginCompleted,
+        ])
     }
 
     @Test("row6: clientConfiguration.env is the environment")
