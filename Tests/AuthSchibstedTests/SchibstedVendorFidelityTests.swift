@@ -170,6 +170,34 @@ struct SchibstedVendorFidelityTests {
         }
     }
 
+    @Test("item1 hostile: an assertion endpoint answering an error, garbage or no assertion is a specific error, and nothing is stored", arguments: [
+        (500, #"{"error":"server_error"}"#, "http_error"),
+        (200, "<html>not json</html>", "invalid_response"),
+        (200, #"{"data":{"code":"oc_123"}}"#, "invalid_response"),
+        (200, #"{"data":{"assertion":""}}"#, "invalid_response"),
+    ])
+    func item1HostileAssertionEndpoint(status: Int, body: String, code: String) async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
+        let host = try #require(SchibstedEnvironment.pre.serverURL.host)
+        let hostile = InProcessTransport().adding(host: host) { request in
+            guard request.url?.path == "/api/2/user/auth/token" else { return try await idp.transport.send(request) }
+            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+            return (Data(body.utf8), response)
+        }
+        let storage = InMemoryTokenStorage()
+        let app = SchibstedAccountClient(
+            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: storage, vendorStore: vendorStore, transport: hostile, logger: RecordingLogger(), clock: idp.clock)
+        let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
+        let error = await #expect(throws: AuthError.self) { _ = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport)) }
+        #expect(error?.code.rawValue == code)
+        #expect(await storage.isEmpty)
+        // No login was left pending by the failure.
+        _ = try await app.getLoginSession()
+    }
+
     @Test("item1: simplified login keeps the one-login-at-a-time rule")
     func item1SimplifiedLoginRespectsLock() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
@@ -228,11 +256,17 @@ struct SchibstedVendorFidelityTests {
         #expect(profile.uuid == credential.subject)
     }
 
-    @Test("row36: an unreadable vendor item is left in place and nothing is stored")
-    func row36UnreadableVendorItem() async throws {
+    @Test("row36: an unreadable vendor item is left in place and nothing is stored", arguments: [
+        #"{"userTokens":{"accessToken":""}}"#,
+        #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"}},"updatedAt":1e300}"#,
+        #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"},"expiration":-1e300},"updatedAt":800000000}"#,
+        #"{"userTokens":{"accessToken":"a","idTokenClaims":{"sub":"u"}},"updatedAt":800000000}"#,
+        #"[1,2,3]"#,
+    ])
+    func row36UnreadableVendorItem(item: String) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let store = InMemoryVendorStore()
-        await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":""}}"#.utf8), service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+        await store.setGenericPassword(Data(item.utf8), service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
         let storage = InMemoryTokenStorage()
         let app = SchibstedAccountClient(
             configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
@@ -313,6 +347,8 @@ struct SchibstedVendorFidelityTests {
         #expect(reused?.code == .invalidConfiguration)
         let short = await #expect(throws: AuthError.self) { _ = try await client.getLoginSession(state: "abc123") }
         #expect(short?.code == .invalidConfiguration && short?.message.contains("22") == true)
+        let unsafe = await #expect(throws: AuthError.self) { _ = try await client.getLoginSession(state: "0123456789012345678901&prompt=none") }
+        #expect(unsafe?.code == .invalidConfiguration)
     }
 
     @Test("item4: the emulator's profile is the real camelCase {\"data\": …} shape, and it decodes")
