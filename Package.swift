@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
         .library(name: "AuthUber", targets: ["AuthUber"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
+        .library(name: "AuthObservability", targets: ["AuthObservability"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
@@ -35,12 +36,18 @@ let package = Package(
         .executable(name: "uber-example", targets: ["UberExample"]),
         .executable(name: "grab-example", targets: ["GrabExample"]),
     ],
+    // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
+    traits: [.trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)")],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         // auth-cli and the sample executables only; SwiftPM does not build it for apps that use the libraries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // AuthObservability only (tracing and metrics), behind the "Observability" trait: SwiftPM neither fetches nor
+        // builds them for apps that do not enable it.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // Documentation only: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -55,6 +62,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthObservability",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AuthLoopback",
             dependencies: [
@@ -161,6 +177,15 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthObservabilityTests",
+            dependencies: [
+                "AuthObservability", "AuthOIDC", "AuthTesting",
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+            ],
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),

@@ -47,3 +47,11 @@ echo "documentation: every catalog built with no warning"
 
 echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
 Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
+
+# Last, because it rebuilds this package's targets with the trait's compilation condition.
+echo "==> tracing and metrics: AuthObservability with the Observability trait (in-memory tracer and metrics)"
+swift test --traits Observability --filter ObservabilityInstrumentationTests > /tmp/observability.log 2>&1 \
+  || { tail -40 /tmp/observability.log; echo "the Observability tests failed" >&2; exit 1; }
+# Compiled out without the trait, they would "pass" as zero tests: make sure they ran.
+grep -E "Test run with [1-9][0-9]* tests? in 1 suite passed" /tmp/observability.log \
+  || { tail -20 /tmp/observability.log; echo "the Observability tests did not run" >&2; exit 1; }

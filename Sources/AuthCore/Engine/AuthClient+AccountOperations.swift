@@ -61,6 +61,10 @@ extension AuthClient {
     ///
     /// - Throws: `endpoint_unavailable` when the provider has no revocation endpoint; transport and HTTP errors.
     public func revoke(_ token: Secret, hint: TokenTypeHint) async throws {
+        try await instrumented(.revocation) { try await self.revokeOperation(token, hint: hint) }
+    }
+
+    private func revokeOperation(_ token: Secret, hint: TokenTypeHint) async throws {
         let metadata = try await metadata()
         guard let endpoint = metadata.revocationEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no revocation endpoint.", providerID: provider.id)
@@ -68,7 +72,7 @@ extension AuthClient {
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
         try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        _ = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
+        _ = try await backChannel.postForm(endpoint, endpoint: "revocation_endpoint", parameters: parameters, headers: headers)
         log(.info, "token.revoked", "Token revoked.", ["hint": hint.rawValue])
     }
 
@@ -77,6 +81,10 @@ extension AuthClient {
     /// - Throws: `endpoint_unavailable` when the provider has no introspection endpoint; `invalid_response` when
     ///   the answer has no boolean `active`.
     public func introspect(_ token: Secret, hint: TokenTypeHint = .accessToken) async throws -> IntrospectionResult {
+        try await instrumented(.introspection) { try await self.introspectOperation(token, hint: hint) }
+    }
+
+    private func introspectOperation(_ token: Secret, hint: TokenTypeHint) async throws -> IntrospectionResult {
         let metadata = try await metadata()
         guard let endpoint = metadata.introspectionEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no introspection endpoint.", providerID: provider.id)
@@ -84,7 +92,7 @@ extension AuthClient {
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
         try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        let data = try await backChannel.postForm(endpoint, parameters: parameters, headers: headers)
+        let data = try await backChannel.postForm(endpoint, endpoint: "introspection_endpoint", parameters: parameters, headers: headers)
         let object = try backChannel.decodeObject(data, what: "introspection response")
         guard let active = object["active"]?.boolValue else {
             throw AuthError(.invalidResponse, "The introspection response has no boolean 'active'.", providerID: provider.id)
@@ -138,7 +146,7 @@ extension AuthClient {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         request.setValue("Bearer \(accessToken.reveal())", forHTTPHeaderField: "Authorization")
         let channel = backChannel
-        let (data, response) = try await channel.send(request)
+        let (data, response) = try await channel.send(request, endpoint: "userinfo_endpoint")
         if response.statusCode == 401 { return (nil, 401) }
         guard (200..<300).contains(response.statusCode) else {
             throw channel.error(forStatus: response.statusCode, body: data)

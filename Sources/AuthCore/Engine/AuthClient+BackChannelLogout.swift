@@ -30,6 +30,10 @@ extension AuthClient {
     /// - Throws: `invalid_logout_token` naming the failed rule; `unsupported_algorithm`, `invalid_signature`,
     ///   `unknown_key_id` from the signature check.
     public func handleBackChannelLogout(_ logoutToken: String) async throws -> BackChannelLogoutResult {
+        try await instrumented(.backChannelLogout) { try await self.handleBackChannelLogoutOperation(logoutToken) }
+    }
+
+    private func handleBackChannelLogoutOperation(_ logoutToken: String) async throws -> BackChannelLogoutResult {
         do {
             let metadata = try await metadata()
             let policy = provider.idTokenPolicy

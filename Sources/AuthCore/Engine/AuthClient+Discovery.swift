@@ -40,7 +40,7 @@ extension AuthClient {
         }
         let data: Data
         do {
-            data = try await channel.get(url)
+            data = try await channel.get(url, endpoint: "discovery")
         } catch let error as AuthError where error.code == .httpError {
             throw AuthError(
                 .discoveryFailed,

@@ -140,6 +140,10 @@ extension AuthClient {
     /// consumed (a second use fails with `state_mismatch`); its RFC 9207 `iss` must name the provider's issuer,
     /// and must be present when the provider declares support.
     public func completeSignIn(redirect: URL) async throws -> Session {
+        try await instrumented(.signIn) { try await self.completeSignInOperation(redirect: redirect) }
+    }
+
+    private func completeSignInOperation(redirect: URL) async throws -> Session {
         do {
             let (pending, code) = try await validateRedirect(redirect)
             let result = try await exchange(code: code, pending: pending)
@@ -202,6 +206,10 @@ extension AuthClient {
     }
 
     func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
+        try await instrumented(.codeExchange) { try await self.exchangeOperation(code: code, pending: pending) }
+    }
+
+    private func exchangeOperation(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
         guard let pkce = pending.pkce else {
             throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
         }

@@ -41,7 +41,7 @@ extension AuthClient {
         let data: Data
         do {
             data = try await withRetries(provider.tokenRequestRetries) {
-                try await backChannel.postForm(metadata.tokenEndpoint, parameters: parameters, headers: headers)
+                try await backChannel.postForm(metadata.tokenEndpoint, endpoint: "token_endpoint", parameters: parameters, headers: headers)
             }
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
             var lost = error
@@ -185,7 +185,8 @@ extension AuthClient {
             minimumRefetchInterval: options.keySetRefetchInterval,
             maximumAge: options.keySetMaximumAge
         ) {
-            let (data, response) = try await channel.getResponse(url, accept: accept)
+            let (data, response) = try await channel.getResponse(url, endpoint: "jwks_uri", accept: accept)
+            channel.instrumentation.record(AuthInstrumentationEvent(kind: .keySetFetched, providerID: channel.providerID))
             let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
             return KeySetCache.Fetched(keySet: try decode(data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
@@ -203,16 +204,24 @@ extension AuthClient {
     /// token (a newer one, written by another process, is kept and used).
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
         let key = credential.storageKey
-        return try await refreshCoordinator.refresh(key) { [self] in
-            do {
-                return try await storage.withExclusiveAccess(to: key) { [self] in
-                    try await refreshHoldingAccount(credential)
-                }
-            } catch let error as AuthError {
-                let attributed = error.attributed(to: provider.id)
-                log(.notice, "refresh.failed", attributed.message, ["code": attributed.code.rawValue])
-                throw attributed
+        let (instrumentation, providerID) = (self.instrumentation, provider.id)
+        return try await refreshCoordinator.refresh(key, joined: {
+            instrumentation.record(AuthInstrumentationEvent(kind: .refreshCoalesced, providerID: providerID))
+        }) { [self] in
+            try await instrumented(.refresh) { [self] in try await refreshOperation(credential) }
+        }
+    }
+
+    /// The refresh itself, run once per account at a time.
+    private func refreshOperation(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
+        do {
+            return try await storage.withExclusiveAccess(to: credential.storageKey) { [self] in
+                try await refreshHoldingAccount(credential)
             }
+        } catch let error as AuthError {
+            let attributed = error.attributed(to: provider.id)
+            log(.notice, "refresh.failed", attributed.message, ["code": attributed.code.rawValue])
+            throw attributed
         }
     }
 

@@ -65,6 +65,8 @@ public final class AuthClient: Sendable {
     public let clock: any WallClock
     /// Tunables.
     public let options: Options
+    /// Where operations are traced and counted (``NoAuthInstrumentation`` by default: nothing).
+    public let instrumentation: any AuthInstrumentation
 
     let metadataCache = MetadataCache()
     let keySetCache = KeySetCache()
@@ -83,13 +85,15 @@ public final class AuthClient: Sendable {
     ///   - clock: the system clock by default.
     ///   - options: tunables (refresh margin, authorization lifetime, response size limit and request deadline,
     ///     JWKS refetch interval and maximum age).
+    ///   - instrumentation: tracing and metrics (AuthObservability's `ObservabilityInstrumentation`); none by default.
     public init(
         provider: any AuthProvider,
         storage: any TokenStorage = InMemoryTokenStorage(),
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
-        options: Options = Options()
+        options: Options = Options(),
+        instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
     ) {
         self.provider = provider
         self.storage = storage
@@ -97,6 +101,7 @@ public final class AuthClient: Sendable {
         self.logger = logger
         self.clock = clock
         self.options = options
+        self.instrumentation = instrumentation
     }
 
     /// The provider's id.
@@ -107,8 +112,17 @@ public final class AuthClient: Sendable {
             transport: transport,
             logger: logger,
             providerID: provider.id,
-            limits: options.requestLimits
+            limits: options.requestLimits,
+            instrumentation: instrumentation
         )
+    }
+
+    /// Runs `body` as `kind` through the client's instrumentation.
+    func instrumented<Result: Sendable>(
+        _ kind: AuthOperation.Kind,
+        _ body: @Sendable () async throws -> Result
+    ) async throws -> Result {
+        try await instrumentation.withOperation(AuthOperation(kind: kind, providerID: provider.id)) { _ in try await body() }
     }
 
     /// Logs an event through the client's logger, attributed to its provider. Providers use it for their own

@@ -12,24 +12,27 @@ struct BackChannel: Sendable {
     let logger: any AuthLogger
     let providerID: ProviderID
     let limits: HTTPRequestLimits
+    var instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
 
-    func get(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
-        try await getResponse(url, accept: accept, bearer: bearer).0
+    /// - Parameter endpoint: the endpoint's kind for instrumentation (`jwks_uri`, `discovery`, …), never its URL.
+    func get(_ url: URL, endpoint: String, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
+        try await getResponse(url, endpoint: endpoint, accept: accept, bearer: bearer).0
     }
 
     /// A GET whose response headers the caller needs (the JWKS's `Cache-Control`).
-    func getResponse(_ url: URL, accept: String = "application/json", bearer: Secret? = nil) async throws -> (Data, HTTPURLResponse) {
+    func getResponse(_ url: URL, endpoint: String, accept: String = "application/json", bearer: Secret? = nil) async throws -> (Data, HTTPURLResponse) {
         var request = URLRequest(url: url)
         request.httpMethod = "GET"
         request.setValue(accept, forHTTPHeaderField: "Accept")
         if let bearer { request.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization") }
-        let (data, response) = try await send(request)
+        let (data, response) = try await send(request, endpoint: endpoint)
         guard (200..<300).contains(response.statusCode) else { throw error(forStatus: response.statusCode, body: data) }
         return (data, response)
     }
 
     func postForm(
         _ url: URL,
+        endpoint: String,
         parameters: [(String, String)],
         headers: [String: String] = [:]
     ) async throws -> Data {
@@ -39,15 +42,25 @@ struct BackChannel: Sendable {
         request.setValue("application/json", forHTTPHeaderField: "Accept")
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         request.httpBody = Data(FormEncoding.encode(parameters).utf8)
-        return try await sendExpectingSuccess(request)
+        return try await sendExpectingSuccess(request, endpoint: endpoint)
     }
 
     /// Sends `request`; returns the body of a 2xx response, throws a typed error for anything else.
-    func sendExpectingSuccess(_ request: URLRequest) async throws -> Data {
-        let (data, response) = try await send(request)
+    func sendExpectingSuccess(_ request: URLRequest, endpoint: String) async throws -> Data {
+        let (data, response) = try await send(request, endpoint: endpoint)
         let status = response.statusCode
         if (200..<300).contains(status) { return data }
         throw error(forStatus: status, body: data)
+    }
+
+    /// Sends `request` as one instrumented `http_request` operation.
+    func send(_ request: URLRequest, endpoint kind: String) async throws -> (Data, HTTPURLResponse) {
+        let operation = AuthOperation(kind: .httpRequest, providerID: providerID, endpoint: kind, method: request.httpMethod ?? "GET")
+        return try await instrumentation.withOperation(operation) { outcome in
+            let (data, response) = try await send(request)
+            outcome.record(httpStatus: response.statusCode)
+            return (data, response)
+        }
     }
 
     func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {

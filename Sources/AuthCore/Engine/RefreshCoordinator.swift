@@ -6,12 +6,16 @@ import Foundation
 actor RefreshCoordinator {
     private var inFlight: [StorageKey: Task<(Credential, IDTokenClaims?), any Error>] = [:]
 
-    /// Joins the refresh in flight for `key`, or starts `operation` as that refresh.
+    /// Joins the refresh in flight for `key` (calling `joined` first), or starts `operation` as that refresh.
     func refresh(
         _ key: StorageKey,
+        joined: @Sendable () -> Void = {},
         _ operation: @escaping @Sendable () async throws -> (Credential, IDTokenClaims?)
     ) async throws -> (Credential, IDTokenClaims?) {
-        if let running = inFlight[key] { return try await running.value }
+        if let running = inFlight[key] {
+            joined()
+            return try await running.value
+        }
         let task = Task { try await operation() }
         inFlight[key] = task
         defer { inFlight[key] = nil }
