@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AuthUber", targets: ["AuthUber"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
         .library(name: "AuthObservability", targets: ["AuthObservability"]),
+        .library(name: "AuthAsyncHTTPClient", targets: ["AuthAsyncHTTPClient"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
@@ -37,7 +38,11 @@ let package = Package(
         .executable(name: "grab-example", targets: ["GrabExample"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
-    traits: [.trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)")],
+    // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
+    traits: [
+        .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
+        .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -48,6 +53,8 @@ let package = Package(
         // builds them for apps that do not enable it.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         // Documentation only: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -62,6 +69,26 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthAsyncHTTPClient",
+            dependencies: [
+                "AuthCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AuthAsyncHTTPClientTests",
+            dependencies: [
+                "AuthAsyncHTTPClient", "AuthTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AuthObservability",
             dependencies: [
@@ -195,7 +222,7 @@ let package = Package(
         .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthLoopback", "AuthTesting"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
             swiftSettings: strictSettings
         ),
     ]

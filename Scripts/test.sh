@@ -48,10 +48,13 @@ echo "documentation: every catalog built with no warning"
 echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
 Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 
-# Last, because it rebuilds this package's targets with the trait's compilation condition.
-echo "==> tracing and metrics: AuthObservability with the Observability trait (in-memory tracer and metrics)"
-swift test --traits Observability --filter ObservabilityInstrumentationTests > /tmp/observability.log 2>&1 \
-  || { tail -40 /tmp/observability.log; echo "the Observability tests failed" >&2; exit 1; }
-# Compiled out without the trait, they would "pass" as zero tests: make sure they ran.
-grep -E "Test run with [1-9][0-9]* tests? in 1 suite passed" /tmp/observability.log \
-  || { tail -20 /tmp/observability.log; echo "the Observability tests did not run" >&2; exit 1; }
+# Last, because it rebuilds this package's targets with the traits' compilation conditions (and builds
+# async-http-client, swift-distributed-tracing and swift-metrics, which nothing else needs).
+echo "==> the opt-in traits: AuthObservability (in-memory tracer and metrics), AuthAsyncHTTPClient against a hostile"
+echo "    server, and the integration suite against the real identity server over AsyncHTTPClient"
+AUTH_IT_TRANSPORT=async-http-client swift test --traits Observability,AsyncHTTPClientTransport \
+  --filter "ObservabilityInstrumentationTests|AsyncHTTPClientTransportTests|IntegrationTests" > /tmp/traits.log 2>&1 \
+  || { tail -40 /tmp/traits.log; echo "the trait tests failed" >&2; exit 1; }
+# Compiled out without the traits, they would "pass" as zero tests: make sure all three suites ran.
+grep -E "Test run with [0-9]+ tests in 3 suites passed" /tmp/traits.log \
+  || { tail -20 /tmp/traits.log; echo "the trait tests did not all run" >&2; exit 1; }

@@ -31,7 +31,7 @@ struct DjangoOAuthToolkitTests {
     }
 
     private func harness(confidential: Bool = false, browser: FormLoginBrowser? = nil) throws -> Harness {
-        let transport = RecordingTransport(URLSessionTransport())
+        let transport = RecordingTransport(IntegrationEnvironment.backChannelTransport)
         let storage = InMemoryTokenStorage()
         let client = ClientRegistration(
             clientID: confidential ? environment.confidentialClientID : environment.publicClientID,
@@ -61,8 +61,14 @@ struct DjangoOAuthToolkitTests {
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", token.reveal()), ("client_id", clientID)]).utf8)
-        let (data, response) = try await URLSessionTransport().send(request)
+        let (data, response) = try await IntegrationEnvironment.backChannelTransport.send(request)
         return (response.statusCode, try? JSONDecoder().decode(JSONValue.self, from: data))
+    }
+
+    @Test("The back-channel transport is the one the run asked for (AUTH_IT_TRANSPORT)")
+    func transportUnderTest() {
+        let wanted = ProcessInfo.processInfo.environment["AUTH_IT_TRANSPORT"] == "async-http-client" ? "AsyncHTTPClientTransport" : "URLSessionTransport"
+        #expect(IntegrationEnvironment.backChannelTransportName == wanted)
     }
 
     @Test("Sign-in with PKCE through the login form, the ID token validated with the server's real JWKS")
@@ -160,7 +166,7 @@ struct DjangoOAuthToolkitTests {
         let postLogout = URL(string: "http://127.0.0.1:53682/logged-out")!
         let url = try await session.endSessionURL(postLogoutRedirectURI: postLogout, state: "bye-123")
         #expect(url.queryParameters["id_token_hint"] != nil)
-        let (_, response) = try await URLSessionTransport().send(URLRequest(url: url))
+        let (_, response) = try await IntegrationEnvironment.backChannelTransport.send(URLRequest(url: url))
         #expect((300..<400).contains(response.statusCode))
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
         #expect(location.absoluteString.hasPrefix(postLogout.absoluteString))

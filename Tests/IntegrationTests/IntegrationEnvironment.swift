@@ -1,4 +1,8 @@
+import AuthCore
 import Foundation
+#if AsyncHTTPClientTransport
+import AuthAsyncHTTPClient
+#endif
 
 /// The real identity server the integration tests talk to, from the variables `Scripts/idp/dot.sh env` prints.
 ///
@@ -31,4 +35,17 @@ struct IntegrationEnvironment: Sendable {
 
     /// Whether the suite runs: configured, or required (then a missing configuration fails the tests).
     static let enabled = current != nil || required
+
+    /// The transport under test for every back-channel request: URLSession, or — built with the
+    /// `AsyncHTTPClientTransport` trait and `AUTH_IT_TRANSPORT=async-http-client` — AsyncHTTPClient (one client for
+    /// the process, as a service would hold it). `Scripts/test.sh` runs the suite both ways.
+    static let backChannelTransport: any HTTPTransport = {
+        #if AsyncHTTPClientTransport
+        if ProcessInfo.processInfo.environment["AUTH_IT_TRANSPORT"] == "async-http-client" { return AsyncHTTPClientTransport() }
+        #endif
+        return URLSessionTransport()
+    }()
+
+    /// The transport's name, for test output.
+    static var backChannelTransportName: String { String(describing: type(of: backChannelTransport)) }
 }

@@ -38,7 +38,7 @@ extension HTTPTransport {
 
 extension AuthError {
     /// `timed_out` for a request that did not complete within `limits.timeout`.
-    static func requestTimedOut(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
+    package static func requestTimedOut(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
         AuthError(
             .timedOut,
             "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "") did not complete within \(limits.timeout); the provider may be down or deliberately slow."
@@ -46,7 +46,7 @@ extension AuthError {
     }
 
     /// `response_too_large` for a body over `limits.maximumResponseSize`.
-    static func responseTooLarge(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
+    package static func responseTooLarge(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
         AuthError(
             .responseTooLarge,
             "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "") sent more than \(limits.maximumResponseSize) bytes; the response was abandoned."

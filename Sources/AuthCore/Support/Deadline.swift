@@ -6,7 +6,7 @@ import Foundation
 /// The caller's own cancellation ends the wait at once too (`CancellationError`).
 ///
 /// - Throws: what `onTimeout` returns when the deadline passes first; otherwise what `operation` throws.
-func withDeadline<T: Sendable>(
+package func withDeadline<T: Sendable>(
     _ timeout: Duration,
     onTimeout: @escaping @Sendable () -> any Error,
     _ operation: @escaping @Sendable () async throws -> T

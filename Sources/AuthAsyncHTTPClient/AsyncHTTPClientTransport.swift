@@ -1,0 +1,121 @@
+// Compiled with the "AsyncHTTPClientTransport" trait only, so async-http-client (and swift-nio-ssl, …) stay out of
+// apps that do not enable it: `.package(url: …, from: …, traits: ["AsyncHTTPClientTransport"])`.
+#if AsyncHTTPClientTransport
+public import AsyncHTTPClient
+public import AuthCore
+public import Foundation
+#if canImport(FoundationNetworking)
+public import FoundationNetworking
+#endif
+public import NIOCore
+import NIOHTTP1
+
+/// An ``AuthCore/HTTPTransport`` on AsyncHTTPClient, for server-side Swift on Linux (Hummingbird, Vapor): no
+/// libcurl and no thread hop per request, one connection pool shared with the rest of the service.
+///
+/// - The body is read chunk by chunk and abandoned as soon as it passes the cap (`response_too_large`), so a
+///   hostile provider cannot make the process buffer more than the limit.
+/// - One deadline covers the whole exchange, body included (`timed_out`); cancelling the calling task cancels
+///   the request.
+/// - Redirects are never followed: the transport's own client refuses them, and a response that arrived through
+///   a redirect of a shared client that follows them is refused (`unexpected_redirect`) — create shared clients
+///   with ``makeClient(eventLoopGroup:)`` or `redirectConfiguration: .disallow`.
+///
+/// ```swift
+/// let http = AsyncHTTPClientTransport.makeClient()            // or your service's HTTPClient (redirects disallowed)
+/// let client = AuthClient(provider: provider, transport: AsyncHTTPClientTransport(client: http))
+/// …
+/// try await http.shutdown()                                   // the owner shuts it down
+/// ```
+public final class AsyncHTTPClientTransport: HTTPTransport {
+    /// The HTTP client requests go through.
+    public let client: HTTPClient
+    private let ownsClient: Bool
+
+    /// Uses `client`, which its owner shuts down. It must not follow redirects (see ``makeClient(eventLoopGroup:)``).
+    public init(client: HTTPClient) {
+        self.client = client
+        self.ownsClient = false
+    }
+
+    /// Creates and owns a client on the shared event loop group; call ``shutdown()`` when done.
+    public init() {
+        self.client = Self.makeClient()
+        self.ownsClient = true
+    }
+
+    /// A client configured for back-channel requests: redirects disallowed, no decompression surprises.
+    public static func makeClient(eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) -> HTTPClient {
+        var configuration = HTTPClient.Configuration()
+        configuration.redirectConfiguration = .disallow
+        return HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+    }
+
+    /// Shuts down the client if this transport created it (a shared client is left to its owner).
+    public func shutdown() async throws {
+        if ownsClient { try await client.shutdown() }
+    }
+
+    /// Sends `request` under the default limits (1 MiB, 30 s).
+    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+        try await send(request, limits: HTTPRequestLimits())
+    }
+
+    /// Sends `request`, reading the body while it arrives up to `limits.maximumResponseSize`, all within
+    /// `limits.timeout`.
+    ///
+    /// - Throws: `response_too_large`, `timed_out`, `unexpected_redirect` (a shared client followed one),
+    ///   `CancellationError`, or AsyncHTTPClient's error for a transport failure.
+    public func send(_ request: URLRequest, limits: HTTPRequestLimits) async throws -> (Data, HTTPURLResponse) {
+        guard let url = request.url else {
+            throw AuthError(.invalidConfiguration, "A request without a URL cannot be sent.")
+        }
+        var outgoing = HTTPClientRequest(url: url.absoluteString)
+        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
+        for (name, value) in request.allHTTPHeaderFields ?? [:] {
+            outgoing.headers.add(name: name, value: value)
+        }
+        if let body = request.httpBody {
+            outgoing.body = .bytes(ByteBuffer(bytes: body))
+        }
+        let client = self.client
+        let prepared = outgoing
+        let timeout = limits.timeout
+        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+        // Our deadline bounds the whole exchange, body included, even if the client were slow to notice its own.
+        return try await withDeadline(timeout, onTimeout: { AuthError.requestTimedOut(request, limits) }) {
+            let response: HTTPClientResponse
+            do {
+                response = try await client.execute(prepared, deadline: .now() + .nanoseconds(nanoseconds))
+            } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
+                throw AuthError.requestTimedOut(request, limits)
+            } catch let error as HTTPClientError where error == .cancelled {
+                throw CancellationError()
+            }
+            guard response.history.count <= 1 else {
+                throw AuthError(
+                    .unexpectedRedirect,
+                    "\(request.httpMethod ?? "GET") \(url.host ?? "?")\(url.path) was answered through a redirect that the shared HTTPClient followed; create it with redirectConfiguration: .disallow.",
+                    httpStatus: Int(response.status.code)
+                )
+            }
+            var data = Data()
+            for try await chunk in response.body {
+                guard data.count + chunk.readableBytes <= limits.maximumResponseSize else {
+                    // Leaving the loop drops the body stream; AsyncHTTPClient then closes the connection.
+                    throw AuthError.responseTooLarge(request, limits)
+                }
+                chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
+            }
+            var fields: [String: String] = [:]
+            for header in response.headers {
+                fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+            }
+            guard let converted = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
+                throw AuthError(.invalidResponse, "The response from \(url.host ?? "?") could not be represented.")
+            }
+            return (data, converted)
+        }
+    }
+}
+#endif

@@ -1,0 +1,1 @@
+// Without the "AsyncHTTPClientTransport" trait this module is empty (see AsyncHTTPClientTransport.swift).
