@@ -5,8 +5,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-echo "==> swift build (all targets, warnings as errors)"
-swift build --build-tests
+# Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
+# transport), so nothing is built twice; the last step checks that the trait-gated targets also build without them.
+traits=(--traits Observability,AsyncHTTPClientTransport)
+
+echo "==> swift build (all targets, warnings as errors, with the opt-in traits)"
+swift build --build-tests "${traits[@]}"
 
 echo "==> starting the identity server for the integration tests"
 trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true' EXIT
@@ -16,8 +20,19 @@ eval "$(Scripts/idp/dot.sh env)"
 AUTH_IT_REQUIRED=1   # the integration suite fails, rather than skips, if the server is unreachable
 set +a
 
-echo "==> swift test"
-swift test
+echo "==> swift test (the integration suite over URLSession here, over AsyncHTTPClient below)"
+swift test --skip-build "${traits[@]}" 2>&1 | tee /tmp/swift-test.log | grep -E "✘|Test run with|error:" || true
+grep -qE "Test run with [0-9]+ tests in [0-9]+ suites passed" /tmp/swift-test.log \
+  || { tail -60 /tmp/swift-test.log; echo "swift test failed" >&2; exit 1; }
+# The trait-gated suites compile to nothing without their traits: make sure they ran.
+for suite in "Tracing and metrics (AuthObservability)" "AsyncHTTPClientTransport against a hostile server over real HTTP"; do
+  grep -qF "Suite \"$suite\" passed" /tmp/swift-test.log || { echo "the suite '$suite' did not run" >&2; exit 1; }
+done
+
+echo "==> the integration suite against the real identity server over AsyncHTTPClient"
+AUTH_IT_TRANSPORT=async-http-client swift test --skip-build "${traits[@]}" --filter IntegrationTests > /tmp/integration-ahc.log 2>&1 \
+  || { tail -40 /tmp/integration-ahc.log; echo "the integration suite over AsyncHTTPClient failed" >&2; exit 1; }
+grep -E "Test run with [0-9]+ tests in 1 suite passed" /tmp/integration-ahc.log
 
 echo "==> every provider example runs against its emulator and exits 0"
 for example in oidc-example grab-example schibsted-example uber-example onelogin-example govuk-example; do
@@ -48,13 +63,9 @@ echo "documentation: every catalog built with no warning"
 echo "==> fuzzing: each parser target for ${FUZZ_SECONDS:-10}s"
 Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 
-# Last, because it rebuilds this package's targets with the traits' compilation conditions (and builds
-# async-http-client, swift-distributed-tracing and swift-metrics, which nothing else needs).
-echo "==> the opt-in traits: AuthObservability (in-memory tracer and metrics), AuthAsyncHTTPClient against a hostile"
-echo "    server, and the integration suite against the real identity server over AsyncHTTPClient"
-AUTH_IT_TRANSPORT=async-http-client swift test --traits Observability,AsyncHTTPClientTransport \
-  --filter "ObservabilityInstrumentationTests|AsyncHTTPClientTransportTests|IntegrationTests" > /tmp/traits.log 2>&1 \
-  || { tail -40 /tmp/traits.log; echo "the trait tests failed" >&2; exit 1; }
-# Compiled out without the traits, they would "pass" as zero tests: make sure all three suites ran.
-grep -E "Test run with [0-9]+ tests in 3 suites passed" /tmp/traits.log \
-  || { tail -20 /tmp/traits.log; echo "the trait tests did not all run" >&2; exit 1; }
+# Last: the trait-gated targets must also build for apps that do not enable the traits (they compile to
+# nothing then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
+echo "==> the trait-gated targets without their traits"
+swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests > /tmp/no-traits.log 2>&1 \
+  || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building without the traits failed" >&2; exit 1; }
+echo "without traits: AuthObservability, AuthAsyncHTTPClient and IntegrationTests build"
