@@ -135,7 +135,7 @@ let package = Package(
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
-                "AuthProviders", "AuthLoopback", "AuthTesting",
+                "AuthProviders", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

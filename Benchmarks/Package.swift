@@ -7,7 +7,9 @@ let package = Package(
     name: "AuthBenchmarks",
     platforms: [.macOS(.v13)],
     dependencies: [
-        .package(name: "swift-auth-providers", path: ".."),
+        // The AsyncHTTPClient transport is behind a trait of the root package.
+        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport"]),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -18,6 +20,10 @@ let package = Package(
             dependencies: [
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "JWTKit", package: "jwt-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -52,6 +52,8 @@ Scripts/govuk-service-cli.sh
 
 echo "==> auth-cli over real HTTP against a hostile identity provider (Scripts/hostile-idp.py)"
 Scripts/hostile-http.sh
+echo "    (auth-cli above used AsyncHTTPClient, this build's default; now the same catalog over URLSession)"
+AUTH_CLI_TRANSPORT=urlsession Scripts/hostile-http.sh
 
 echo "==> documentation for every public module, warnings as errors"
 swift package generate-documentation --warnings-as-errors \

@@ -30,24 +30,35 @@ import NIOHTTP1
 public final class AsyncHTTPClientTransport: HTTPTransport {
     /// The HTTP client requests go through.
     public let client: HTTPClient
+    /// Whether requests ask for compressed answers (`Accept-Encoding: gzip, deflate`), as URLSession does; only for
+    /// a client that decompresses them.
+    public let acceptsCompressedResponses: Bool
     private let ownsClient: Bool
 
     /// Uses `client`, which its owner shuts down. It must not follow redirects (see ``makeClient(eventLoopGroup:)``).
-    public init(client: HTTPClient) {
+    ///
+    /// - Parameter acceptsCompressedResponses: pass `true` only for a client with decompression enabled (one from
+    ///   ``makeClient(eventLoopGroup:)`` has it); some providers compress their answers when asked.
+    public init(client: HTTPClient, acceptsCompressedResponses: Bool = false) {
         self.client = client
+        self.acceptsCompressedResponses = acceptsCompressedResponses
         self.ownsClient = false
     }
 
-    /// Creates and owns a client on the shared event loop group; call ``shutdown()`` when done.
+    /// Creates and owns a client (``makeClient(eventLoopGroup:)``) on the shared event loop group; call
+    /// ``shutdown()`` when done.
     public init() {
         self.client = Self.makeClient()
+        self.acceptsCompressedResponses = true
         self.ownsClient = true
     }
 
-    /// A client configured for back-channel requests: redirects disallowed, no decompression surprises.
+    /// A client configured for back-channel requests: redirects disallowed; gzip and deflate answers decompressed
+    /// while they stream (at most 100× expansion per response — the body cap then applies to the decompressed bytes).
     public static func makeClient(eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) -> HTTPClient {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        configuration.decompression = .enabled(limit: .ratio(100))
         return HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
     }
 
@@ -74,6 +85,9 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
         for (name, value) in request.allHTTPHeaderFields ?? [:] {
             outgoing.headers.add(name: name, value: value)
+        }
+        if acceptsCompressedResponses, !outgoing.headers.contains(name: "Accept-Encoding") {
+            outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
         if let body = request.httpBody {
             outgoing.body = .bytes(ByteBuffer(bytes: body))

@@ -82,7 +82,7 @@ struct LoginCommand: AsyncParsableCommand {
             let client = AuthClient(
                 provider: provider,
                 storage: storage,
-                transport: setup.emulator?.transport ?? URLSessionTransport(),
+                transport: try setup.emulator?.transport ?? CLITransport.shared(),
                 logger: logger,
                 clock: setup.emulator?.clock ?? SystemWallClock(),
                 options: clientOptions

@@ -16,7 +16,7 @@ struct StoredSession {
             )
         }
         let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
-        let client = AuthClient(provider: provider, storage: file, logger: TerminalLogger(minimum: verbose ? .trace : .warning))
+        let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: TerminalLogger(minimum: verbose ? .trace : .warning))
         guard let session = try await client.restoreSession() else {
             throw AuthError(.notSignedIn, "The session file \(store.url.path) holds no credential; run `auth-cli login`.")
         }

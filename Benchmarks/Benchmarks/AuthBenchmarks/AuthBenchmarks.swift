@@ -1,3 +1,4 @@
+import AuthAsyncHTTPClient
 import AuthProviders
 import AuthTesting
 import Benchmark
@@ -5,6 +6,9 @@ import Crypto
 import Foundation
 import JWTKit
 import _CryptoExtras
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 let benchmarks: @Sendable () -> Void = {
     // A regression of more than 20% at the median fails `swift package benchmark baseline check`.
@@ -132,6 +136,40 @@ let benchmarks: @Sendable () -> Void = {
         for _ in benchmark.scaledIterations {
             for (id, configuration) in configurations {
                 blackHole(try registry.provider(named: id.rawValue, configuration: configuration))
+            }
+        }
+    }
+
+    // MARK: 6. Back-channel requests through each transport (issue 28 item 4)
+
+    // A local token endpoint over real HTTP on 127.0.0.1. Each transport sends the same refresh-shaped POST under
+    // the engine's default limits; the latency of one request (sequential) and the time of 64 at once.
+    let transports: [(String, any HTTPTransport)] = [
+        ("URLSession", URLSessionTransport()),
+        ("AsyncHTTPClient", AsyncHTTPClientTransport()),
+    ]
+    let limits = HTTPRequestLimits()
+    for (name, transport) in transports {
+        Benchmark(
+            "HTTP token request, sequential (\(name))",
+            configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 50, maxDuration: .seconds(3), maxIterations: 5_000)
+        ) { benchmark in
+            let request = LocalTokenServer.request()
+            for _ in benchmark.scaledIterations {
+                blackHole(try await transport.send(request, limits: limits))
+            }
+        }
+
+        Benchmark(
+            "HTTP token requests, 64 concurrent (\(name))",
+            configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 5, maxDuration: .seconds(3), maxIterations: 1_000)
+        ) { benchmark in
+            let request = LocalTokenServer.request()
+            for _ in benchmark.scaledIterations {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for _ in 0..<64 { group.addTask { try await transport.send(request, limits: limits).1.statusCode } }
+                    for try await status in group { precondition(status == 200) }
+                }
             }
         }
     }

@@ -3,16 +3,16 @@ public struct NoAuthInstrumentation: AuthInstrumentation {
     /// Creates the instrumentation.
     public init() {}
 
-    /// Runs `body`.
-    @inlinable
+    /// Runs `body` (with an outcome nobody reads, shared so that no request allocates one).
     public func withOperation<Result: Sendable>(
         _ operation: AuthOperation,
         _ body: @Sendable (AuthOperationOutcome) async throws -> Result
     ) async throws -> Result {
-        try await body(AuthOperationOutcome())
+        try await body(Self.unread)
     }
 
+    private static let unread = AuthOperationOutcome()
+
     /// Does nothing.
-    @inlinable
     public func record(_ event: AuthInstrumentationEvent) {}
 }
