@@ -144,33 +144,42 @@ let benchmarks: @Sendable () -> Void = {
 
     // A local token endpoint over real HTTP on 127.0.0.1. Each transport sends the same refresh-shaped POST under
     // the engine's default limits; the latency of one request (sequential) and the time of 64 at once.
-    let transports: [(String, any HTTPTransport)] = [
-        ("URLSession", URLSessionTransport()),
-        ("AsyncHTTPClient", AsyncHTTPClientTransport()),
+    // Each benchmark makes its transport and, for AsyncHTTPClient, shuts its client down at the end.
+    let transports: [(String, @Sendable () -> any HTTPTransport)] = [
+        ("URLSession", { URLSessionTransport() }),
+        ("AsyncHTTPClient", { AsyncHTTPClientTransport() }),
     ]
     let limits = HTTPRequestLimits()
-    for (name, transport) in transports {
+    for (name, makeTransport) in transports {
         Benchmark(
             "HTTP token request, sequential (\(name))",
             configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 50, maxDuration: .seconds(3), maxIterations: 5_000)
         ) { benchmark in
+            let transport = makeTransport()
             let request = LocalTokenServer.request()
+            benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 blackHole(try await transport.send(request, limits: limits))
             }
+            benchmark.stopMeasurement()
+            try await (transport as? AsyncHTTPClientTransport)?.shutdown()
         }
 
         Benchmark(
             "HTTP token requests, 64 concurrent (\(name))",
             configuration: .init(metrics: [.wallClock, .throughput], warmupIterations: 5, maxDuration: .seconds(3), maxIterations: 1_000)
         ) { benchmark in
+            let transport = makeTransport()
             let request = LocalTokenServer.request()
+            benchmark.startMeasurement()
             for _ in benchmark.scaledIterations {
                 try await withThrowingTaskGroup(of: Int.self) { group in
                     for _ in 0..<64 { group.addTask { try await transport.send(request, limits: limits).1.statusCode } }
                     for try await status in group { precondition(status == 200) }
                 }
             }
+            benchmark.stopMeasurement()
+            try await (transport as? AsyncHTTPClientTransport)?.shutdown()
         }
     }
 }
