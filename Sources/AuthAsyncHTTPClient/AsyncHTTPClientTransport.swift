@@ -95,12 +95,11 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         let client = self.client
         let prepared = outgoing
         let timeout = limits.timeout
-        let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
         // Our deadline bounds the whole exchange, body included, even if the client were slow to notice its own.
         return try await withDeadline(timeout, onTimeout: { AuthError.requestTimedOut(request, limits) }) {
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(prepared, deadline: .now() + .nanoseconds(nanoseconds))
+                response = try await client.execute(prepared, deadline: .now() + .nanoseconds(timeout.nanoseconds))
             } catch let error as HTTPClientError where error == .deadlineExceeded || error == .readTimeout || error == .connectTimeout {
                 throw AuthError.requestTimedOut(request, limits)
             } catch let error as HTTPClientError where error == .cancelled {

@@ -101,7 +101,7 @@ public struct ObservabilityInstrumentation: AuthInstrumentation {
         var dimensions = [("provider", operation.providerID.rawValue), ("operation", operation.kind.rawValue)]
         let elapsed = ContinuousClock.now - started
         Timer(label: "\(labelPrefix)_operation_duration", dimensions: dimensions, factory: factory)
-            .recordNanoseconds(elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000)
+            .recordNanoseconds(elapsed.nanoseconds)
         if let endpoint = operation.endpoint { dimensions.append(("endpoint", endpoint)) }
         if let error {
             // Only the stable code: an error's message or underlying error is never handed to the exporter.

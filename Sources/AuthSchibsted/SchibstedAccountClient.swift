@@ -261,12 +261,7 @@ public actor SchibstedAccountClient {
     /// The same scheme, host and port as the redirect URI: a URL addressed to this app (BankID's `{scheme}:/bankId`
     /// and the cancel path `…/cancel` are, though their paths differ from the redirect's).
     private nonisolated func isOurs(_ url: URL) -> Bool {
-        guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
-              let expected = URLComponents(url: configuration.redirectURI, resolvingAgainstBaseURL: false)
-        else { return false }
-        return received.scheme?.lowercased() == expected.scheme?.lowercased()
-            && received.host?.lowercased() == expected.host?.lowercased()
-            && received.port == expected.port
+        AuthorizationResponse.url(url, hasOriginOf: configuration.redirectURI)
     }
 }
 

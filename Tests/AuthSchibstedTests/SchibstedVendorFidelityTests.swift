@@ -11,15 +11,25 @@ import FoundationNetworking
 /// each pinned by a test named after its row, with the vendor's own test vectors where it has them.
 @Suite("Schibsted, faithful to account-sdk-ios-web")
 struct SchibstedVendorFidelityTests {
+    /// The app under test: the emulated client id on `pre`, never the machine's real Keychain.
     private func client(
         _ idp: TestIdentityProvider,
+        appIdentifierPrefix: String? = nil,
+        tracker: (any TrackingEventsHandler)? = nil,
         storage: any TokenStorage = InMemoryTokenStorage(),
+        vendorStore: (any VendorStore)? = nil,
         transport: (any HTTPTransport)? = nil
     ) -> SchibstedAccountClient {
         SchibstedAccountClient(
             configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
                                                redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: storage, transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock)
+            appIdentifierPrefix: appIdentifierPrefix, tracker: tracker, storage: storage, vendorStore: vendorStore,
+            transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock)
+    }
+
+    /// The query parameters of an authorization request.
+    private func parameters(_ url: URL?) -> [String: String] {
+        Dictionary(FormEncoding.decode(url?.query ?? ""), uniquingKeysWith: { a, _ in a })
     }
 
     // MARK: Row 34 / wire "amr / MFA"
@@ -88,11 +98,7 @@ struct SchibstedVendorFidelityTests {
         let transport = RecordingTransport(idp.transport)
         let storage = InMemoryTokenStorage()
         let tracker = RecordingTracker()
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            appIdentifierPrefix: "ABCDE12345", tracker: tracker, storage: storage, vendorStore: vendorStore,
-            transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, appIdentifierPrefix: "ABCDE12345", tracker: tracker, storage: storage, vendorStore: vendorStore, transport: transport)
         let manager = SimplifiedLoginManager(client: app, env: .pre, sharedStorage: InMemoryTokenStorage())
         let offered = try #require(try await manager.latestSharedAccount())
         #expect(offered.writtenByVendorSDK && offered.clientId == TestIdentityProvider.schibstedSecondClientID)
@@ -111,7 +117,7 @@ struct SchibstedVendorFidelityTests {
         #expect(assertionCall.request.url?.absoluteString == "https://identity-pre.schibsted.com/api/2/user/auth/token")
         #expect(assertionCall.request.value(forHTTPHeaderField: "Authorization") == "Bearer \(news.accessToken.reveal())")
         let authorizeURL = try #require(await transport.exchanges(pathSuffix: "/oauth/authorize").last?.request.url)
-        let authorize = Dictionary(FormEncoding.decode(authorizeURL.query ?? ""), uniquingKeysWith: { a, _ in a })
+        let authorize = parameters(authorizeURL)
         #expect(authorize["assertion"]?.hasPrefix("as_") == true)
         #expect(authorize["prompt"] == "select_account" && authorize["acr_values"] == nil)
         #expect(await storage.storedKeys().map(\.clientID) == [TestIdentityProvider.schibstedClientID])
@@ -128,10 +134,7 @@ struct SchibstedVendorFidelityTests {
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
         clock.advance(by: 7200)
         let transport = RecordingTransport(idp.transport)
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, vendorStore: vendorStore, transport: transport)
         let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
         let user = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport))
         #expect(await user?.uuid == news.subject)
@@ -186,10 +189,7 @@ struct SchibstedVendorFidelityTests {
             return (Data(body.utf8), response)
         }
         let storage = InMemoryTokenStorage()
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: storage, vendorStore: vendorStore, transport: hostile, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, storage: storage, vendorStore: vendorStore, transport: hostile)
         let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
         let error = await #expect(throws: AuthError.self) { _ = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport)) }
         #expect(error?.code.rawValue == code)
@@ -202,10 +202,7 @@ struct SchibstedVendorFidelityTests {
     func item1SimplifiedLoginRespectsLock() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, vendorStore: vendorStore)
         _ = try await app.getLoginSession()
         let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
         let offered = try #require(try await manager.latestSharedAccount())
@@ -222,10 +219,7 @@ struct SchibstedVendorFidelityTests {
         await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://login.schibsted.com/","sub":"u","legacy_user_id":"1","aud":["c"],"exp":1}},"updatedAt":800000000}"#.utf8), service: "com.schibsted.account", account: "c")
         await store.setGenericPassword(Data("not json".utf8), service: "com.schibsted.account", account: "d")
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: InMemoryTokenStorage(), vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, vendorStore: store)
         #expect(try await SimplifiedLoginManager(client: app).latestSharedAccount() == nil)
     }
 
@@ -243,10 +237,7 @@ struct SchibstedVendorFidelityTests {
                                        service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
 
         let storage = InMemoryTokenStorage()
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: storage, vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, storage: storage, vendorStore: store)
         let user = try #require(try await app.resumeLastLoggedInUser())
         #expect(await user.uuid == credential.subject)
         #expect(await user.userId == "12345678")
@@ -268,10 +259,7 @@ struct SchibstedVendorFidelityTests {
         let store = InMemoryVendorStore()
         await store.setGenericPassword(Data(item.utf8), service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
         let storage = InMemoryTokenStorage()
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: storage, vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, storage: storage, vendorStore: store)
         #expect(try await app.resumeLastLoggedInUser() == nil)
         let (vendorLeft, nothingStored) = (await !store.isEmpty, await storage.isEmpty)
         #expect(vendorLeft && nothingStored)
@@ -283,10 +271,7 @@ struct SchibstedVendorFidelityTests {
     func row17CancelClearsPending() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let tracker = RecordingTracker()
-        let client = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            tracker: tracker, storage: InMemoryTokenStorage(), vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let client = client(idp, tracker: tracker)
         let abandoned = try await client.getLoginSession()
         let callback = try await HeadlessUserAgent(transport: idp.transport).authorize(abandoned)
         await client.cancelLoginSession()
@@ -337,7 +322,7 @@ struct SchibstedVendorFidelityTests {
         let xDomainId = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
         let state = "app-chosen-state-0123456789abcdef"
         let request = try await client.getLoginSession(state: state, xDomainId: xDomainId)
-        let query = Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })
+        let query = parameters(request.url)
         #expect(query["x_domain_id"] == "6F9619FF-8B86-D011-B42D-00C04FC964FF")
         #expect(query["state"] == state && request.state == state)
         let user = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
@@ -450,7 +435,7 @@ struct SchibstedVendorFidelityTests {
         #expect(MFAType.preEid(.se) == .eidSE && MFAType.preBankId(.no) == .eidNO && MFAType.preEid(.dk) == .eidDK)
         #expect(MFAType.oneTimeCode == .otp && MFAType.bankId == .eid)
         let request = try await client.getLoginSession(withMFA: .preEid(.fi))
-        #expect(Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })["acr_values"] == "eid-fi")
+        #expect(parameters(request.url)["acr_values"] == "eid-fi")
     }
 
     @Test("wire user-context-from-token, frontend-jwt, SDRN: the session service's endpoints and the vendor's SDRN forms")
@@ -458,10 +443,7 @@ struct SchibstedVendorFidelityTests {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
-        let app = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            storage: InMemoryTokenStorage(), vendorStore: vendorStore, transport: transport, logger: RecordingLogger(), clock: idp.clock)
+        let app = client(idp, vendorStore: vendorStore, transport: transport)
         let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
         let account = try #require(try await manager.latestSharedAccount())
         let context = try await manager.context(for: account)
@@ -516,21 +498,15 @@ struct SchibstedVendorFidelityTests {
     func wireAuthorizationURLVectors() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let tracker = RecordingTracker()
-        let client = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
-            tracker: tracker, storage: InMemoryTokenStorage(), vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
-        func parameters(_ request: AuthorizationRequest) -> [String: String] {
-            Dictionary(FormEncoding.decode(request.url.query ?? ""), uniquingKeysWith: { a, _ in a })
-        }
+        let client = client(idp, tracker: tracker)
         let otp = try await client.getLoginSession(withMFA: .otp)
-        #expect(parameters(otp)["acr_values"] == "otp" && parameters(otp)["prompt"] == nil)
-        let scopes = Set((parameters(otp)["scope"] ?? "").split(separator: " ").map(String.init))
+        #expect(parameters(otp.url)["acr_values"] == "otp" && parameters(otp.url)["prompt"] == nil)
+        let scopes = Set((parameters(otp.url)["scope"] ?? "").split(separator: " ").map(String.init))
         #expect(scopes.isSuperset(of: ["openid", "offline_access"]))
-        #expect(parameters(otp)["code_challenge_method"] == "S256" && parameters(otp)["nonce"] != nil)
+        #expect(parameters(otp.url)["code_challenge_method"] == "S256" && parameters(otp.url)["nonce"] != nil)
         await client.cancelLoginSession()
         let plain = try await client.getLoginSession()
-        #expect(parameters(plain)["prompt"] == "select_account" && parameters(plain)["acr_values"] == nil)
+        #expect(parameters(plain.url)["prompt"] == "select_account" && parameters(plain.url)["acr_values"] == nil)
         _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(plain))
         #expect(await tracker.events == [
             .loginStarted(mfa: .otp, withSSO: true, xDomainId: nil), .loginCancelled,

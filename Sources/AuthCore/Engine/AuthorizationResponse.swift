@@ -58,10 +58,22 @@ public struct AuthorizationResponse: Sendable {
         guard let received = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
             let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
         else { return false }
-        return received.scheme?.lowercased() == expected.scheme?.lowercased()
+        return sameOrigin(received, expected) && received.percentEncodedPath == expected.percentEncodedPath
+    }
+
+    /// Whether `url` is addressed to `redirectURI`'s scheme, host and port, whatever its path (a provider's
+    /// cancel or BankID return paths beside the redirect path).
+    package static func url(_ url: URL, hasOriginOf redirectURI: URL) -> Bool {
+        guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
+            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
+        else { return false }
+        return sameOrigin(received, expected)
+    }
+
+    private static func sameOrigin(_ received: URLComponents, _ expected: URLComponents) -> Bool {
+        received.scheme?.lowercased() == expected.scheme?.lowercased()
             && received.host?.lowercased() == expected.host?.lowercased()
             && received.port == expected.port
-            && received.percentEncodedPath == expected.percentEncodedPath
     }
 
     static func plainText(_ text: String) -> String {
