@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
         .library(name: "AuthCore", targets: ["AuthCore"]),
+        .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
@@ -47,6 +48,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        // The transport seam's types (HTTPRequest / HTTPResponse), as Hummingbird 2 and AsyncHTTPClient speak them.
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         // auth-cli and the sample executables only; SwiftPM does not build it for apps that use the libraries.
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // AuthObservability only (tracing and metrics), behind the "Observability" trait: SwiftPM neither fetches nor
@@ -65,6 +68,18 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // URLSession (FoundationNetworking on Linux) lives here, not in AuthCore: a server that sends through
+        // AsyncHTTPClient links no libcurl.
+        .target(
+            name: "AuthURLSession",
+            dependencies: [
+                "AuthCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
@@ -73,6 +88,7 @@ let package = Package(
             name: "AuthAsyncHTTPClient",
             dependencies: [
                 "AuthCore",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
@@ -114,22 +130,24 @@ let package = Package(
                 "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: strictSettings
         ),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthOneLogin", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
+        .target(name: "AuthOneLogin", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
         .target(
             name: "AuthSchibsted",
-            dependencies: ["AuthCore", "AuthApple", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["AuthCore", "AuthApple", "AuthURLSession", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthUber", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
-        // The vendor facades default to the platform's persistent storage (AuthApple's PersistentTokenStorage).
-        .target(name: "AuthGrab", dependencies: ["AuthCore", "AuthApple"], swiftSettings: strictSettings),
+        .target(name: "AuthUber", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
+        // The vendor facades default to the platform's persistent storage (AuthApple's PersistentTokenStorage) and,
+        // like the vendors' SDKs, to URLSession (AuthURLSession).
+        .target(name: "AuthGrab", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
+            dependencies: ["AuthCore", "AuthURLSession", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -145,7 +163,7 @@ let package = Package(
         ),
         .target(
             name: "ExampleSupport",
-            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting"],
+            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
             path: "Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
@@ -214,7 +232,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting", "AuthURLSession"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
@@ -222,7 +241,7 @@ let package = Package(
         .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "IntegrationTests",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
+            dependencies: ["AuthCore", "AuthURLSession", "AuthOIDC", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
             swiftSettings: strictSettings
         ),
     ]

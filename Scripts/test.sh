@@ -44,6 +44,16 @@ done
 echo "==> a third-party provider package (Examples/ThirdPartyProvider) against this package"
 swift test --package-path Examples/ThirdPartyProvider
 
+echo "==> AuthCore needs no libcurl: the seam speaks swift-http-types; URLSession lives in AuthURLSession"
+if grep -rn FoundationNetworking Sources/AuthCore; then echo "AuthCore mentions FoundationNetworking" >&2; exit 1; fi
+swift build --package-path Examples/ThirdPartyProvider --product acme-sign-in
+acme="$(swift build --package-path Examples/ThirdPartyProvider --show-bin-path)/acme-sign-in"
+"$acme"
+if ldd "$acme" | grep -iE "FoundationNetworking|libcurl"; then
+  echo "acme-sign-in (AuthCore, AuthOIDC, AuthTesting and its own transport) links libcurl" >&2; exit 1
+fi
+echo "acme-sign-in links neither FoundationNetworking nor libcurl"
+
 echo "==> auth-cli end to end (embedded identity provider, then the real server)"
 Scripts/cli-integration.sh
 
@@ -57,7 +67,7 @@ AUTH_CLI_TRANSPORT=urlsession Scripts/hostile-http.sh
 
 echo "==> documentation for every public module, warnings as errors"
 swift package generate-documentation --warnings-as-errors \
-  --target AuthCore --target AuthOIDC --target AuthTesting --target AuthLoopback --target AuthApple \
+  --target AuthCore --target AuthURLSession --target AuthOIDC --target AuthTesting --target AuthLoopback --target AuthApple \
   --target AuthGrab --target AuthSchibsted --target AuthUber --target AuthOneLogin --target AuthGOVUK > /tmp/docc.log 2>&1 \
   || { grep -iE "warning|error" /tmp/docc.log | head -40; echo "documentation failed" >&2; exit 1; }
 echo "documentation: every catalog built with no warning"

@@ -3,6 +3,20 @@ import AuthProviders
 import AuthLoopback
 public import AuthTesting
 import Foundation
+#if AsyncHTTPClientTransport
+import AuthAsyncHTTPClient
+#endif
+
+/// What a sample sends real requests through: AsyncHTTPClient when the package is built with the
+/// `AsyncHTTPClientTransport` trait (no libcurl on Linux), URLSession otherwise. One per process, never
+/// deallocated: AsyncHTTPClient's client must outlive every request, and a sample ends without tearing it down.
+private let realTransport: any HTTPTransport = {
+    #if AsyncHTTPClientTransport
+    AsyncHTTPClientTransport()
+    #else
+    URLSessionTransport()
+    #endif
+}()
 
 /// Runs a provider's sample: against its emulator by default, or against real settings with `--config FILE`,
 /// printing each step — the route, the parameters sent, the claims validated — and never a secret.
@@ -73,7 +87,7 @@ public enum ExampleRunner {
         let logger = RecordingLogger()
         let client = AuthClient(
             provider: provider,
-            transport: emulator?.transport ?? URLSessionTransport(),
+            transport: emulator?.transport ?? realTransport,
             logger: logger,
             clock: emulator?.clock ?? SystemWallClock()
         )

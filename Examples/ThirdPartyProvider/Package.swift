@@ -5,7 +5,10 @@ import PackageDescription
 let package = Package(
     name: "AcmeAuth",
     platforms: [.macOS(.v13), .iOS(.v16)],
-    products: [.library(name: "AcmeAuth", targets: ["AcmeAuth"])],
+    products: [
+        .library(name: "AcmeAuth", targets: ["AcmeAuth"]),
+        .executable(name: "acme-sign-in", targets: ["AcmeSignIn"]),
+    ],
     dependencies: [.package(name: "swift-auth-providers", path: "../..")],
     targets: [
         .target(
@@ -14,6 +17,11 @@ let package = Package(
                 .product(name: "AuthCore", package: "swift-auth-providers"),
                 .product(name: "AuthOIDC", package: "swift-auth-providers"),
             ]
+        ),
+        // A sign-in through a transport of its own, against the in-process identity provider; links no libcurl.
+        .executableTarget(
+            name: "AcmeSignIn",
+            dependencies: ["AcmeAuth", .product(name: "AuthCore", package: "swift-auth-providers"), .product(name: "AuthTesting", package: "swift-auth-providers")]
         ),
         .testTarget(
             name: "AcmeAuthTests",

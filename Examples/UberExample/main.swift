@@ -76,13 +76,12 @@ do {
     var legacy = AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false)
     legacy.backendExchangeUsesPKCE = false
     let legacyCode = try await uber.login(context: legacy)
-    var redeem = URLRequest(url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
-    redeem.httpMethod = "POST"
-    redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-    redeem.httpBody = Data(FormEncoding.encode([("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
-                                                ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")]).utf8)
-    let (_, redeemed) = try await recorder.send(redeem)
-    step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.statusCode)")
+    var redeem = HTTPRequest(method: .post, url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
+    redeem.headerFields[.contentType] = "application/x-www-form-urlencoded"
+    let form = Data(FormEncoding.encode([("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
+                                         ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")]).utf8)
+    let (_, redeemed) = try await recorder.send(redeem, body: form)
+    step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.status.code)")
     try await uber.logout()
     step("logged out", "stored token deleted")
 } catch let error as AuthError {

@@ -4,9 +4,7 @@
 public import AsyncHTTPClient
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import HTTPTypes
 public import NIOCore
 import NIOHTTP1
 
@@ -67,29 +65,24 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
         if ownsClient { try await client.shutdown() }
     }
 
-    /// Sends `request` under the default limits (1 MiB, 30 s).
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await send(request, limits: HTTPRequestLimits())
-    }
-
-    /// Sends `request`, reading the body while it arrives up to `limits.maximumResponseSize`, all within
-    /// `limits.timeout`.
+    /// Sends `request` with `body`, reading the response body while it arrives up to
+    /// `limits.maximumResponseSize`, all within `limits.timeout`.
     ///
     /// - Throws: `response_too_large`, `timed_out`, `unexpected_redirect` (a shared client followed one),
     ///   `CancellationError`, or AsyncHTTPClient's error for a transport failure.
-    public func send(_ request: URLRequest, limits: HTTPRequestLimits) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
         guard let url = request.url else {
-            throw AuthError(.invalidConfiguration, "A request without a URL cannot be sent.")
+            throw AuthError(.invalidConfiguration, "\(request.summary) has no URL to send to.")
         }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
-        outgoing.method = HTTPMethod(rawValue: request.httpMethod ?? "GET")
-        for (name, value) in request.allHTTPHeaderFields ?? [:] {
-            outgoing.headers.add(name: name, value: value)
+        outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+        for field in request.headerFields {
+            outgoing.headers.add(name: field.name.rawName, value: field.value)
         }
-        if acceptsCompressedResponses, !outgoing.headers.contains(name: "Accept-Encoding") {
+        if acceptsCompressedResponses, request.headerFields[.acceptEncoding] == nil {
             outgoing.headers.add(name: "Accept-Encoding", value: "gzip, deflate")
         }
-        if let body = request.httpBody {
+        if let body {
             outgoing.body = .bytes(ByteBuffer(bytes: body))
         }
         let client = self.client
@@ -108,7 +101,7 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
             guard response.history.count <= 1 else {
                 throw AuthError(
                     .unexpectedRedirect,
-                    "\(request.httpMethod ?? "GET") \(url.host ?? "?")\(url.path) was answered through a redirect that the shared HTTPClient followed; create it with redirectConfiguration: .disallow.",
+                    "\(request.summary) was answered through a redirect that the shared HTTPClient followed; create it with redirectConfiguration: .disallow.",
                     httpStatus: Int(response.status.code)
                 )
             }
@@ -120,14 +113,12 @@ public final class AsyncHTTPClientTransport: HTTPTransport {
                 }
                 chunk.withUnsafeReadableBytes { data.append(contentsOf: $0) }
             }
-            var fields: [String: String] = [:]
+            var head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase))
             for header in response.headers {
-                fields[header.name] = fields[header.name].map { "\($0), \(header.value)" } ?? header.value
+                guard let name = HTTPField.Name(header.name) else { continue }
+                head.headerFields.append(HTTPField(name: name, value: header.value))
             }
-            guard let converted = HTTPURLResponse(url: url, statusCode: Int(response.status.code), httpVersion: "HTTP/1.1", headerFields: fields) else {
-                throw AuthError(.invalidResponse, "The response from \(url.host ?? "?") could not be represented.")
-            }
-            return (data, converted)
+            return (data, head)
         }
     }
 }

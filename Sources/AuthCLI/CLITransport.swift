@@ -1,4 +1,5 @@
 import AuthCore
+import AuthURLSession
 import Foundation
 #if AsyncHTTPClientTransport
 import AuthAsyncHTTPClient

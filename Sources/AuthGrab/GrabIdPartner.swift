@@ -1,8 +1,6 @@
 public import AuthCore
+public import AuthURLSession
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 public import AuthApple
 
 extension AuthError.Code {
@@ -186,10 +184,9 @@ public actor GrabIdPartner {
                 throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
                                 providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
             }
-            var request = URLRequest(url: endpoint.appendingQuery([("client_id", loginSession.clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
-            request.httpMethod = "GET"
-            request.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
-            let (data, response): (Data, HTTPURLResponse)
+            var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", loginSession.clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
+            request.headerFields.set("no-cache", forName: "Cache-Control")
+            let (data, response): (Data, HTTPResponse)
             do {
                 (data, response) = try await client.transport.send(request)
             } catch let error as AuthError {
@@ -197,9 +194,9 @@ public actor GrabIdPartner {
             } catch {
                 throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
             }
-            guard (200..<300).contains(response.statusCode) else {
-                throw AuthError(.httpError, "Grab's ID token verification answered HTTP \(response.statusCode).", providerID: GrabProvider.id,
-                                httpStatus: response.statusCode, endpoint: "id_token_verification_endpoint")
+            guard (200..<300).contains(response.status.code) else {
+                throw AuthError(.httpError, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
+                                httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
             }
             guard let claims = try? JSONValue.parseObject(data) else {
                 throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
@@ -327,13 +324,12 @@ public actor GrabIdPartner {
         else { return .web }
         let protocols: [GrabCustomProtocol]
         do {
-            var info = URLRequest(url: endpoint)
-            info.httpMethod = "GET"
-            info.setValue("no-cache", forHTTPHeaderField: "Cache-Control")
+            var info = HTTPRequest(method: .get, url: endpoint)
+            info.headerFields.set("no-cache", forName: "Cache-Control")
             let (data, response) = try await client.transport.send(info)
-            guard (200..<300).contains(response.statusCode) else {
+            guard (200..<300).contains(response.status.code) else {
                 client.log(.notice, "grab.publicinfo.failed", "The client public info answered an HTTP error; logging in on the web.",
-                           ["status": String(response.statusCode), "grab_domain": GrabError.Domain.customProtocolsService.name])
+                           ["status": String(response.status.code), "grab_domain": GrabError.Domain.customProtocolsService.name])
                 return .web
             }
             protocols = try GrabCustomProtocol.parse(publicInfo: data)

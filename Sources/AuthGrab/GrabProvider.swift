@@ -1,8 +1,5 @@
 public import AuthCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Grab (GrabID Partner): endpoints from Grab's own service discovery document, `acr_values` from a dictionary,
 /// login hints, and full ID token validation (the vendor SDK did none).
@@ -74,17 +71,16 @@ public struct GrabProvider: AuthProvider {
 /// Grab's service discovery document.
 enum GrabServiceDiscovery {
     static func load(_ url: URL, transport: any HTTPTransport) async throws -> ProviderMetadata {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response): (Data, HTTPURLResponse)
+        var request = HTTPRequest(method: .get, url: url)
+        request.headerFields.set("application/json", forName: "Accept")
+        let (data, response): (Data, HTTPResponse)
         do {
             (data, response) = try await transport.send(request)
         } catch {
             throw AuthError(.network, "Grab's service discovery could not be reached.", providerID: GrabProvider.id, underlying: error)
         }
-        guard (200..<300).contains(response.statusCode), let document = try? JSONValue.parseObject(data) else {
-            throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.statusCode) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.statusCode)
+        guard (200..<300).contains(response.status.code), let document = try? JSONValue.parseObject(data) else {
+            throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.status.code) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.status.code)
         }
         for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint"] where document[key]?.stringValue == nil {
             throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id, endpoint: key)

@@ -1,5 +1,6 @@
 public import AuthApple
 public import AuthCore
+public import AuthURLSession
 import Foundation
 
 /// The vendor SDK's `OLOidc` API on top of the shared engine.

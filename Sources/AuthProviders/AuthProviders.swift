@@ -1,4 +1,5 @@
 @_exported public import AuthCore
+@_exported public import AuthURLSession
 @_exported public import AuthOIDC
 @_exported public import AuthGOVUK
 @_exported public import AuthOneLogin

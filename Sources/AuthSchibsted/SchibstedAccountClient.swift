@@ -1,4 +1,5 @@
 public import AuthCore
+public import AuthURLSession
 public import Foundation
 public import AuthApple
 import Crypto

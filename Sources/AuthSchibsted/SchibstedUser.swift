@@ -1,4 +1,5 @@
 public import AuthCore
+import AuthURLSession
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
@@ -56,13 +57,11 @@ public struct SchibstedUser: Sendable {
     /// A short-lived JWT identifying the user to Schibsted's web frontends (the vendor SDK 6's `frontendJWT()`),
     /// from the session service's `/frontend-jwt`.
     public func frontendJWT() async throws -> Secret {
-        var request = URLRequest(url: client.configuration.environment.sessionServiceEndpoint("/frontend-jwt"))
-        request.httpMethod = "GET"
-        request.httpShouldHandleCookies = false
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = HTTPRequest(method: .get, url: client.configuration.environment.sessionServiceEndpoint("/frontend-jwt"))
+        request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await session.send(request)
-        guard response.statusCode == 200 else {
-            throw AuthError(.httpError, "GET /frontend-jwt answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        guard response.status.code == 200 else {
+            throw AuthError(.httpError, "GET /frontend-jwt answered HTTP \(response.status.code).", providerID: SchibstedProvider.id, httpStatus: response.status.code)
         }
         guard let jwt = (try? JSONValue.parseObject(data))?["id_jwt"]?.stringValue, !jwt.isEmpty else {
             throw AuthError(.invalidResponse, "The /frontend-jwt response has no id_jwt.", providerID: SchibstedProvider.id)
@@ -71,6 +70,11 @@ public struct SchibstedUser: Sendable {
     }
 
     /// Sends `request` with the user's token; a 401 refreshes once (shared with concurrent 401s) and retries.
+    public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
+        try await session.send(request, body: body)
+    }
+
+    /// Sends a `URLRequest` (method, URL, header fields, `httpBody`) with the user's token, as ``send(_:body:)``.
     public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
         try await session.send(request)
     }
@@ -117,16 +121,16 @@ public struct SchibstedUser: Sendable {
     }
 
     private func api(_ method: String, _ path: String, form: [(String, String)]) async throws -> Data {
-        var request = URLRequest(url: client.configuration.environment.endpoint(path))
-        request.httpMethod = method
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, url: client.configuration.environment.endpoint(path))
+        request.headerFields.set("application/json", forName: "Accept")
+        var body: Data?
         if !form.isEmpty {
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(FormEncoding.encode(form).utf8)
+            request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
+            body = Data(FormEncoding.encode(form).utf8)
         }
-        let (data, response) = try await session.send(request)
-        guard (200..<300).contains(response.statusCode) else {
-            throw AuthError(.httpError, "\(method) \(path) answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        let (data, response) = try await session.send(request, body: body)
+        guard (200..<300).contains(response.status.code) else {
+            throw AuthError(.httpError, "\(method) \(path) answered HTTP \(response.status.code).", providerID: SchibstedProvider.id, httpStatus: response.status.code)
         }
         return data
     }

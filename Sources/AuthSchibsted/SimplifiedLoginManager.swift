@@ -1,8 +1,5 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Simplified login: offer the account already logged in to another app of the vendor, and log in to this app as
 /// that account with one tap (the vendor's `SimplifiedLoginManager`).
@@ -118,13 +115,12 @@ public struct SimplifiedLoginManager: Sendable {
     /// - Throws: `http_error` (for example 401 once the shared token has expired), `invalid_response`.
     public func context(for account: SharedAccount) async throws -> SharedAccountContext {
         try checkEnvironment()
-        var request = URLRequest(url: client.configuration.environment.sessionServiceEndpoint("/user-context-from-token"))
-        request.httpMethod = "GET"
-        request.setValue("Bearer \(account.accessToken.reveal())", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = HTTPRequest(method: .get, url: client.configuration.environment.sessionServiceEndpoint("/user-context-from-token"))
+        request.headerFields.set("Bearer \(account.accessToken.reveal())", forName: "Authorization")
+        request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await client.authClient.transport.send(request)
-        guard response.statusCode == 200 else {
-            throw AuthError(.httpError, "GET /user-context-from-token answered HTTP \(response.statusCode).", providerID: SchibstedProvider.id, httpStatus: response.statusCode)
+        guard response.status.code == 200 else {
+            throw AuthError(.httpError, "GET /user-context-from-token answered HTTP \(response.status.code).", providerID: SchibstedProvider.id, httpStatus: response.status.code)
         }
         guard let object = try? JSONValue.parseObject(data), let identifier = object["identifier"]?.stringValue,
               let displayText = object["display_text"]?.stringValue, let clientName = object["client_name"]?.stringValue
@@ -179,13 +175,12 @@ public struct SimplifiedLoginManager: Sendable {
     }
 
     private func requestAssertion(accessToken: Secret) async throws -> (Int, Data) {
-        var request = URLRequest(url: client.configuration.environment.endpoint("/api/2/user/auth/token"))
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(accessToken.reveal())", forHTTPHeaderField: "Authorization")
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        var request = HTTPRequest(method: .post, url: client.configuration.environment.endpoint("/api/2/user/auth/token"))
+        request.headerFields.set("Bearer \(accessToken.reveal())", forName: "Authorization")
+        request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
+        request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await client.authClient.transport.send(request)
-        return (response.statusCode, data)
+        return (response.status.code, data)
     }
 
     private static func parseAssertion(status: Int, data: Data) throws -> Secret {
@@ -202,21 +197,20 @@ public struct SimplifiedLoginManager: Sendable {
     /// issued to) and writes them back where they came from, so the owner keeps its session.
     private func refreshForOwner(_ account: SharedAccount, refreshToken: Secret) async throws -> Secret {
         let authClient = client.authClient
-        var request = URLRequest(url: client.configuration.environment.endpoint("/oauth/token"))
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("v1", forHTTPHeaderField: "X-OIDC")
-        request.httpBody = Data(FormEncoding.encode([
+        var request = HTTPRequest(method: .post, url: client.configuration.environment.endpoint("/oauth/token"))
+        request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
+        request.headerFields.set("application/json", forName: "Accept")
+        request.headerFields.set("v1", forName: "X-OIDC")
+        let body = Data(FormEncoding.encode([
             ("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal()), ("client_id", account.clientId),
         ]).utf8)
-        let (data, response) = try await authClient.transport.send(request)
-        guard response.statusCode == 200 else {
+        let (data, response) = try await authClient.transport.send(request, body: body)
+        guard response.status.code == 200 else {
             let oauthError = (try? JSONValue.parseObject(data))?["error"]?.stringValue
             throw AuthError(
                 oauthError == "invalid_grant" ? .invalidGrant : .tokenRequestFailed,
-                "The shared session has expired and could not be refreshed (HTTP \(response.statusCode)); log in normally.",
-                providerID: SchibstedProvider.id, oauthError: oauthError, httpStatus: response.statusCode
+                "The shared session has expired and could not be refreshed (HTTP \(response.status.code)); log in normally.",
+                providerID: SchibstedProvider.id, oauthError: oauthError, httpStatus: response.status.code
             )
         }
         let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: "Bearer")

@@ -1,9 +1,7 @@
 public import AuthApple
 public import AuthCore
+public import AuthURLSession
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// The vendor's `UberAuth`: login in app or through a native Uber app, `handle(url)` for the app's callback.
 ///
@@ -194,18 +192,17 @@ public actor UberAuth {
         do {
             let metadata = try await authClient.metadata()
             guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else { return nil }
-            var request = URLRequest(url: endpoint)
-            request.httpMethod = "POST"
-            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            var request = HTTPRequest(method: .post, url: endpoint)
+            request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
             // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
             let authentication = try authClient.clientAuthentication(for: metadata)
-            for (name, value) in authentication.headers { request.setValue(value, forHTTPHeaderField: name) }
-            request.httpBody = Data(FormEncoding.encode(
+            for (name, value) in authentication.headers { request.headerFields.set(value, forName: name) }
+            let body = Data(FormEncoding.encode(
                 authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
             ).utf8)
-            let (data, response) = try await authClient.transport.send(request)
-            guard (200..<300).contains(response.statusCode), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
-                authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.statusCode)])
+            let (data, response) = try await authClient.transport.send(request, body: body)
+            guard (200..<300).contains(response.status.code), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
+                authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.status.code)])
                 return nil
             }
             return uri

@@ -8,9 +8,6 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A hostile HTTP server on 127.0.0.1 for the transport: a normal answer, a redirect, a huge body, a body that
 /// drips, and a request never answered.
@@ -85,10 +82,8 @@ private struct HostileServer {
         return HostileServer(channel: channel)
     }
 
-    func request(_ path: String) -> URLRequest {
-        var request = URLRequest(url: URL(string: base + path)!)
-        request.httpMethod = "GET"
-        return request
+    func request(_ path: String) -> HTTPRequest {
+        HTTPRequest(method: .get, url: URL(string: base + path)!)
     }
 }
 
@@ -98,9 +93,9 @@ struct AsyncHTTPClientTransportTests {
     func ok() async throws {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
-        let (data, response) = try await transport.send(server.request("/ok"), limits: HTTPRequestLimits())
-        #expect(response.statusCode == 200 && String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
-        #expect(response.value(forHTTPHeaderField: "Content-Type") == "application/json")
+        let (data, response) = try await transport.send(server.request("/ok"), body: nil, limits: HTTPRequestLimits())
+        #expect(response.status.code == 200 && String(decoding: data, as: UTF8.self) == #"{"ok":true}"#)
+        #expect(response.headerFields[.contentType] == "application/json")
         try await transport.shutdown()
         try await server.channel.close()
     }
@@ -109,13 +104,13 @@ struct AsyncHTTPClientTransportTests {
     func redirects() async throws {
         let server = try await HostileServer.start()
         let own = AsyncHTTPClientTransport()
-        let (_, response) = try await own.send(server.request("/redirect"), limits: HTTPRequestLimits())
-        #expect(response.statusCode == 302 && response.value(forHTTPHeaderField: "Location") == "/ok")
+        let (_, response) = try await own.send(server.request("/redirect"), body: nil, limits: HTTPRequestLimits())
+        #expect(response.status.code == 302 && response.headerFields[.location] == "/ok")
         try await own.shutdown()
 
         let following = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: HTTPClient.Configuration(redirectConfiguration: .follow(max: 3, allowCycles: false)))
         let shared = AsyncHTTPClientTransport(client: following)
-        let error = await #expect(throws: AuthError.self) { _ = try await shared.send(server.request("/redirect"), limits: HTTPRequestLimits()) }
+        let error = await #expect(throws: AuthError.self) { _ = try await shared.send(server.request("/redirect"), body: nil, limits: HTTPRequestLimits()) }
         #expect(error?.code == .unexpectedRedirect)
         try await following.shutdown()
         try await server.channel.close()
@@ -126,7 +121,7 @@ struct AsyncHTTPClientTransportTests {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
         let error = await #expect(throws: AuthError.self) {
-            _ = try await transport.send(server.request("/big"), limits: HTTPRequestLimits(maximumResponseSize: 32 * 1024, timeout: .seconds(10)))
+            _ = try await transport.send(server.request("/big"), body: nil, limits: HTTPRequestLimits(maximumResponseSize: 32 * 1024, timeout: .seconds(10)))
         }
         #expect(error?.code == .responseTooLarge)
         try await transport.shutdown()
@@ -140,7 +135,7 @@ struct AsyncHTTPClientTransportTests {
         for path in ["/silent", "/drip"] {
             let started = ContinuousClock.now
             let error = await #expect(throws: AuthError.self) {
-                _ = try await transport.send(server.request(path), limits: HTTPRequestLimits(timeout: .milliseconds(400)))
+                _ = try await transport.send(server.request(path), body: nil, limits: HTTPRequestLimits(timeout: .milliseconds(400)))
             }
             #expect(error?.code == .timedOut, "\(path)")
             #expect(ContinuousClock.now - started < .seconds(5), "\(path)")
@@ -154,7 +149,7 @@ struct AsyncHTTPClientTransportTests {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
         let request = server.request("/silent")
-        let task = Task { try await transport.send(request, limits: HTTPRequestLimits(timeout: .seconds(30))) }
+        let task = Task { try await transport.send(request, body: nil, limits: HTTPRequestLimits(timeout: .seconds(30))) }
         try await Task.sleep(for: .milliseconds(100))
         let started = ContinuousClock.now
         task.cancel()

@@ -102,7 +102,7 @@ struct ClientAssertionTests {
         let key = try ClientSigningKey(pem: Self.rsaPEM, algorithm: .rs256)
         let (idp, _, _, _) = try fixture(signing: key)
         func post(_ assertion: Secret) async -> Int {
-            var request = URLRequest(url: idp.endpoint("/token"))
+            var request = CapturedRequest(url: idp.endpoint("/token"))
             request.httpMethod = "POST"
             request.httpBody = Data(FormEncoding.encode([
                 ("grant_type", "refresh_token"), ("refresh_token", "none"),

@@ -133,8 +133,8 @@ actor FlakyTransport: HTTPTransport {
 
     func setFailing(_ value: Bool) { failing = value }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
         if failing { throw URLError(.notConnectedToInternet) }
-        return try await base.send(request)
+        return try await base.send(request, body: body, limits: limits)
     }
 }

@@ -18,7 +18,7 @@ struct LogCanaryTests {
         _ = try await session.userInfo()
         _ = try await session.introspect()
         await fixture.idp.revokeAccessTokens()
-        var request = URLRequest(url: fixture.idp.endpoint("/api/resource"))
+        var request = CapturedRequest(url: fixture.idp.endpoint("/api/resource"))
         request.httpMethod = "GET"
         _ = try await session.send(request)
         // Failure paths: a replayed redirect, a rejected refresh, then sign-out with revocation.

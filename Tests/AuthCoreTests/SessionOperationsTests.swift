@@ -8,8 +8,8 @@ import FoundationNetworking
 
 @Suite("Session operations: authorized requests, sign-out, user info, introspection, accounts")
 struct SessionOperationsTests {
-    private func resourceRequest(_ fixture: Fixture) -> URLRequest {
-        var request = URLRequest(url: fixture.idp.endpoint("/api/resource"))
+    private func resourceRequest(_ fixture: Fixture) -> CapturedRequest {
+        var request = CapturedRequest(url: fixture.idp.endpoint("/api/resource"))
         request.httpMethod = "GET"
         return request
     }

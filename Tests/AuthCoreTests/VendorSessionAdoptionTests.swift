@@ -15,7 +15,7 @@ struct VendorSessionAdoptionTests {
         init(configuration: ProviderConfiguration) throws {}
         var client: ClientRegistration { ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI, scopes: ["openid"]) }
         var endpointSource: EndpointSource { .custom(cacheKey: "vendor") { transport in
-            var request = URLRequest(url: TestIdentityProvider.defaultIssuer.appendingPathComponent(".well-known/openid-configuration"))
+            var request = CapturedRequest(url: TestIdentityProvider.defaultIssuer.appendingPathComponent(".well-known/openid-configuration"))
             request.httpMethod = "GET"
             do {
                 let (data, _) = try await transport.send(request)

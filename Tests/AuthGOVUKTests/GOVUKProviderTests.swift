@@ -196,13 +196,13 @@ struct GOVUKProviderTests {
         for (vtr, accepted) in [(nil, false), ("Cl.Cm", false), (#"["Cl.Cm"]"#, true)] as [(String?, Bool)] {
             var query = base
             if let vtr { query.append(("vtr", vtr)) }
-            var request = URLRequest(url: idp.endpoint("/authorize").appendingQuery(query))
+            var request = CapturedRequest(url: idp.endpoint("/authorize").appendingQuery(query))
             request.httpMethod = "GET"
             let location = await idp.handle(request).1.value(forHTTPHeaderField: "Location") ?? ""
             #expect(location.contains("code=") == accepted, "vtr \(vtr ?? "absent")")
         }
         base.removeAll { $0.0 == "ui_locales" }
-        var request = URLRequest(url: idp.endpoint("/authorize").appendingQuery(base + [("vtr", #"["Cl.Cm"]"#)]))
+        var request = CapturedRequest(url: idp.endpoint("/authorize").appendingQuery(base + [("vtr", #"["Cl.Cm"]"#)]))
         request.httpMethod = "GET"
         #expect(await idp.handle(request).1.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
     }

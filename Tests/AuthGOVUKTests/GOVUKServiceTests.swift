@@ -184,7 +184,7 @@ struct GOVUKServiceTests {
     @Test("Discovery as the simulator serves it: trailing-slash issuer, cacheable, authorization_code only, no revocation")
     func discoveryDocument() async throws {
         let harness = try harness()
-        let (data, response) = try await harness.transport.send(URLRequest(url: harness.idp.endpoint("/.well-known/openid-configuration")))
+        let (data, response) = try await harness.transport.send(CapturedRequest(url: harness.idp.endpoint("/.well-known/openid-configuration")))
         let document = try JSONValue.parseObject(data)
         #expect(document["issuer"] == "https://oidc.integration.account.gov.uk/")
         #expect(document["token_endpoint"] == "https://oidc.integration.account.gov.uk/token")
@@ -195,13 +195,13 @@ struct GOVUKServiceTests {
         #expect(document["revocation_endpoint"] == nil)
         #expect(document["introspection_endpoint"] == nil)
         #expect(response.value(forHTTPHeaderField: "Cache-Control") == "max-age=86400")
-        let (did, didResponse) = try await harness.transport.send(URLRequest(url: harness.idp.endpoint("/.well-known/did.json")))
+        let (did, didResponse) = try await harness.transport.send(CapturedRequest(url: harness.idp.endpoint("/.well-known/did.json")))
         #expect(try JSONValue.parseObject(did)["id"] == "did:web:oidc.integration.account.gov.uk")
         #expect(didResponse.value(forHTTPHeaderField: "Cache-Control") == "max-age=3600, private")
     }
 
     private func postToken(_ harness: Harness, _ form: [(String, String)], basic: String? = nil) async throws -> (status: Int, body: [String: JSONValue]) {
-        var request = URLRequest(url: harness.idp.endpoint("/token"))
+        var request = CapturedRequest(url: harness.idp.endpoint("/token"))
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         if let basic { request.setValue("Basic " + Data(basic.utf8).base64EncodedString(), forHTTPHeaderField: "Authorization") }
@@ -267,7 +267,7 @@ struct GOVUKServiceTests {
             if !value.isEmpty { items.append(URLQueryItem(name: name, value: value)) }
         }
         components.queryItems = items
-        let (_, response) = try await harness.transport.send(URLRequest(url: try #require(components.url)))
+        let (_, response) = try await harness.transport.send(CapturedRequest(url: try #require(components.url)))
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
         #expect(location.queryItems?.first { $0.name == "error" }?.value == error)
         #expect(location.queryItems?.first { $0.name == "error_description" }?.value == description)
@@ -358,7 +358,7 @@ struct GOVUKServiceTests {
         let session = try await harness.signIn()
         let provider = try #require(harness.client.provider as? GOVUKServiceProvider)
         func location(_ url: URL) async throws -> String? {
-            let (_, response) = try await harness.transport.send(URLRequest(url: url))
+            let (_, response) = try await harness.transport.send(CapturedRequest(url: url))
             #expect(response.statusCode == 302)
             return response.value(forHTTPHeaderField: "Location")
         }

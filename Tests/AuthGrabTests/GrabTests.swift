@@ -322,7 +322,7 @@ struct GrabVendorFidelityTests {
                     guard request.url?.path.hasSuffix("/public_info") == true else { return try await base.send(request) }
                     // 503: unreachable; 200 with an entry that is not a JSON string: undecodable.
                     return (Data(#"{"custom_protocols":[{"protocol_ios":"grab://x"}]}"#.utf8),
-                            HTTPURLResponse(url: request.url!, statusCode: answer, httpVersion: nil, headerFields: nil)!)
+                            HTTPResponse.make(status: answer))
                 }
             })
             let session = try await helper.login(harness)
@@ -475,7 +475,7 @@ struct GrabVendorFidelityTests {
         let failing = try await helper.harness(wrap: { base in
             InProcessTransport().adding(host: "partner-api.grab.com") { request in
                 if request.url?.path.hasSuffix("/token_info") == true {
-                    return (Data("busy".utf8), HTTPURLResponse(url: request.url!, statusCode: 503, httpVersion: nil, headerFields: nil)!)
+                    return (Data("busy".utf8), HTTPResponse.make(status: 503))
                 }
                 return try await base.send(request)
             }
@@ -500,7 +500,7 @@ struct GrabVendorFidelityTests {
                 guard request.url?.path.hasSuffix("/token_info") == true else { return try await base.send(request) }
                 let nonce = FormEncoding.decode(request.url?.query ?? "").first { $0.0 == "nonce" }?.1 ?? ""
                 let body = #"{"acr":"[\"service:PASSENGER\"]","aud":"f795769ebe7446f38dede8fd36ee32fd","exp":2541371242,"iat":1541112042,"iss":"https://idp.grab.com","jti":"WiP03b0DRYWZTsd1IYY66g","nbf":1541112042,"pid":"59da6712-6c8b-4cb8-9a46-b2ac8a6d20d4","sub":"8206f105-7fe0-4a3e-ad3b-2b2b2d2e3d60","svc":"PASSENGER","nonce":"\#(nonce)"}"#
-                return (Data(body.utf8), HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!)
+                return (Data(body.utf8), HTTPResponse.make(status: 200))
             }
         })
         let info = try await harness.grab.getIdTokenInfo(loginSession: try await helper.login(harness))
@@ -528,7 +528,7 @@ struct GrabVendorFidelityTests {
     func vendorStyleTokenRequest() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let pkce = PKCE.generate()
-        var authorize = URLRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
+        var authorize = CapturedRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
             ("client_id", TestIdentityProvider.grabClientID), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
             ("device_id", ""), ("nonce", "n-1"), ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString),
             ("response_type", "code"), ("state", "s-1"), ("scope", "openid profile.read"), ("acr_values", "SERVICE:PASSENGER"),
@@ -536,7 +536,7 @@ struct GrabVendorFidelityTests {
         authorize.httpMethod = "GET"
         let location = try #require(await idp.handle(authorize).1.value(forHTTPHeaderField: "Location"))
         let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
-        var token = URLRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!.appendingQuery([
+        var token = CapturedRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!.appendingQuery([
             ("client_id", TestIdentityProvider.grabClientID), ("grant_type", "authorization_code"),
             ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString), ("code_verifier", pkce.verifier.reveal()), ("code", code),
         ]))

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthURLSession
 import AuthLoopback
 import AuthTesting
 import Foundation
@@ -18,7 +19,7 @@ private struct LoopbackProvider: AuthProvider {
 
 /// Sends a real HTTP GET over the loopback interface and returns the status and body.
 private func get(_ url: URL) async throws -> (Int, String) {
-    let (data, response) = try await URLSessionTransport().send(URLRequest(url: url))
+    let (data, response) = try await URLSessionTransport().send(HTTPRequest(method: .get, url: url))
     return (response.statusCode, String(decoding: data, as: UTF8.self))
 }
 
@@ -61,8 +62,7 @@ struct LoopbackUserAgentTests {
         let (status, _) = try await get(URL(string: "http://127.0.0.1:\(port)/favicon.ico")!)
         #expect(status == 404)
         let (postStatus, _) = try await {
-            var request = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/callback?code=x&state=y")!)
-            request.httpMethod = "POST"
+            let request = HTTPRequest(method: .post, url: URL(string: "http://127.0.0.1:\(port)/callback?code=x&state=y")!)
             let (data, response) = try await URLSessionTransport().send(request)
             return (response.statusCode, data)
         }()

@@ -130,7 +130,7 @@ struct SchibstedTests {
         let token = try #require(await harness.transport.exchanges(pathSuffix: "/oauth/token").first)
         #expect(token.request.value(forHTTPHeaderField: "X-OIDC") == "v1")
 
-        var bare = URLRequest(url: URL(string: "https://identity-pre.schibsted.com/oauth/token")!)
+        var bare = CapturedRequest(url: URL(string: "https://identity-pre.schibsted.com/oauth/token")!)
         bare.httpMethod = "POST"
         bare.httpBody = Data("grant_type=refresh_token&refresh_token=x&client_id=\(TestIdentityProvider.schibstedClientID)".utf8)
         let (data, response) = await harness.idp.handle(bare)
@@ -220,8 +220,7 @@ struct SchibstedTests {
         let events = await user.session.events()
         await harness.idp.update { $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), [:]) }
         harness.clock.advance(by: 3600)
-        var request = URLRequest(url: harness.idp.endpoint("/api/resource"))
-        request.httpMethod = "GET"
+        let request = HTTPRequest(method: .get, url: harness.idp.endpoint("/api/resource"))
         let error = await #expect(throws: AuthError.self) { _ = try await user.send(request) }
         #expect(error?.schibstedError == .refresh(.refreshRequestFailed))
         var iterator = events.makeAsyncIterator()

@@ -185,7 +185,7 @@ struct SchibstedVendorFidelityTests {
         let host = try #require(SchibstedEnvironment.pre.serverURL.host)
         let hostile = InProcessTransport().adding(host: host) { request in
             guard request.url?.path == "/api/2/user/auth/token" else { return try await idp.transport.send(request) }
-            let response = HTTPURLResponse(url: request.url!, statusCode: status, httpVersion: "HTTP/1.1", headerFields: ["Content-Type": "application/json"])!
+            let response = HTTPResponse.make(status: status, headers: ["Content-Type": "application/json"])
             return (Data(body.utf8), response)
         }
         let storage = InMemoryTokenStorage()

@@ -10,14 +10,14 @@ import FoundationNetworking
 /// so engine tests that pass against it mean something.
 @Suite("TestIdentityProvider strictness")
 struct TestIdentityProviderTests {
-    private func authorize(_ idp: TestIdentityProvider, _ query: [(String, String)]) async -> HTTPURLResponse {
-        var request = URLRequest(url: idp.endpoint("/authorize").appendingQuery(query))
+    private func authorize(_ idp: TestIdentityProvider, _ query: [(String, String)]) async -> HTTPResponse {
+        var request = CapturedRequest(url: idp.endpoint("/authorize").appendingQuery(query))
         request.httpMethod = "GET"
         return await idp.handle(request).1
     }
 
     private func token(_ idp: TestIdentityProvider, _ form: [(String, String)]) async -> (JSONValue?, Int) {
-        var request = URLRequest(url: idp.endpoint("/token"))
+        var request = CapturedRequest(url: idp.endpoint("/token"))
         request.httpMethod = "POST"
         request.httpBody = Data(FormEncoding.encode(form).utf8)
         let (data, response) = await idp.handle(request)
@@ -86,10 +86,10 @@ struct TestIdentityProviderTests {
     func recordingTransport() async throws {
         let idp = TestIdentityProvider()
         let recorder = RecordingTransport(idp.transport)
-        var request = URLRequest(url: idp.endpoint("/jwks"))
+        var request = CapturedRequest(url: idp.endpoint("/jwks"))
         request.httpMethod = "GET"
         _ = try await recorder.send(request)
-        _ = try? await recorder.send(URLRequest(url: URL(string: "https://unknown.example/")!))
+        _ = try? await recorder.send(CapturedRequest(url: URL(string: "https://unknown.example/")!))
         let exchanges = await recorder.exchanges
         #expect(exchanges.map(\.status) == [200, nil])
     }

@@ -114,7 +114,7 @@ struct UberTests {
     func failedPAR() async throws {
         let harness = await harness(transport: { base in
             InProcessTransport().adding(host: "auth.uber.com") { request in
-                if request.url?.path == "/oauth/v2/par" { return (Data(), .make(url: request.url!, status: 503)) }
+                if request.url?.path == "/oauth/v2/par" { return (Data(), .make(status: 503)) }
                 return try await base.send(request)
             }
         })
@@ -226,7 +226,7 @@ struct UberTests {
     func emulatorStrict() async throws {
         let idp = TestIdentityProvider.uber()
         let pkce = PKCE.generate()
-        var request = URLRequest(url: URL(string: "https://auth.uber.com/oauth/v2/riders/authorize")!.appendingQuery([
+        var request = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/riders/authorize")!.appendingQuery([
             ("client_id", TestIdentityProvider.uberClientID), ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
             ("response_type", "code"), ("state", "s"), ("prompt", "login"),
             ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
@@ -433,7 +433,7 @@ struct UberBackendExchangeTests {
         #expect(client.codeVerifier == nil && client.accessToken == nil)
 
         // The backend, as written for the vendor SDK: code, client_id, redirect_uri, grant_type — no code_verifier.
-        var redeem = URLRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
+        var redeem = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
         redeem.httpMethod = "POST"
         redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         redeem.httpBody = Data(FormEncoding.encode([("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),

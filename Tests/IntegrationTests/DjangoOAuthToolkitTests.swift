@@ -57,11 +57,10 @@ struct DjangoOAuthToolkitTests {
     /// A raw refresh request, to check what the server thinks of a refresh token.
     private func rawRefresh(_ token: Secret, clientID: String) async throws -> (Int, JSONValue?) {
         let metadata = try await harness().client.metadata()
-        var request = URLRequest(url: metadata.tokenEndpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.httpBody = Data(FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", token.reveal()), ("client_id", clientID)]).utf8)
-        let (data, response) = try await IntegrationEnvironment.backChannelTransport.send(request)
+        var request = HTTPRequest(method: .post, url: metadata.tokenEndpoint)
+        request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        let body = Data(FormEncoding.encode([("grant_type", "refresh_token"), ("refresh_token", token.reveal()), ("client_id", clientID)]).utf8)
+        let (data, response) = try await IntegrationEnvironment.backChannelTransport.send(request, body: body)
         return (response.statusCode, try? JSONDecoder().decode(JSONValue.self, from: data))
     }
 
@@ -166,7 +165,7 @@ struct DjangoOAuthToolkitTests {
         let postLogout = URL(string: "http://127.0.0.1:53682/logged-out")!
         let url = try await session.endSessionURL(postLogoutRedirectURI: postLogout, state: "bye-123")
         #expect(url.queryParameters["id_token_hint"] != nil)
-        let (_, response) = try await IntegrationEnvironment.backChannelTransport.send(URLRequest(url: url))
+        let (_, response) = try await IntegrationEnvironment.backChannelTransport.send(HTTPRequest(method: .get, url: url))
         #expect((300..<400).contains(response.statusCode))
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
         #expect(location.absoluteString.hasPrefix(postLogout.absoluteString))

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthURLSession
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -43,19 +44,18 @@ actor FormLoginBrowser {
         var next = url
         var form: [(String, String)]?
         for _ in 0..<12 {
-            var request = URLRequest(url: next)
-            request.httpMethod = form == nil ? "GET" : "POST"
+            var request = HTTPRequest(method: form == nil ? .get : .post, url: next)
+            var body: Data?
             if let form {
-                request.httpBody = Data(FormEncoding.encode(form).utf8)
-                request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-                request.setValue(next.absoluteString, forHTTPHeaderField: "Referer")
+                body = Data(FormEncoding.encode(form).utf8)
+                request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+                request.headerFields[.referer] = next.absoluteString
             }
             if !cookies.isEmpty {
-                request.setValue(cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; "),
-                                 forHTTPHeaderField: "Cookie")
+                request.headerFields[.cookie] = cookies.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "; ")
             }
             visited.append(next)
-            let (data, response) = try await transport.send(request)
+            let (data, response) = try await transport.send(request, body: body)
             absorbCookies(response)
             if next.port != serverPort { return }  // the redirect reached the app's loopback listener
             form = nil
@@ -77,7 +77,7 @@ actor FormLoginBrowser {
         throw Failure.tooManyRedirects
     }
 
-    private func absorbCookies(_ response: HTTPURLResponse) {
+    private func absorbCookies(_ response: HTTPResponse) {
         let header = response.value(forHTTPHeaderField: "Set-Cookie") ?? ""
         for name in ["csrftoken", "sessionid"] {
             guard let range = header.range(of: "\(name)=") else { continue }

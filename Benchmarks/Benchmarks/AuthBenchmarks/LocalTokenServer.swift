@@ -1,7 +1,5 @@
+import AuthCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -41,13 +39,11 @@ enum LocalTokenServer {
         return URL(string: "http://127.0.0.1:\(channel.localAddress!.port!)/token")!
     }()
 
-    /// A refresh-shaped token request.
-    static func request() -> URLRequest {
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.httpBody = Data("grant_type=refresh_token&refresh_token=rt-0123456789abcdef&client_id=bench".utf8)
-        return request
+    /// A refresh-shaped token request: the head and the form body.
+    static func request() -> (HTTPRequest, Data) {
+        var request = HTTPRequest(method: .post, url: endpoint)
+        request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        request.headerFields[.accept] = "application/json"
+        return (request, Data("grant_type=refresh_token&refresh_token=rt-0123456789abcdef&client_id=bench".utf8))
     }
 }

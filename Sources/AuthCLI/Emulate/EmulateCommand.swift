@@ -2,9 +2,6 @@ import ArgumentParser
 import AuthCore
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NIOCore
 import NIOHTTP1
 import NIOPosix
@@ -39,15 +36,15 @@ struct EmulateCommand: AsyncParsableCommand {
         }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be 0…65535.") }
         // The issuer names the port, so bind first and build the emulator once the port is known.
-        let route = LockedValue<(@Sendable (URLRequest) async -> (Data, HTTPURLResponse))?>(nil)
+        let route = LockedValue<(@Sendable (CapturedRequest) async -> (Data, HTTPResponse))?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
                     try child.pipeline.syncOperations.configureHTTPServerPipeline()
-                    let serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse) = { request in
+                    let serve: @Sendable (CapturedRequest) async -> (Data, HTTPResponse) = { request in
                         guard let handler = route.withLock({ $0 }) else {
-                            return (Data(), .make(url: request.url ?? EmulatorHTTPHandler.base, status: 503))
+                            return (Data(), .make(status: 503))
                         }
                         return await handler(request)
                     }

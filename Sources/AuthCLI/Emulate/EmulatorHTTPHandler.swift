@@ -1,11 +1,10 @@
+import AuthCore
+import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import NIOCore
 import NIOHTTP1
 
-/// The HTTP front of an in-process emulator: each request is turned into a `URLRequest` for the same handler the
+/// The HTTP front of an in-process emulator: each request is turned into a `CapturedRequest` for the same handler the
 /// in-process transport calls, so the emulator's rules exist once, whichever front a client reaches it through.
 /// Every response closes the connection (a test server, not a production one).
 final class EmulatorHTTPHandler: ChannelInboundHandler {
@@ -19,11 +18,11 @@ final class EmulatorHTTPHandler: ChannelInboundHandler {
     /// host and port need not be known when a connection is accepted.
     static let base = URL(string: "http://127.0.0.1/")!
 
-    private let serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse)
+    private let serve: @Sendable (CapturedRequest) async -> (Data, HTTPResponse)
     private var head: HTTPRequestHead?
     private var body: ByteBuffer?
 
-    init(serve: @escaping @Sendable (URLRequest) async -> (Data, HTTPURLResponse)) {
+    init(serve: @escaping @Sendable (CapturedRequest) async -> (Data, HTTPResponse)) {
         self.serve = serve
     }
 
@@ -46,10 +45,12 @@ final class EmulatorHTTPHandler: ChannelInboundHandler {
                 Self.respond(context, status: 400, headers: [:], body: Data("Bad request target".utf8))
                 return
             }
-            var request = URLRequest(url: url)
-            request.httpMethod = head.method.rawValue
-            for (name, value) in head.headers { request.addValue(value, forHTTPHeaderField: name) }
-            if let body, body.readableBytes > 0 { request.httpBody = Data(body.readableBytesView) }
+            var requestHead = HTTPRequest(method: HTTPRequest.Method(head.method.rawValue) ?? .get, url: url)
+            for header in head.headers {
+                guard let name = HTTPField.Name(header.name) else { continue }
+                requestHead.headerFields.append(HTTPField(name: name, value: header.value))
+            }
+            let request = CapturedRequest(requestHead, body: body.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil })
             let loop = context.eventLoop
             let bound = NIOLoopBound(context, eventLoop: loop)
             let serve = serve
@@ -62,15 +63,15 @@ final class EmulatorHTTPHandler: ChannelInboundHandler {
 
     /// The emulator's answer to `request`: status, headers and body.
     @Sendable private static func answer(
-        _ request: URLRequest,
-        _ serve: @Sendable (URLRequest) async -> (Data, HTTPURLResponse)
+        _ request: CapturedRequest,
+        _ serve: @Sendable (CapturedRequest) async -> (Data, HTTPResponse)
     ) async -> (Int, [String: String], Data) {
         let (data, response) = await serve(request)
         var headers: [String: String] = [:]
-        for (name, value) in response.allHeaderFields {
-            if let name = name as? String, let value = value as? String { headers[name] = value }
+        for field in response.headerFields {
+            headers[field.name.rawName] = headers[field.name.rawName].map { "\($0), \(field.value)" } ?? field.value
         }
-        return (response.statusCode, headers, data)
+        return (response.status.code, headers, data)
     }
 
     private static func respond(_ context: ChannelHandlerContext, status: Int, headers: [String: String], body: Data) {

@@ -1,7 +1,5 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// The result of RFC 7662 token introspection.
 public struct IntrospectionResult: Sendable {
@@ -141,15 +139,14 @@ extension AuthClient {
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id, endpoint: "userinfo_endpoint")
         }
-        var request = URLRequest(url: endpoint)
-        request.httpMethod = "GET"
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        request.setValue("Bearer \(accessToken.reveal())", forHTTPHeaderField: "Authorization")
+        var request = HTTPRequest(method: .get, url: endpoint)
+        request.headerFields[.accept] = "application/json"
+        request.headerFields[.authorization] = "Bearer \(accessToken.reveal())"
         let channel = backChannel
         let (data, response) = try await channel.send(request, endpoint: "userinfo_endpoint")
-        if response.statusCode == 401 { return (nil, 401) }
-        guard (200..<300).contains(response.statusCode) else {
-            throw channel.error(forStatus: response.statusCode, body: data)
+        if response.status == .unauthorized { return (nil, 401) }
+        guard response.status.kind == .successful else {
+            throw channel.error(forStatus: response.status.code, body: data)
         }
         let claims = try channel.decodeObject(data, what: "user info response")
         guard let claimed = claims["sub"]?.stringValue, !claimed.isEmpty else {
@@ -158,7 +155,7 @@ extension AuthClient {
         if let subject, claimed != subject {
             throw AuthError(.subjectMismatch, "The user info belongs to another subject than the signed-in user.", providerID: provider.id)
         }
-        return (UserInfoClaims(subject: claimed, claims: claims), response.statusCode)
+        return (UserInfoClaims(subject: claimed, claims: claims), response.status.code)
     }
 }
 

@@ -1,4 +1,5 @@
 package import Foundation
+import HTTPTypes
 
 extension AuthClient {
     /// Sends a token request (form body, RFC 6749 §4.1.3 / §6) and parses the response.
@@ -187,7 +188,7 @@ extension AuthClient {
         ) {
             let (data, response) = try await channel.getResponse(url, endpoint: "jwks_uri", accept: accept)
             channel.instrumentation.record(AuthInstrumentationEvent(kind: .keySetFetched, providerID: channel.providerID))
-            let cacheControl = response.value(forHTTPHeaderField: "Cache-Control")
+            let cacheControl = response.headerFields[.cacheControl]
             return KeySetCache.Fetched(keySet: try decode(data), maxAge: KeySetCache.maxAge(cacheControl: cacheControl))
         }
     }

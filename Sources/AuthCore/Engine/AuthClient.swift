@@ -8,7 +8,8 @@ public import Foundation
 /// in memory until their redirect arrives (each consumed once).
 ///
 /// ```swift
-/// let client = AuthClient(provider: provider, storage: FileTokenStorage(directory: dir))
+/// let client = AuthClient(provider: provider, storage: FileTokenStorage(directory: dir),
+///                         transport: AsyncHTTPClientTransport())     // or URLSessionTransport() in an app
 /// let session = try await client.signIn(with: userAgent)
 /// ```
 public final class AuthClient: Sendable {
@@ -80,7 +81,9 @@ public final class AuthClient: Sendable {
     /// - Parameters:
     ///   - provider: the provider, for example built by a ``ProviderRegistry`` from its id and configuration.
     ///   - storage: where credentials live; in memory by default (nothing survives the process).
-    ///   - transport: URLSession by default.
+    ///   - transport: how requests are sent: `AsyncHTTPClientTransport` (AuthAsyncHTTPClient) on a server,
+    ///     `URLSessionTransport` (AuthURLSession) in an app — AuthURLSession also adds an initializer without this
+    ///     parameter that uses URLSession.
     ///   - logger: swift-log by default.
     ///   - clock: the system clock by default.
     ///   - options: tunables (refresh margin, authorization lifetime, response size limit and request deadline,
@@ -89,7 +92,7 @@ public final class AuthClient: Sendable {
     public init(
         provider: any AuthProvider,
         storage: any TokenStorage = InMemoryTokenStorage(),
-        transport: any HTTPTransport = URLSessionTransport(),
+        transport: any HTTPTransport,
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
         options: Options = Options(),

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import HTTPTypes
 
 /// Sends the engine's server-to-server requests and turns every failure into a precise ``AuthError``.
 ///
@@ -20,13 +18,12 @@ struct BackChannel: Sendable {
     }
 
     /// A GET whose response headers the caller needs (the JWKS's `Cache-Control`).
-    func getResponse(_ url: URL, endpoint: String, accept: String = "application/json", bearer: Secret? = nil) async throws -> (Data, HTTPURLResponse) {
-        var request = URLRequest(url: url)
-        request.httpMethod = "GET"
-        request.setValue(accept, forHTTPHeaderField: "Accept")
-        if let bearer { request.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization") }
+    func getResponse(_ url: URL, endpoint: String, accept: String = "application/json", bearer: Secret? = nil) async throws -> (Data, HTTPResponse) {
+        var request = HTTPRequest(method: .get, url: url)
+        request.headerFields[.accept] = accept
+        if let bearer { request.headerFields[.authorization] = "Bearer \(bearer.reveal())" }
         let (data, response) = try await send(request, endpoint: endpoint)
-        guard (200..<300).contains(response.statusCode) else { throw error(forStatus: response.statusCode, body: data) }
+        guard response.status.kind == .successful else { throw error(forStatus: response.status.code, body: data) }
         return (data, response)
     }
 
@@ -36,40 +33,42 @@ struct BackChannel: Sendable {
         parameters: [(String, String)],
         headers: [String: String] = [:]
     ) async throws -> Data {
-        var request = URLRequest(url: url)
-        request.httpMethod = "POST"
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
-        request.httpBody = Data(FormEncoding.encode(parameters).utf8)
-        return try await sendExpectingSuccess(request, endpoint: endpoint)
+        var request = HTTPRequest(method: .post, url: url)
+        request.headerFields[.contentType] = "application/x-www-form-urlencoded"
+        request.headerFields[.accept] = "application/json"
+        for (name, value) in headers {
+            guard let field = HTTPField.Name(name) else {
+                throw AuthError(.invalidConfiguration, "'\(name)' is not a valid HTTP header name.", providerID: providerID)
+            }
+            request.headerFields[field] = value
+        }
+        return try await sendExpectingSuccess(request, body: Data(FormEncoding.encode(parameters).utf8), endpoint: endpoint)
     }
 
     /// Sends `request`; returns the body of a 2xx response, throws a typed error for anything else.
-    func sendExpectingSuccess(_ request: URLRequest, endpoint: String) async throws -> Data {
-        let (data, response) = try await send(request, endpoint: endpoint)
-        let status = response.statusCode
-        if (200..<300).contains(status) { return data }
-        throw error(forStatus: status, body: data)
+    func sendExpectingSuccess(_ request: HTTPRequest, body: Data? = nil, endpoint: String) async throws -> Data {
+        let (data, response) = try await send(request, body: body, endpoint: endpoint)
+        if response.status.kind == .successful { return data }
+        throw error(forStatus: response.status.code, body: data)
     }
 
     /// Sends `request` as one instrumented `http_request` operation.
-    func send(_ request: URLRequest, endpoint kind: String) async throws -> (Data, HTTPURLResponse) {
-        let operation = AuthOperation(kind: .httpRequest, providerID: providerID, endpoint: kind, method: request.httpMethod ?? "GET")
+    func send(_ request: HTTPRequest, body: Data? = nil, endpoint kind: String) async throws -> (Data, HTTPResponse) {
+        let operation = AuthOperation(kind: .httpRequest, providerID: providerID, endpoint: kind, method: request.method.rawValue)
         return try await instrumentation.withOperation(operation) { outcome in
-            let (data, response) = try await send(request)
-            outcome.record(httpStatus: response.statusCode)
+            let (data, response) = try await send(request, body: body)
+            outcome.record(httpStatus: response.status.code)
             return (data, response)
         }
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let endpoint = "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "")"
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
+        let endpoint = request.summary
         logger.log(AuthLogRecord(level: .trace, event: "http.request", message: endpoint, providerID: providerID))
         let data: Data
-        let response: HTTPURLResponse
+        let response: HTTPResponse
         do {
-            (data, response) = try await transport.send(request, limits: limits)
+            (data, response) = try await transport.send(request, body: body, limits: limits)
         } catch let error as AuthError {
             logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, metadata: ["code": error.code.rawValue], providerID: providerID))
             throw error.attributed(to: providerID)
@@ -84,21 +83,22 @@ struct BackChannel: Sendable {
                 underlying: error
             )
         }
+        let status = response.status.code
         logger.log(
             AuthLogRecord(
                 level: .trace,
                 event: "http.response",
                 message: endpoint,
-                metadata: ["status": String(response.statusCode), "bytes": String(data.count)],
+                metadata: ["status": String(status), "bytes": String(data.count)],
                 providerID: providerID
             )
         )
-        if (300..<400).contains(response.statusCode) {
+        if response.status.kind == .redirection {
             throw AuthError(
                 .unexpectedRedirect,
-                "\(endpoint) answered with a redirect (\(response.statusCode)); back-channel redirects are never followed.",
+                "\(endpoint) answered with a redirect (\(status)); back-channel redirects are never followed.",
                 providerID: providerID,
-                httpStatus: response.statusCode
+                httpStatus: status
             )
         }
         guard data.count <= limits.maximumResponseSize else {
@@ -106,7 +106,7 @@ struct BackChannel: Sendable {
                 .responseTooLarge,
                 "\(endpoint) returned \(data.count) bytes; the limit is \(limits.maximumResponseSize).",
                 providerID: providerID,
-                httpStatus: response.statusCode
+                httpStatus: status
             )
         }
         return (data, response)

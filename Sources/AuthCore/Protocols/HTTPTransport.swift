@@ -1,55 +1,85 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import HTTPTypes
 
-/// How an HTTP request is sent: URLSession by default, in-process in tests, or your own client.
+/// How an HTTP request is sent: AsyncHTTPClient on servers (AuthAsyncHTTPClient), URLSession in apps
+/// (AuthURLSession), in-process in tests (AuthTesting), or your own client.
 ///
-/// A transport sends exactly one request and returns the response as received. It must not follow redirects
-/// (the engine refuses them for back-channel calls) and must not log bodies or the `Authorization` header.
+/// The seam speaks swift-http-types, as Hummingbird 2, AsyncHTTPClient and swift-openapi-runtime do, so AuthCore
+/// needs neither URLSession nor, on Linux, Foundation's networking library (libcurl). A transport:
 ///
-/// The engine always calls ``send(_:limits:)``. Its default implementation calls ``send(_:)`` under the overall
-/// deadline and checks the size once the body is complete, which bounds time but not memory; a transport that
-/// can stream (``URLSessionTransport`` does) implements it and stops reading as soon as the cap is passed.
+/// - sends exactly one request and returns the response as received — HTTP error statuses are returned, not
+///   thrown, and redirects are never followed (the 3xx itself comes back; the engine refuses it);
+/// - enforces `limits` **while the body arrives**: it stops reading once the body passes
+///   ``HTTPRequestLimits/maximumResponseSize`` (`response_too_large`) and gives up at ``HTTPRequestLimits/timeout``
+///   for the whole exchange (`timed_out`), so a hostile server can neither exhaust memory nor hold a caller;
+/// - ends the request when the calling task is cancelled (`CancellationError`);
+/// - never logs bodies or the `Authorization` header.
+///
+/// ## Migrating a transport written for `URLRequest`
+/// Earlier versions of this seam had `send(_: URLRequest) async throws -> (Data, HTTPURLResponse)`. Such a transport keeps
+/// its method and declares conformance to AuthURLSession's `URLRequestTransport` instead; that protocol provides
+/// this one's requirement by converting each way (swift-http-types' HTTPTypesFoundation) and checking the limits
+/// on the complete body. Streaming limits need a native implementation of ``send(_:body:limits:)``.
 public protocol HTTPTransport: Sendable {
-    /// Sends `request` and returns the body and the response.
+    /// Sends `request` with `body` under `limits` and returns the response body and head.
     ///
-    /// - Throws: only for transport failures (no response); HTTP error statuses are returned, not thrown.
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
-
-    /// Sends `request` under `limits`: the body is capped while it arrives and the whole exchange has one deadline.
-    ///
+    /// - Parameters:
+    ///   - request: the method, the URL (scheme, authority, path and query) and the header fields.
+    ///   - body: the request body, or `nil` for none.
+    ///   - limits: the size cap applied while the body arrives, and one deadline for the whole exchange.
     /// - Throws: `response_too_large` past the size cap, `timed_out` past the deadline, `CancellationError` when
-    ///   the calling task is cancelled, or a transport failure.
-    func send(_ request: URLRequest, limits: HTTPRequestLimits) async throws -> (Data, HTTPURLResponse)
+    ///   the calling task is cancelled, or the client's error for a transport failure (no response).
+    func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse)
 }
 
 extension HTTPTransport {
-    /// The default: ``send(_:)`` raced against the deadline (the wait ends on time even if this transport ignores
-    /// cancellation), then the size checked on the complete body.
-    public func send(_ request: URLRequest, limits: HTTPRequestLimits) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await withDeadline(limits.timeout, onTimeout: { AuthError.requestTimedOut(request, limits) }) {
-            try await self.send(request)
-        }
-        guard data.count <= limits.maximumResponseSize else { throw AuthError.responseTooLarge(request, limits) }
-        return (data, response)
+    /// Sends `request` under the default limits (1 MiB, 30 s).
+    public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
+        try await send(request, body: body, limits: HTTPRequestLimits())
+    }
+}
+
+extension HTTPRequest {
+    /// `METHOD host/path` — what errors and logs name a request by (never the query, which may carry a token).
+    package var summary: String {
+        let url = self.url
+        return "\(method.rawValue) \(url?.host ?? authority ?? "?")\(url?.path ?? "")"
+    }
+}
+
+extension HTTPFields {
+    /// The value of the field named `name` (all values joined with `, `), or `nil` — for names spelled as strings.
+    package func value(named name: String) -> String? {
+        guard let field = HTTPField.Name(name) else { return nil }
+        return self[field]
     }
 }
 
 extension AuthError {
     /// `timed_out` for a request that did not complete within `limits.timeout`.
-    package static func requestTimedOut(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
+    package static func requestTimedOut(_ request: HTTPRequest, _ limits: HTTPRequestLimits) -> AuthError {
         AuthError(
             .timedOut,
-            "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "") did not complete within \(limits.timeout); the provider may be down or deliberately slow."
+            "\(request.summary) did not complete within \(limits.timeout); the provider may be down or deliberately slow."
         )
     }
 
     /// `response_too_large` for a body over `limits.maximumResponseSize`.
-    package static func responseTooLarge(_ request: URLRequest, _ limits: HTTPRequestLimits) -> AuthError {
+    package static func responseTooLarge(_ request: HTTPRequest, _ limits: HTTPRequestLimits) -> AuthError {
         AuthError(
             .responseTooLarge,
-            "\(request.httpMethod ?? "GET") \(request.url?.host ?? "?")\(request.url?.path ?? "") sent more than \(limits.maximumResponseSize) bytes; the response was abandoned."
+            "\(request.summary) sent more than \(limits.maximumResponseSize) bytes; the response was abandoned."
         )
+    }
+}
+
+extension HTTPFields {
+    /// Sets the field named `name` (spelled as a string, as provider code and vendor documents do) to `value`.
+    ///
+    /// Names come from this package's own constants and from `AuthClient.clientAuthentication(for:)`, all valid
+    /// tokens; an invalid one is a programming error.
+    package mutating func set(_ value: String, forName name: String) {
+        guard let field = HTTPField.Name(name) else { preconditionFailure("'\(name)' is not an HTTP field name") }
+        self[field] = value
     }
 }

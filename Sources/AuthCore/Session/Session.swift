@@ -1,7 +1,5 @@
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
+public import HTTPTypes
 
 /// A signed-in user of one provider.
 ///
@@ -122,20 +120,24 @@ public actor Session {
     ///
     /// - Returns: the response as received (including a second 401, which is not retried again).
     /// - Throws: refresh errors (see ``validAccessToken()``), or `network_error` when the request cannot be sent.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    ///
+    /// ```swift
+    /// let (data, response) = try await session.send(HTTPRequest(method: .get, url: apiURL))
+    /// ```
+    public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
         let token = try await validAccessToken()
-        let first = try await send(request, bearer: token)
-        guard first.1.statusCode == 401 else { return first }
+        let first = try await send(request, body: body, bearer: token)
+        guard first.1.status == .unauthorized else { return first }
         client.log(.debug, "request.unauthorized", "A request was answered 401; refreshing once.")
         let fresh = try await accessToken(replacing: token)
-        return try await send(request, bearer: fresh)
+        return try await send(request, body: body, bearer: fresh)
     }
 
-    private nonisolated func send(_ request: URLRequest, bearer: Secret) async throws -> (Data, HTTPURLResponse) {
+    private nonisolated func send(_ request: HTTPRequest, body: Data?, bearer: Secret) async throws -> (Data, HTTPResponse) {
         var authorized = request
-        authorized.setValue("Bearer \(bearer.reveal())", forHTTPHeaderField: "Authorization")
+        authorized.headerFields[.authorization] = "Bearer \(bearer.reveal())"
         do {
-            return try await client.transport.send(authorized)
+            return try await client.transport.send(authorized, body: body)
         } catch let error as AuthError {
             throw error.attributed(to: providerID)
         } catch {

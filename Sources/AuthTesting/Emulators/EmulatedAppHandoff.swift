@@ -1,8 +1,5 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Installed native apps, emulated: `canOpen(_:)` answers from the installed URL schemes, and `open(_:)` plays
 /// the app — it completes the login against the emulated provider and calls the host app back with the redirect,
@@ -80,8 +77,7 @@ public actor EmulatedAppHandoff: AppHandoff {
     private func callback(for start: URL) async -> URL? {
         var url = start
         for _ in 0..<6 {
-            var request = URLRequest(url: url)
-            request.httpMethod = "GET"
+            let request = HTTPRequest(method: .get, url: url)
             guard let (_, response) = try? await transport.send(request), (300..<400).contains(response.statusCode),
                 let location = response.value(forHTTPHeaderField: "Location"),
                 let next = URL(string: location, relativeTo: url)?.absoluteURL

@@ -1,8 +1,5 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 extension TestIdentityProvider {
     /// Endpoint paths, relative to the issuer. Emulators change them to match a provider's real layout.
@@ -50,7 +47,7 @@ extension TestIdentityProvider {
         /// its partner SDK sends them there).
         public var tokenParametersInQuery = false
         /// Checks a token request (headers and form); a returned text rejects it with HTTP 400 `invalid_request`.
-        public var validateTokenRequest: (@Sendable (URLRequest, [String: String]) -> String?)?
+        public var validateTokenRequest: (@Sendable (CapturedRequest, [String: String]) -> String?)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an
         /// requested `acr_values`).
         public var idTokenClaims: (@Sendable ([String: String]) -> [String: JSONValue])?
@@ -82,7 +79,7 @@ extension TestIdentityProvider {
         public var clientAuthenticationError: (@Sendable (ClientAuthenticationFailure) -> (status: Int, error: String, description: String?))?
         /// Serves a provider-specific API on any other path: given the request and the subject of its valid
         /// bearer token (`nil` without one), returns a status and a JSON body, or `nil` for 404.
-        public var api: (@Sendable (URLRequest, String?) -> (status: Int, body: JSONValue)?)?
+        public var api: (@Sendable (CapturedRequest, String?) -> (status: Int, body: JSONValue)?)?
 
         /// No quirks: plain OpenID Connect.
         public init() {}

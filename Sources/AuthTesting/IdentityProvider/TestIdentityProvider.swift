@@ -1,8 +1,5 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 import Crypto
 
 /// An OpenID Connect identity provider that runs in-process, reached through an `InProcessTransport`.
@@ -224,14 +221,14 @@ public actor TestIdentityProvider {
     }
 
     /// Answers one HTTP request.
-    public func handle(_ request: URLRequest) async -> (Data, HTTPURLResponse) {
+    public func handle(_ request: CapturedRequest) async -> (Data, HTTPResponse) {
         let base = configuration.endpointBase ?? configuration.issuer
         let url = request.url ?? base
         let issuerPath = URLComponents(url: base, resolvingAgainstBaseURL: false)?.path ?? ""
         let path = String(url.path.dropFirst(issuerPath.trimmingSuffix("/").count))
         requestCounts[path, default: 0] += 1
         let paths = configuration.paths
-        let method = request.httpMethod ?? "GET"
+        let method = request.httpMethod
         switch path {
         case paths.discovery where method == "GET": return json(discoveryDocument(), url: url, headers: configuration.quirks.discoveryHeaders)
         case paths.jwks where method == "GET": return jwks(url: url)
@@ -248,7 +245,7 @@ public actor TestIdentityProvider {
             return json(document.body, url: url, headers: document.headers)
         default:
             if let api = configuration.quirks.api, let (status, body) = api(request, bearerSubject(request)) {
-                return (try! body.jsonData(), .make(url: url, status: status, headers: ["Content-Type": "application/json"]))
+                return (try! body.jsonData(), .make(status: status, headers: ["Content-Type": "application/json"]))
             }
             return json(["error": "not_found"], status: 404, url: url)
         }
@@ -280,7 +277,7 @@ public actor TestIdentityProvider {
         return document
     }
 
-    private func jwks(url: URL) -> (Data, HTTPURLResponse) {
+    private func jwks(url: URL) -> (Data, HTTPResponse) {
         if let status = behavior.jwksFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
         var keys = behavior.withdrawsPrimaryKeys ? [] : TestSigningKeys.primary.publicJWKs
         if behavior.publishRotatedKeys { keys += TestSigningKeys.rotated.publicJWKs }
@@ -290,7 +287,7 @@ public actor TestIdentityProvider {
 
     // MARK: Authorization
 
-    private func authorize(_ url: URL, path: String) -> (Data, HTTPURLResponse) {
+    private func authorize(_ url: URL, path: String) -> (Data, HTTPResponse) {
         var query = queryParameters(url)
         guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
             return page("Unknown client.", status: 400, url: url)
@@ -310,7 +307,7 @@ public actor TestIdentityProvider {
             return page("The redirect_uri is not registered for this client.", status: 400, url: url)
         }
         var response: [(String, String)] = []
-        func finish() -> (Data, HTTPURLResponse) {
+        func finish() -> (Data, HTTPResponse) {
             if let state = query["state"] { response.append(("state", state)) }
             if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
             response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
@@ -319,7 +316,7 @@ public actor TestIdentityProvider {
                 response.append((name, value))
             }
             let location = requested.appendingQuery(response)
-            return (Data(), .make(url: url, status: 302, headers: ["Location": location.absoluteString]))
+            return (Data(), .make(status: 302, headers: ["Location": location.absoluteString]))
         }
         if let (error, description) = configuration.quirks.rejectAuthorization?(query, path) {
             response += [("error", error), ("error_description", description)]
@@ -371,7 +368,7 @@ public actor TestIdentityProvider {
 
     // MARK: Token
 
-    private func token(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+    private func token(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
         var form = formParameters(request)
         if form.isEmpty, configuration.quirks.tokenParametersInQuery { form = queryParameters(url) }
         tokenRequestsByGrant[form["grant_type"] ?? "", default: 0] += 1
@@ -380,7 +377,7 @@ public actor TestIdentityProvider {
             return json(["error": "temporarily_unavailable"], status: 503, url: url)
         }
         if let replacement = behavior.tokenResponseReplacement {
-            return (replacement.body, .make(url: url, status: replacement.status, headers: replacement.headers))
+            return (replacement.body, .make(status: replacement.status, headers: replacement.headers))
         }
         let client: Client
         switch authenticateClient(request, form: form) {
@@ -398,13 +395,13 @@ public actor TestIdentityProvider {
     }
 
     /// Authenticates the client of a token, revocation or introspection request by the method it used.
-    private func authenticateClient(_ request: URLRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+    private func authenticateClient(_ request: CapturedRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
         let result = clientAuthentication(request, form: form)
         if case .failure(let failure) = result { clientAuthenticationFailures.append(failure.rawValue) }
         return result
     }
 
-    private func clientAuthentication(_ request: URLRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+    private func clientAuthentication(_ request: CapturedRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
         let accepted = configuration.quirks.acceptedClientAuthenticationMethods
         if form["client_assertion"] != nil || form["client_assertion_type"] != nil {
             guard accepted?.contains(.privateKeyJWT) ?? true else { return .failure(.unsupportedMethod) }
@@ -467,14 +464,14 @@ public actor TestIdentityProvider {
     }
 
     /// The response to a failed client authentication: the provider's own mapping, or 401 `invalid_client`.
-    private func clientAuthenticationError(_ failure: ClientAuthenticationFailure, url: URL) -> (Data, HTTPURLResponse) {
+    private func clientAuthenticationError(_ failure: ClientAuthenticationFailure, url: URL) -> (Data, HTTPResponse) {
         if let answer = configuration.quirks.clientAuthenticationError?(failure) {
             return oauthError(answer.error, description: answer.description, status: answer.status, url: url)
         }
         return oauthError("invalid_client", status: 401, url: url)
     }
 
-    private func redeemCode(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
+    private func redeemCode(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPResponse) {
         guard let code = form["code"], var issued = codes[code] else { return oauthError("invalid_grant", url: url) }
         guard !issued.used else {
             // A replayed code: revoke what it issued (RFC 6749 §4.1.2).
@@ -500,7 +497,7 @@ public actor TestIdentityProvider {
         )
     }
 
-    private func redeemRefreshToken(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPURLResponse) {
+    private func redeemRefreshToken(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPResponse) {
         guard let token = form["refresh_token"], var record = refreshTokens[token], record.clientID == client.id else {
             return oauthError("invalid_grant", url: url)
         }
@@ -531,7 +528,7 @@ public actor TestIdentityProvider {
         nonce: String?,
         includeRefresh: Bool,
         url: URL
-    ) -> (Data, HTTPURLResponse) {
+    ) -> (Data, HTTPResponse) {
         let now = clock.now()
         let accessToken = issue("at")
         accessTokens[accessToken] = AccessRecord(
@@ -629,14 +626,14 @@ public actor TestIdentityProvider {
     /// RP-initiated logout, answered as GOV.UK's simulator does: always a 302 — to the registered
     /// `post_logout_redirect_uri` (with `state`) when the `id_token_hint` verifies and names a client that registered
     /// it, otherwise to the provider's default page, with `error_code` and `error_description` when something was wrong.
-    private func endSession(_ url: URL) -> (Data, HTTPURLResponse) {
+    private func endSession(_ url: URL) -> (Data, HTTPResponse) {
         let query = queryParameters(url)
         let fallback = configuration.quirks.defaultLogoutURL ?? endpoint("/signed-out")
-        func redirect(_ target: URL, error: (code: String, description: String)? = nil) -> (Data, HTTPURLResponse) {
+        func redirect(_ target: URL, error: (code: String, description: String)? = nil) -> (Data, HTTPResponse) {
             var pairs: [(String, String)] = []
             if let state = query["state"] { pairs.append(("state", state)) }
             if let error { pairs += [("error_code", error.code), ("error_description", error.description)] }
-            return (Data(), .make(url: url, status: 302, headers: ["Location": target.appendingQuery(pairs).absoluteString]))
+            return (Data(), .make(status: 302, headers: ["Location": target.appendingQuery(pairs).absoluteString]))
         }
         guard let hint = query["id_token_hint"] else { return redirect(fallback) }
         let keys = JSONWebKeySet(keys: (TestSigningKeys.primary.publicJWKs + TestSigningKeys.rotated.publicJWKs).compactMap {
@@ -691,7 +688,7 @@ public actor TestIdentityProvider {
 
     // MARK: User info, revocation, introspection
 
-    private func userInfo(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+    private func userInfo(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
         guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
             let record = accessTokens[String(header.dropFirst(7))], isActive(record), record.scope.contains("openid")
         else {
@@ -705,7 +702,7 @@ public actor TestIdentityProvider {
     }
 
     /// A protected API: 200 with the caller's subject for an active bearer token, else 401.
-    private func protectedResource(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+    private func protectedResource(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
         guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
             let record = accessTokens[String(header.dropFirst(7))], isActive(record)
         else {
@@ -715,7 +712,7 @@ public actor TestIdentityProvider {
     }
 
     /// The subject of the request's bearer token when it is active.
-    private func bearerSubject(_ request: URLRequest) -> String? {
+    private func bearerSubject(_ request: CapturedRequest) -> String? {
         guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
             let record = accessTokens[String(header.dropFirst(7))], isActive(record)
         else { return nil }
@@ -726,7 +723,7 @@ public actor TestIdentityProvider {
         record.expiresAt > clock.now() && !revokedFamilies.contains(record.family)
     }
 
-    private func revoke(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+    private func revoke(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
         if let status = behavior.revocationFailureStatus { return json(["error": "unavailable"], status: status, url: url) }
         let form = formParameters(request)
         if case .failure(let failure) = authenticateClient(request, form: form) { return clientAuthenticationError(failure, url: url) }
@@ -734,10 +731,10 @@ public actor TestIdentityProvider {
             if let record = refreshTokens[token] { revokedFamilies.insert(record.family) }
             if accessTokens[token] != nil { accessTokens[token] = nil }
         }
-        return (Data(), .make(url: url, status: 200))
+        return (Data(), .make(status: 200))
     }
 
-    private func introspect(_ request: URLRequest, url: URL) -> (Data, HTTPURLResponse) {
+    private func introspect(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
         let form = formParameters(request)
         if case .failure(let failure) = authenticateClient(request, form: form) { return clientAuthenticationError(failure, url: url) }
         guard let token = form["token"], let record = accessTokens[token], isActive(record) else {
@@ -764,7 +761,7 @@ public actor TestIdentityProvider {
         return Dictionary(FormEncoding.decode(query), uniquingKeysWith: { first, _ in first })
     }
 
-    private func formParameters(_ request: URLRequest) -> [String: String] {
+    private func formParameters(_ request: CapturedRequest) -> [String: String] {
         let body = request.httpBody.flatMap { String(data: $0, encoding: .utf8) } ?? ""
         return Dictionary(FormEncoding.decode(body), uniquingKeysWith: { first, _ in first })
     }
@@ -774,19 +771,19 @@ public actor TestIdentityProvider {
         status: Int = 200,
         url: URL,
         headers: [String: String] = [:]
-    ) -> (Data, HTTPURLResponse) {
+    ) -> (Data, HTTPResponse) {
         // Encoding a JSONValue cannot fail.
         let data = try! JSONValue.object(object).jsonData()
-        return (data, .make(url: url, status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }))
+        return (data, .make(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }))
     }
 
-    private func oauthError(_ error: String, description: String? = nil, status: Int = 400, url: URL) -> (Data, HTTPURLResponse) {
+    private func oauthError(_ error: String, description: String? = nil, status: Int = 400, url: URL) -> (Data, HTTPResponse) {
         var body: [String: JSONValue] = ["error": .string(error)]
         if let description { body["error_description"] = .string(description) }
         return json(body, status: status, url: url, headers: ["Cache-Control": "no-store"])
     }
 
-    private func page(_ text: String, status: Int, url: URL) -> (Data, HTTPURLResponse) {
-        (Data("<html><body>\(text)</body></html>".utf8), .make(url: url, status: status, headers: ["Content-Type": "text/html"]))
+    private func page(_ text: String, status: Int, url: URL) -> (Data, HTTPResponse) {
+        (Data("<html><body>\(text)</body></html>".utf8), .make(status: status, headers: ["Content-Type": "text/html"]))
     }
 }

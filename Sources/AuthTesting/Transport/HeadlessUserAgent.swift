@@ -1,8 +1,5 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// A `UserAgent` without a browser: it requests the authorization URL through a transport and follows
 /// redirects until one reaches the redirect URI, which it returns. The in-process identity provider approves
@@ -29,8 +26,7 @@ public struct HeadlessUserAgent: UserAgent {
     public func followRedirects(_ request: AuthorizationRequest) async throws -> URL {
         var url = request.url
         for _ in 0...maximumRedirects {
-            var page = URLRequest(url: url)
-            page.httpMethod = "GET"
+            let page = HTTPRequest(method: .get, url: url)
             let (_, response) = try await transport.send(page)
             guard (300..<400).contains(response.statusCode),
                 let location = response.value(forHTTPHeaderField: "Location"),

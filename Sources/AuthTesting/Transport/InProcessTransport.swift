@@ -1,13 +1,10 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// An `HTTPTransport` that hands requests to in-process handlers by host: no sockets, no network.
 public struct InProcessTransport: HTTPTransport {
     /// Answers one request.
-    public typealias Handler = @Sendable (URLRequest) async throws -> (Data, HTTPURLResponse)
+    public typealias Handler = @Sendable (CapturedRequest) async throws -> (Data, HTTPResponse)
 
     private let routes: [String: Handler]
 
@@ -23,21 +20,15 @@ public struct InProcessTransport: HTTPTransport {
         return InProcessTransport(routes: routes)
     }
 
-    /// Routes the request to its host's handler.
+    /// Routes the request to its host's handler; the size cap is checked on the complete body.
     ///
-    /// - Throws: `URLError(.cannotFindHost)` for an unknown host, as a real network would.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    /// - Throws: `URLError(.cannotFindHost)` for an unknown host, as a real network would; `response_too_large`.
+    public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
         guard let host = request.url?.host?.lowercased(), let handler = routes[host] else {
             throw URLError(.cannotFindHost)
         }
-        return try await handler(request)
-    }
-}
-
-extension HTTPURLResponse {
-    /// A response for in-process handlers.
-    public static func make(url: URL, status: Int, headers: [String: String] = [:]) -> HTTPURLResponse {
-        // The initializer fails only for an invalid HTTP version, which this never passes.
-        HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+        let (data, response) = try await handler(CapturedRequest(request, body: body))
+        guard data.count <= limits.maximumResponseSize else { throw AuthError.responseTooLarge(request, limits) }
+        return (data, response)
     }
 }

@@ -1,15 +1,12 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 
 /// Wraps a transport and records every request and its status, to assert what was actually sent.
 public actor RecordingTransport: HTTPTransport {
     /// One request and what came of it.
     public struct Exchange: Sendable {
         /// The request as sent.
-        public let request: URLRequest
+        public let request: CapturedRequest
         /// The response status, or `nil` when the transport threw.
         public let status: Int?
         /// The response body (empty when the transport threw).
@@ -32,13 +29,14 @@ public actor RecordingTransport: HTTPTransport {
     }
 
     /// Sends through the wrapped transport and records the exchange.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+        let captured = CapturedRequest(request, body: body)
         do {
-            let (data, response) = try await base.send(request)
-            exchanges.append(Exchange(request: request, status: response.statusCode, responseBody: data))
+            let (data, response) = try await base.send(request, body: body, limits: limits)
+            exchanges.append(Exchange(request: captured, status: response.status.code, responseBody: data))
             return (data, response)
         } catch {
-            exchanges.append(Exchange(request: request, status: nil, responseBody: Data()))
+            exchanges.append(Exchange(request: captured, status: nil, responseBody: Data()))
             throw error
         }
     }

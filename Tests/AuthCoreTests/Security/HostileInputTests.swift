@@ -56,13 +56,13 @@ struct HostileInputTests {
         let fixture = Fixture()
         let session = try await fixture.signIn()
         for target in ["http://api.example.test/me", "http://127.evil.test/me", "http://localhost/me", "file:///etc/passwd", "ftp://127.0.0.1/me"] {
-            let error = await authError { _ = try await session.send(URLRequest(url: URL(string: target)!)) }
+            let error = await authError { _ = try await session.send(CapturedRequest(url: URL(string: target)!)) }
             #expect(error?.code == .insecureEndpoint, "\(target)")
         }
         // Nothing left the process for any of them.
         #expect(await fixture.transport.exchanges.allSatisfy { $0.request.url?.isSecureEndpoint == true })
         // A loopback IP literal is allowed: the request reaches the transport (which has no such host in-process).
-        _ = await authError { _ = try await session.send(URLRequest(url: URL(string: "http://127.0.0.1:9/me")!)) }
+        _ = await authError { _ = try await session.send(CapturedRequest(url: URL(string: "http://127.0.0.1:9/me")!)) }
         #expect(await fixture.transport.exchanges(pathSuffix: "/me").count == 1)
     }
 
@@ -210,13 +210,15 @@ private struct HangingTransport: HTTPTransport {
         self.hangingPathSuffix = hangingPathSuffix
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
+    func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
         if request.url?.path.hasSuffix(hangingPathSuffix) == true {
-            // Ignores cancellation: only the deadline wrapper can end the caller's wait.
-            let end = ContinuousClock.now + .seconds(30)
-            while ContinuousClock.now < end { try? await Task.sleep(for: .milliseconds(20)) }
+            // Ignores cancellation (without spinning on a cooperative thread): only the seam's deadline can end
+            // the caller's wait.
+            await withCheckedContinuation { (resumed: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().asyncAfter(deadline: .now() + 30) { resumed.resume() }
+            }
         }
-        return try await base.send(request)
+        return try await base.send(request, body: body, limits: limits)
     }
 }
 
@@ -233,16 +235,16 @@ private actor GatedTransport: HTTPTransport {
         self.gatedGrant = gatedGrant
     }
 
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let body = request.httpBody.map { String(decoding: $0, as: UTF8.self) } ?? ""
-        if !released, body.contains("grant_type=\(gatedGrant)") {
+    func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+        let form = body.map { String(decoding: $0, as: UTF8.self) } ?? ""
+        if !released, form.contains("grant_type=\(gatedGrant)") {
             await withCheckedContinuation { continuation in
                 held.append(continuation)
                 heldWaiters.forEach { $0.resume() }
                 heldWaiters.removeAll()
             }
         }
-        return try await base.send(request)
+        return try await base.send(request, body: body, limits: limits)
     }
 
     /// Returns once a request is being held.

@@ -1,12 +1,16 @@
+public import AuthCore
 public import Foundation
 #if canImport(FoundationNetworking)
 public import FoundationNetworking
 #endif
+public import HTTPTypes
+import HTTPTypesFoundation
 
-/// The default ``HTTPTransport``: URLSession (FoundationNetworking on Linux), with redirects refused.
+/// An `HTTPTransport` on URLSession, with redirects refused: the default in apps on Apple platforms
+/// (on Linux it is FoundationNetworking over libcurl; servers use AuthAsyncHTTPClient instead).
 ///
 /// Uses an ephemeral configuration by default, so no cookie or cache entry of an auth exchange is persisted.
-/// ``send(_:limits:)`` streams the body through a delegate: it abandons a response as soon as its
+/// ``send(_:body:limits:)`` streams the body through a delegate: it abandons a response as soon as its
 /// `Content-Length` or the bytes received pass the cap, and cancels the request at the overall deadline.
 public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
@@ -27,18 +31,20 @@ public final class URLSessionTransport: HTTPTransport {
 
     deinit { session.finishTasksAndInvalidate() }
 
-    /// Sends the request with the default limits (1 MiB, 30 s); HTTP error statuses are returned, redirects come
-    /// back as the 3xx response itself.
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        try await send(request, limits: HTTPRequestLimits())
-    }
-
-    /// Sends the request, reading at most `limits.maximumResponseSize` bytes and giving up at `limits.timeout`.
-    public func send(_ request: URLRequest, limits: HTTPRequestLimits) async throws -> (Data, HTTPURLResponse) {
+    /// Sends the request, reading at most `limits.maximumResponseSize` bytes and giving up at `limits.timeout`;
+    /// HTTP error statuses are returned, and a redirect comes back as the 3xx response itself.
+    public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+        guard var urlRequest = URLRequest(httpRequest: request) else {
+            throw AuthError(.invalidConfiguration, "\(request.summary) has no URL to send to.")
+        }
+        urlRequest.httpBody = body
+        // Back-channel calls carry their credentials explicitly; no cookie of another exchange rides along.
+        urlRequest.httpShouldHandleCookies = false
+        let prepared = urlRequest
         let session = session
         let delegate = delegate
         return try await withDeadline(limits.timeout, onTimeout: { AuthError.requestTimedOut(request, limits) }) {
-            let task = session.dataTask(with: request)
+            let task = session.dataTask(with: prepared)
             let outcome = try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { continuation in
                     delegate.register(task, limit: limits.maximumResponseSize, continuation: continuation)
@@ -48,7 +54,11 @@ public final class URLSessionTransport: HTTPTransport {
                 task.cancel()
             }
             switch outcome {
-            case .complete(let data, let response): return (data, response)
+            case .complete(let data, let response):
+                guard let converted = response.httpResponse else {
+                    throw AuthError(.invalidResponse, "\(request.summary) answered with a status outside 0–999.")
+                }
+                return (data, converted)
             case .tooLarge: throw AuthError.responseTooLarge(request, limits)
             }
         }
