@@ -49,22 +49,25 @@ final class RedirectHandler: ChannelInboundHandler {
             }
             let waiter = waiter
             let uri = head.uri
-            Task {
-                guard let origin = await waiter.origin, let url = URL(string: uri, relativeTo: origin)?.absoluteURL else { return }
-                await waiter.deliver(url)
-            }
             let failed = hasError
+            // The page goes out before the redirect is handed over: an application that ends at once on an error
+            // (a command line) would otherwise leave the browser with a dropped connection instead of the page.
             respond(
                 context,
                 status: .ok,
                 body: failed
                     ? Self.page("Sign-in did not complete", "The provider reported an error. Return to the application for details; you can close this window.")
                     : Self.page("Signed in", "You can close this window and return to the application.")
-            )
+            ) {
+                Task {
+                    guard let origin = await waiter.origin, let url = URL(string: uri, relativeTo: origin)?.absoluteURL else { return }
+                    await waiter.deliver(url)
+                }
+            }
         }
     }
 
-    private func respond(_ context: ChannelHandlerContext, status: HTTPResponseStatus, body: String) {
+    private func respond(_ context: ChannelHandlerContext, status: HTTPResponseStatus, body: String, then sent: (@Sendable () -> Void)? = nil) {
         var headers = HTTPHeaders()
         headers.add(name: "Content-Type", value: "text/html; charset=utf-8")
         headers.add(name: "Content-Length", value: String(body.utf8.count))
@@ -78,6 +81,7 @@ final class RedirectHandler: ChannelInboundHandler {
         let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
         context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
             loopBound.value.close(promise: nil)
+            sent?()
         }
     }
 

@@ -7,8 +7,11 @@ extension ProviderEmulator {
     ///
     /// Strict: it rejects an authorization request without a JSON-array `vtr` of well-formed vectors, without
     /// `ui_locales` of `en` or `cy`, or without a `nonce`.
-    public static func govUK(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.govUK(clock: clock)
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there (the redirect stays the app's universal link); `nil` in process.
+    public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        let idp = TestIdentityProvider.govUK(clock: clock, origin: origin)
         let base = idp.configuration.issuer.absoluteString.trimmingSuffix("/")
         return ProviderEmulator(
             providerID: "govuk",
@@ -19,6 +22,8 @@ extension ProviderEmulator {
                 "jwksEndpoint": .string(base + "/.well-known/jwks.json"),
                 "userInfoEndpoint": .string(base + "/userinfo"),
                 "clientID": .string(TestIdentityProvider.govUKClientID),
+                // A GOV.UK app signs in with a claimed universal link, served or not (the vendor's rule); a command
+                // line signs in with the govuk-service emulator.
                 "redirectURI": .string(TestIdentityProvider.govUKRedirectURI.absoluteString),
                 "vectorsOfTrust": ["Cl.Cm.P0"],
                 "locale": "en",
@@ -27,7 +32,8 @@ extension ProviderEmulator {
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web",
-            supportsRefresh: true
+            supportsRefresh: true,
+            identityProvider: idp
         )
     }
 }
@@ -39,7 +45,9 @@ extension TestIdentityProvider {
     public static let govUKRedirectURI = URL(string: "https://app.example.gov.uk/oauth/redirect")!
 
     /// An identity provider configured as GOV.UK One Login's integration environment (see `ProviderEmulator/govUK(clock:)`).
-    public static func govUK(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
             signingAlgorithm: .es256,
@@ -74,6 +82,7 @@ extension TestIdentityProvider {
             for key in ["email", "email_verified", "phone_number", "phone_number_verified"] { shaped[key] = claims[key] }
             return shaped
         }
-        return TestIdentityProvider(configuration: configuration, clock: clock)
+        configuration.displayName = "GOV.UK One Login"
+        return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 }

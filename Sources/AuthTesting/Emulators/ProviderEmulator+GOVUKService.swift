@@ -47,7 +47,8 @@ extension ProviderEmulator {
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web service",
-            supportsRefresh: false
+            supportsRefresh: false,
+            identityProvider: idp
         )
     }
 }
@@ -162,6 +163,7 @@ extension TestIdentityProvider {
                     + GOVUKServiceUserKeys.identityClaims.map(JSONValue.string)
             ),
         ]
+        configuration.displayName = "GOV.UK One Login"
         configuration.quirks.discoveryHeaders = ["Cache-Control": "max-age=86400"]
         let signer = GOVUKServiceKeys.identitySigner(for: configuration.issuer)
         configuration.quirks.documents = [

@@ -3,16 +3,25 @@ public import Foundation
 
 extension ProviderEmulator {
     /// GrabID, in process (see `TestIdentityProvider/grab(clock:)`); the web route.
-    public static func grab(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.grab(clock: clock)
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        let idp = TestIdentityProvider.grab(clock: clock, origin: origin)
+        var plist = TestIdentityProvider.grabPlist
+        if origin != nil {
+            plist["ServiceDiscoveryUrl"] = .string(idp.endpoint("/.well-known/openid-configuration").absoluteString)
+            plist["RedirectUrl"] = .string(TestIdentityProvider.loopbackRedirectURI.absoluteString)
+        }
         return ProviderEmulator(
             providerID: "grab",
-            configuration: ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)]),
+            configuration: ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web",
-            supportsRefresh: true
+            supportsRefresh: true,
+            identityProvider: idp
         )
     }
 }
@@ -45,7 +54,9 @@ extension TestIdentityProvider {
     /// Strict: an authorization request needs well-formed `acr_values` (`key:value` pairs) including
     /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint takes the form
     /// body this SDK sends; the vendor SDK sent the same parameters in the URL query, which Grab accepts too.
-    public static func grab(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(
             issuer: URL(string: grabIssuer)!,
@@ -86,7 +97,9 @@ extension TestIdentityProvider {
             let keep: Set<String> = ["aud", "exp", "iat", "iss", "nbf", "jti", "nonce", "svc", "pid", "sub"]
             return (200, .object(claims.filter { keep.contains($0.key) }))
         }
-        return TestIdentityProvider(configuration: configuration, clock: clock)
+        configuration.displayName = "Grab"
+        configuration.testAccounts = [TestAccount(username: "passenger@example.com", user: configuration.user)]
+        return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 
     /// An emulated Grab app: installed when `installed` is true; it takes the deep link

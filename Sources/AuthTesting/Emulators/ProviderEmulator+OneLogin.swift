@@ -7,14 +7,17 @@ extension ProviderEmulator {
     ///
     /// Strict: the configuration carries a custom `resource` key, and the emulator rejects an authorization
     /// request that lacks it, so a passing sign-in proves every other key is sent as a parameter.
-    public static func oneLogin(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.oneLogin(clock: clock)
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        let idp = TestIdentityProvider.oneLogin(clock: clock, origin: origin)
         return ProviderEmulator(
             providerID: "onelogin",
             configuration: ProviderConfiguration([
                 "issuer": .string(idp.configuration.issuer.absoluteString),
                 "clientId": .string(TestIdentityProvider.oneLoginClientID),
-                "redirectUri": .string(TestIdentityProvider.oneLoginRedirectURI.absoluteString),
+                "redirectUri": .string((origin == nil ? TestIdentityProvider.oneLoginRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
                 "scopes": "openid profile email",
                 "resource": .string(TestIdentityProvider.oneLoginResource),
             ]),
@@ -22,7 +25,8 @@ extension ProviderEmulator {
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web",
-            supportsRefresh: true
+            supportsRefresh: true,
+            identityProvider: idp
         )
     }
 }
@@ -36,7 +40,9 @@ extension TestIdentityProvider {
     public static let oneLoginResource = "https://api.example.com/contacts"
 
     /// An identity provider configured as a OneLogin OIDC app (see `ProviderEmulator/oneLogin(clock:)`).
-    public static func oneLogin(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,
             clients: [Client(id: oneLoginClientID, redirectURIs: [oneLoginRedirectURI])],
@@ -57,6 +63,7 @@ extension TestIdentityProvider {
             request.value(forHTTPHeaderField: "Content-Type") == "application/x-www-form-urlencoded"
                 ? nil : "token requests must be form-encoded"
         }
-        return TestIdentityProvider(configuration: configuration, clock: clock)
+        configuration.displayName = "OneLogin"
+        return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 }

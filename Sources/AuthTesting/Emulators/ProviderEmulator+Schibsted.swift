@@ -3,20 +3,31 @@ public import Foundation
 
 extension ProviderEmulator {
     /// Schibsted account's `pre` environment, in process (see `TestIdentityProvider/schibsted(clock:)`).
-    public static func schibsted(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.schibsted(clock: clock)
-        return ProviderEmulator(
-            providerID: "schibsted",
-            configuration: ProviderConfiguration([
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        let idp = TestIdentityProvider.schibsted(clock: clock, origin: origin)
+        let configuration: ProviderConfiguration = origin == nil
+            ? ProviderConfiguration([
                 "environment": "pre",
                 "clientId": .string(TestIdentityProvider.schibstedClientID),
                 "redirectURI": .string(TestIdentityProvider.schibstedRedirectURI.absoluteString),
-            ]),
+            ])
+            : ProviderConfiguration([
+                "serverURL": .string(idp.configuration.issuer.absoluteString),
+                "clientId": .string(TestIdentityProvider.schibstedClientID),
+                "redirectURI": .string(TestIdentityProvider.loopbackRedirectURI.absoluteString),
+            ])
+        return ProviderEmulator(
+            providerID: "schibsted",
+            configuration: configuration,
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web (SSO)",
-            supportsRefresh: true
+            supportsRefresh: true,
+            identityProvider: idp
         )
     }
 }
@@ -39,7 +50,9 @@ extension TestIdentityProvider {
     /// Strict: token requests without `X-OIDC: v1` get HTTP 400; an authorization request must carry
     /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account`; an `assertion` must be
     /// one this server issued from `/api/2/user/auth/token`, unused (exchange codes are refused).
-    public static func schibsted(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
             "email": "kari@example.no", "legacy_user_id": "12345678",
         ])
@@ -123,6 +136,7 @@ extension TestIdentityProvider {
             }
             return nil
         }
-        return TestIdentityProvider(configuration: configuration, clock: clock)
+        configuration.displayName = "Schibsted account"
+        return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 }

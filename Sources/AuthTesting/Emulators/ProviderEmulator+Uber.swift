@@ -3,22 +3,29 @@ public import Foundation
 
 extension ProviderEmulator {
     /// Uber's auth server, in process (see `TestIdentityProvider/uber(clock:)`); in-app route.
-    public static func uber(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider.uber(clock: clock)
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    public static func uber(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        let idp = TestIdentityProvider.uber(clock: clock, origin: origin)
+        var section: [String: JSONValue] = [
+            "ClientID": .string(TestIdentityProvider.uberClientID),
+            "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString),
+            "DisplayName": "Emulated Rides Partner",
+        ]
+        if origin != nil {
+            section["AuthServer"] = .string(idp.configuration.issuer.absoluteString)
+            section["RedirectURI"] = .string(TestIdentityProvider.loopbackRedirectURI.absoluteString)
+        }
         return ProviderEmulator(
             providerID: "uber",
-            configuration: ProviderConfiguration([
-                "Uber": [
-                    "ClientID": .string(TestIdentityProvider.uberClientID),
-                    "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString),
-                    "DisplayName": "Emulated Rides Partner",
-                ],
-            ]),
+            configuration: ProviderConfiguration(["Uber": .object(section)]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "in-app",
-            supportsRefresh: false
+            supportsRefresh: false,
+            identityProvider: idp
         )
     }
 }
@@ -37,7 +44,9 @@ extension TestIdentityProvider {
     ///
     /// Strict: native paths refuse `prompt=login`; a `request_uri` must be one it issued; PAR requires
     /// `client_id`, `response_type=code` and a `login_hint` that is base64 of a JSON object.
-    public static func uber(clock: any WallClock = SystemWallClock()) -> TestIdentityProvider {
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    public static func uber(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://auth.uber.com")!,
             clients: [Client(id: uberClientID, redirectURIs: [uberRedirectURI])],
@@ -68,7 +77,9 @@ extension TestIdentityProvider {
             pushed.withLock { $0[uri] = hint }
             return (201, ["request_uri": .string(uri), "expires_in": 60])
         }
-        return TestIdentityProvider(configuration: configuration, clock: clock)
+        configuration.displayName = "Uber"
+        configuration.testAccounts = [TestAccount(username: "rider@example.com", user: configuration.user)]
+        return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 
     /// Emulated Uber apps for `installed` (for example `[.rides]` as `["uber"]`), claiming the native

@@ -1,5 +1,5 @@
 public import AuthCore
-import Foundation
+public import Foundation
 
 /// An in-process stand-in for one provider's servers (and, where the provider hands off to a native app, for
 /// that app), with the configuration dictionary that points the provider's module at it.
@@ -20,6 +20,9 @@ public struct ProviderEmulator: Sendable {
     public let route: String
     /// Whether the provider supports refresh.
     public let supportsRefresh: Bool
+    /// The identity provider behind ``transport``, for fronts that serve it another way (`auth-cli emulate` over
+    /// HTTP) and tests that change its behaviour.
+    public let identityProvider: TestIdentityProvider?
 
     /// Creates an emulator description.
     public init(
@@ -29,7 +32,8 @@ public struct ProviderEmulator: Sendable {
         userAgent: any UserAgent,
         clock: any WallClock,
         route: String,
-        supportsRefresh: Bool
+        supportsRefresh: Bool,
+        identityProvider: TestIdentityProvider? = nil
     ) {
         self.providerID = providerID
         self.configuration = configuration
@@ -38,6 +42,7 @@ public struct ProviderEmulator: Sendable {
         self.clock = clock
         self.route = route
         self.supportsRefresh = supportsRefresh
+        self.identityProvider = identityProvider
     }
 
     /// A fresh emulator for `providerID`, or `nil` when there is none.
@@ -57,30 +62,54 @@ public struct ProviderEmulator: Sendable {
     public static var emulatedProviderIDs: [ProviderID] { factories.keys.sorted() }
 
     private static let factories: [ProviderID: @Sendable (any WallClock) -> ProviderEmulator] = [
-        "oidc": openIDConnect,
-        "govuk": govUK,
-        "onelogin": oneLogin,
-        "schibsted": schibsted,
-        "uber": uber,
-        "grab": grab,
+        "oidc": { openIDConnect(clock: $0) },
+        "govuk": { govUK(clock: $0) },
+        "onelogin": { oneLogin(clock: $0) },
+        "schibsted": { schibsted(clock: $0) },
+        "uber": { uber(clock: $0) },
+        "grab": { grab(clock: $0) },
     ]
 
+    /// The emulators `auth-cli emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One
+    /// Login as a web service sees it).
+    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab"]
+
+    /// The emulator `name` (one of ``servedEmulatorNames``) served over HTTP at `origin`, or `nil` for another name.
+    public static func served(_ name: String, at origin: URL, clock: any WallClock = SystemWallClock()) -> ProviderEmulator? {
+        switch name {
+        case "oidc": openIDConnect(clock: clock, origin: origin)
+        case "govuk": govUK(clock: clock, origin: origin)
+        case "govuk-service": govUKService(clock: clock, issuer: URL(string: origin.absoluteString.trimmingSuffix("/") + "/")!)
+        case "onelogin": oneLogin(clock: clock, origin: origin)
+        case "schibsted": schibsted(clock: clock, origin: origin)
+        case "uber": uber(clock: clock, origin: origin)
+        case "grab": grab(clock: clock, origin: origin)
+        default: nil
+        }
+    }
+
     /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client.
-    public static func openIDConnect(clock: any WallClock = SystemWallClock()) -> ProviderEmulator {
-        let idp = TestIdentityProvider(clock: clock)
+    ///
+    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    public static func openIDConnect(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+        var configuration = TestIdentityProvider.Configuration()
+        configuration.displayName = "Example OpenID Provider"
+        let idp = TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
         return ProviderEmulator(
             providerID: "oidc",
             configuration: ProviderConfiguration([
-                "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString),
+                "issuer": .string(idp.configuration.issuer.absoluteString),
                 "client_id": .string(TestIdentityProvider.defaultClientID),
-                "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
+                "redirect_uri": .string((origin == nil ? TestIdentityProvider.defaultRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
                 "scope": "openid email profile offline_access",
             ]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
             route: "web",
-            supportsRefresh: true
+            supportsRefresh: true,
+            identityProvider: idp
         )
     }
 }

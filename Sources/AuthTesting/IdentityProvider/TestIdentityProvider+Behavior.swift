@@ -24,6 +24,9 @@ extension TestIdentityProvider {
             case ecdsaZeroS
         }
 
+        /// Whether a valid authorization request is answered with an HTML login page (username, password, "Sign in"
+        /// and "Deny") instead of an immediate redirect: what the HTTP emulators serve to people and browsers.
+        public var interactiveLogin = false
         /// Members to set in (or add to) the discovery document.
         public var discoveryOverrides: [String: JSONValue] = [:]
         /// Whether discovery advertises RFC 9207 `authorization_response_iss_parameter_supported`.

@@ -92,6 +92,11 @@ public actor TestIdentityProvider {
         /// The behavior the provider starts with (an emulator's fixed differences from the defaults, such as no
         /// RFC 9207 `iss` parameter); tests change it later with `TestIdentityProvider/update(_:)`.
         public var initialBehavior = Behavior()
+        /// The name the login page shows (`Grab`, `Schibsted account`, …).
+        public var displayName = "Test identity provider"
+        /// Who can sign in on the login page; empty means one account for ``user`` (see
+        /// ``TestIdentityProvider/loginAccounts``).
+        public var testAccounts: [TestAccount] = []
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -120,6 +125,14 @@ public actor TestIdentityProvider {
     public static let defaultClientID = "test-client"
     /// `com.example.app:/oauth/callback`.
     public static let defaultRedirectURI = URL(string: "com.example.app:/oauth/callback")!
+
+    /// A valid authorization request waiting for the person's answer on the login page.
+    struct PendingAuthorization: Sendable {
+        let clientID: String
+        let query: [String: String]
+        let redirectURI: URL
+        let path: String
+    }
 
     private struct IssuedCode {
         let clientID: String
@@ -161,6 +174,10 @@ public actor TestIdentityProvider {
     public private(set) var user: User
 
     private var codes: [String: IssuedCode] = [:]
+    /// Authorization requests shown on the login page, by the page's `login_id` (each answered once).
+    var pendingLogins: [String: PendingAuthorization] = [:]
+    /// Faults queued through `POST /_emulator/faults`, each spent on the next response it applies to.
+    var pendingFaults: [EmulatorFault] = []
     private var seenAssertionIDs: Set<String> = []
     /// Why client authentications failed, in order (for tests of `private_key_jwt`).
     public private(set) var clientAuthenticationFailures: [String] = []
@@ -229,6 +246,8 @@ public actor TestIdentityProvider {
         requestCounts[path, default: 0] += 1
         let paths = configuration.paths
         let method = request.httpMethod
+        if path.hasPrefix(Self.emulatorPathPrefix) { return emulatorEndpoint(path, method: method, request: request, url: url) }
+        if let early = await applyRequestFault(url: url) { return early }
         switch path {
         case paths.discovery where method == "GET": return json(discoveryDocument(), url: url, headers: configuration.quirks.discoveryHeaders)
         case paths.jwks where method == "GET": return jwks(url: url)
@@ -306,53 +325,58 @@ public actor TestIdentityProvider {
         else {
             return page("The redirect_uri is not registered for this client.", status: 400, url: url)
         }
-        var response: [(String, String)] = []
-        func finish() -> (Data, HTTPResponse) {
-            if let state = query["state"] { response.append(("state", state)) }
-            if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
-            response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
-            for (name, value) in behavior.authorizationResponseOverrides.sorted(by: { $0.key < $1.key }) {
-                if !(name == "code" && behavior.duplicatesCodeParameter) { response.removeAll { $0.0 == name } }
-                response.append((name, value))
-            }
-            let location = requested.appendingQuery(response)
-            return (Data(), .make(status: 302, headers: ["Location": location.absoluteString]))
-        }
+        let pending = PendingAuthorization(clientID: client.id, query: query, redirectURI: requested, path: path)
         if let (error, description) = configuration.quirks.rejectAuthorization?(query, path) {
-            response += [("error", error), ("error_description", description)]
-            return finish()
+            return authorizationRedirect(pending, [("error", error), ("error_description", description)])
         }
         if let (error, description) = behavior.authorizationError {
-            response.append(("error", error))
-            if let description { response.append(("error_description", description)) }
-            return finish()
+            return authorizationRedirect(pending, [("error", error)] + (description.map { [("error_description", $0)] } ?? []))
         }
         guard query["response_type"] == "code" else {
-            response.append(("error", "unsupported_response_type"))
-            return finish()
+            return authorizationRedirect(pending, [("error", "unsupported_response_type")])
         }
         let challenge = query["code_challenge"]
         guard challenge != nil ? query["code_challenge_method"] == "S256" : configuration.quirks.pkceOptional else {
-            response += [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")]
-            return finish()
+            return authorizationRedirect(pending, [("error", "invalid_request"), ("error_description", "PKCE with S256 is required")])
         }
         if let problem = configuration.quirks.validateAuthorization?(query, path) {
-            response += [("error", "invalid_request"), ("error_description", problem)]
-            return finish()
+            return authorizationRedirect(pending, [("error", "invalid_request"), ("error_description", problem)])
         }
+        // A person signs in on a page first (the HTTP emulators); in process the user has already approved.
+        if behavior.interactiveLogin { return loginPage(for: pending) }
+        return approve(pending)
+    }
+
+    /// Issues a code for `pending` and redirects back with it.
+    func approve(_ pending: PendingAuthorization) -> (Data, HTTPResponse) {
+        let query = pending.query
         let code = issue("code")
         codes[code] = IssuedCode(
-            clientID: client.id,
-            redirectURI: redirectText,
-            challenge: challenge,
+            clientID: pending.clientID,
+            redirectURI: pending.redirectURI.absoluteString,
+            challenge: query["code_challenge"],
             nonce: query["nonce"],
             scope: query["scope"] ?? "",
             extraClaims: configuration.quirks.idTokenClaims?(query) ?? [:],
             parameters: query,
             expiresAt: clock.now().addingTimeInterval(60)
         )
-        response.append(("code", code))
-        return finish()
+        return authorizationRedirect(pending, [("code", code)])
+    }
+
+    /// The redirect back to the client with `parameters`, `state` and (unless switched off) RFC 9207 `iss`, after
+    /// the behaviour's removals and overrides.
+    func authorizationRedirect(_ pending: PendingAuthorization, _ parameters: [(String, String)]) -> (Data, HTTPResponse) {
+        var response = parameters
+        if let state = pending.query["state"] { response.append(("state", state)) }
+        if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
+        response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
+        for (name, value) in behavior.authorizationResponseOverrides.sorted(by: { $0.key < $1.key }) {
+            if !(name == "code" && behavior.duplicatesCodeParameter) { response.removeAll { $0.0 == name } }
+            response.append((name, value))
+        }
+        let location = pending.redirectURI.appendingQuery(response)
+        return (Data(), .make(status: 302, headers: ["Location": location.absoluteString]))
     }
 
     /// Exact match, except that a registered loopback IP redirect (`http://127.0.0.1/…`, `http://[::1]/…`)
@@ -577,6 +601,7 @@ public actor TestIdentityProvider {
         if let nonce { claims["nonce"] = .string(nonce) }
         claims.merge(behavior.idTokenClaimOverrides) { _, override in override }
         for name in behavior.idTokenClaimRemovals { claims[name] = nil }
+        claims.merge(takeIDTokenFault(now: now)) { _, fault in fault }
 
         let keys = behavior.signing == .rotatedKey ? TestSigningKeys.rotated : TestSigningKeys.primary
         var header: [String: JSONValue] = [
@@ -749,24 +774,24 @@ public actor TestIdentityProvider {
 
     // MARK: Helpers
 
-    private func issue(_ prefix: String) -> String {
+    func issue(_ prefix: String) -> String {
         let value = prefix + "_" + SecureRandom.token(byteCount: 24)
         if prefix != "family" { issuedSecrets.append(value) }
         return value
     }
 
     /// The URL's query parameters (the first of repeated names).
-    private func queryParameters(_ url: URL) -> [String: String] {
+    func queryParameters(_ url: URL) -> [String: String] {
         let query = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedQuery ?? ""
         return Dictionary(FormEncoding.decode(query), uniquingKeysWith: { first, _ in first })
     }
 
-    private func formParameters(_ request: CapturedRequest) -> [String: String] {
+    func formParameters(_ request: CapturedRequest) -> [String: String] {
         let body = request.httpBody.flatMap { String(data: $0, encoding: .utf8) } ?? ""
         return Dictionary(FormEncoding.decode(body), uniquingKeysWith: { first, _ in first })
     }
 
-    private func json(
+    func json(
         _ object: [String: JSONValue],
         status: Int = 200,
         url: URL,
@@ -783,7 +808,7 @@ public actor TestIdentityProvider {
         return json(body, status: status, url: url, headers: ["Cache-Control": "no-store"])
     }
 
-    private func page(_ text: String, status: Int, url: URL) -> (Data, HTTPResponse) {
+    func page(_ text: String, status: Int, url: URL) -> (Data, HTTPResponse) {
         (Data("<html><body>\(text)</body></html>".utf8), .make(status: status, headers: ["Content-Type": "text/html"]))
     }
 }

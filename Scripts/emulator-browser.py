@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""A scripted browser for the HTTP emulators' login page (auth-cli emulate).
+
+Usage: emulator-browser.py URL USERNAME PASSWORD [approve|deny]
+
+Opens URL (an authorization request), checks that the answer is the emulator's login page, fills in the form and
+presses "Sign in" (approve) or "Deny", and follows the redirect to the app's loopback callback as a browser would.
+Prints the callback URL's query parameter names and exits non-zero when the page or the redirect is not as expected.
+"""
+import html.parser
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+
+
+class LoginForm(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.action = None
+        self.hidden = {}
+        self.fields = set()
+        self.title = ""
+        self._in_title = False
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form":
+            self.action = attrs.get("action")
+        elif tag == "input":
+            if attrs.get("type") == "hidden":
+                self.hidden[attrs.get("name")] = attrs.get("value", "")
+            elif attrs.get("name"):
+                self.fields.add(attrs["name"])
+        elif tag == "title":
+            self._in_title = True
+
+    def handle_endtag(self, tag):
+        if tag == "title":
+            self._in_title = False
+
+    def handle_data(self, data):
+        if self._in_title:
+            self.title += data
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+def main():
+    url, username, password = sys.argv[1:4]
+    action = sys.argv[4] if len(sys.argv) > 4 else "approve"
+    with urllib.request.urlopen(url, timeout=20) as response:
+        page = response.read().decode()
+    form = LoginForm()
+    form.feed(page)
+    if form.action is None or not {"username", "password"} <= form.fields or "login_id" not in form.hidden:
+        sys.exit(f"not a login page: {page[:300]}")
+    if not form.title.startswith("Sign in"):
+        sys.exit(f"unexpected title: {form.title!r}")
+    data = urllib.parse.urlencode({**form.hidden, "username": username, "password": password, "action": action}).encode()
+    opener = urllib.request.build_opener(NoRedirect)
+    try:
+        opener.open(urllib.request.Request(form.action, data=data, method="POST"), timeout=20)
+        sys.exit("the login form did not redirect")
+    except urllib.error.HTTPError as error:
+        if error.code == 401:
+            sys.exit("the emulator refused the credentials (HTTP 401)")
+        if error.code != 302:
+            sys.exit(f"the login form answered HTTP {error.code}: {error.read()[:300]!r}")
+        location = error.headers["Location"]
+    query = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query)
+    # Deliver the redirect to the app's loopback listener, as the browser would.
+    try:
+        with urllib.request.urlopen(location, timeout=20) as callback:
+            callback.read()
+    except urllib.error.HTTPError as error:
+        if error.code >= 500:
+            sys.exit(f"the app's callback answered HTTP {error.code}")
+    print(f"{form.title.strip()}: {action} -> {sorted(query)}")
+
+
+if __name__ == "__main__":
+    main()

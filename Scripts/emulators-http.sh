@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# The provider emulators over real HTTP (issue 23): `auth-cli emulate all` serves every emulator on 127.0.0.1;
+# for each provider `auth-cli login --browser print` prints the authorization URL, a scripted browser
+# (Scripts/emulator-browser.py) fills in the emulator's login page, and refresh, userinfo and logout follow on the
+# stored session. Then the login page's "Deny" and a wrong password, faults queued at /_emulator/faults, and each
+# vendor's strictness over HTTP (a request missing the quirk fails). Exits non-zero on the first failure.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cli="$(swift build --show-bin-path)/auth-cli"
+work="$(mktemp -d)"
+cleanup() {
+  if [ -n "${login_pid:-}" ]; then kill "$login_pid" 2>/dev/null || true; fi
+  if [ -n "${emulator_pid:-}" ]; then kill "$emulator_pid" 2>/dev/null || true; fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "emulators-http: $*" >&2; exit 1; }
+
+"$cli" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
+emulator_pid=$!
+for _ in $(seq 1 150); do grep -q "^ready" "$work/emulate.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-cli emulate all did not come up"; }
+origin() { grep -E "^$1: " "$work/emulate.out" | sed -E 's/.* at (http[^ ]+)$/\1/'; }
+account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
+
+# nothing_stored STORE: `auth-cli status` finds no credential there.
+nothing_stored() { ! "$cli" status --store "$1" --json > "$work/status.out" 2>&1; }
+
+# login NAME PROVIDER STORE [ACTION [PASSWORD]]: starts auth-cli login, drives the page, waits; leaves the JSON in $work/login.json.
+login() {
+  local name="$1" provider="$2" store="$3" action="${4:-approve}" password="${5:-emulator-password}"
+  : > "$work/login.out"
+  "$cli" login --provider "$provider" --config "$work/emu/$name.json" --browser print --json --store "$store" \
+    --timeout 30 > "$work/login.out" 2> "$work/login.err" &
+  login_pid=$!
+  for _ in $(seq 1 100); do [ -s "$work/login.out" ] && break; sleep 0.1; done
+  local url; url="$(head -n 1 "$work/login.out")"
+  case "$url" in http://127.0.0.1:*) ;; *) cat "$work/login.out" "$work/login.err"; fail "$name: auth-cli printed no authorization URL" ;; esac
+  if ! python3 Scripts/emulator-browser.py "$url" "$(account "$name")" "$password" "$action" > "$work/browser.out" 2>&1; then
+    kill "$login_pid" 2>/dev/null || true; wait "$login_pid" 2>/dev/null || true; login_pid=""
+    cat "$work/browser.out" >&2; return 1
+  fi
+  local status=0
+  wait "$login_pid" || status=$?
+  login_pid=""
+  tail -n 1 "$work/login.out" > "$work/login.json"
+  return "$status"
+}
+
+for name in oidc grab schibsted uber onelogin govuk-service; do
+  provider="$name"; [ "$name" = govuk-service ] && provider=govuk
+  store="$work/$name-session.json"
+  login "$name" "$provider" "$store" || { cat "$work/login.json" "$work/login.err"; fail "$name: login failed"; }
+  python3 - "$name" "$provider" "$work/login.json" <<'PY'
+import json, sys
+name, provider, path = sys.argv[1:]
+result = json.load(open(path))
+assert result["provider"] == provider, result
+assert result["subject"] or provider == "uber", result  # Uber issues no ID token
+assert result["issuer"].startswith("http://127.0.0.1:"), result
+assert "tokens" not in result, "tokens must only appear with --show-tokens"
+PY
+  if [ "$name" = govuk-service ]; then
+    # GOV.UK One Login issues services no refresh token: refresh is refused with a clear error.
+    "$cli" refresh --store "$store" --json > "$work/refresh.json" 2>&1 && fail "$name: refresh without a refresh token succeeded"
+    grep -q '"not_signed_in"' "$work/refresh.json" || { cat "$work/refresh.json"; fail "$name: wrong refresh error"; }
+  else
+    "$cli" refresh --store "$store" --json > "$work/refresh.json" || { cat "$work/refresh.json"; fail "$name: refresh failed"; }
+  fi
+  if [ "$name" = uber ]; then
+    # Uber's scopes are not OpenID Connect: no user info endpoint, a clear error rather than a guess.
+    "$cli" userinfo --store "$store" --json > "$work/userinfo.json" 2>&1 && fail "$name: userinfo succeeded without an endpoint"
+    grep -q '"endpoint_unavailable"' "$work/userinfo.json" || { cat "$work/userinfo.json"; fail "$name: wrong userinfo error"; }
+  else
+    "$cli" userinfo --store "$store" --json > "$work/userinfo.json" || { cat "$work/userinfo.json"; fail "$name: userinfo failed"; }
+    python3 -c 'import json,sys; a=json.load(open(sys.argv[1])); b=json.load(open(sys.argv[2])); assert a["sub"]==b["subject"], (a,b)' \
+      "$work/userinfo.json" "$work/login.json"
+  fi
+  "$cli" logout --store "$store" --json > "$work/logout.json" || { cat "$work/logout.json"; fail "$name: logout failed"; }
+  nothing_stored "$store" || fail "$name: a credential survived logout"
+  echo "emulators-http: $name over HTTP ok (login on the page, refresh, userinfo, logout)"
+done
+
+# The login page: "Deny" ends the sign-in with access_denied; a wrong password is refused and nothing is stored.
+if login oidc oidc "$work/denied.json" deny; then fail "oidc: a denied login succeeded"; fi
+grep -q "'access_denied'" "$work/login.json" || { cat "$work/login.json"; fail "oidc: deny did not give access_denied"; }
+nothing_stored "$work/denied.json" || fail "oidc: a denied login stored a session"
+if login oidc oidc "$work/wrong.json" approve not-the-password; then fail "oidc: a wrong password was accepted"; fi
+grep -q "refused the credentials" "$work/browser.out" || { cat "$work/browser.out"; fail "oidc: a wrong password was not refused"; }
+nothing_stored "$work/wrong.json" || fail "oidc: a refused login stored a session"
+echo "emulators-http: the login page denies with access_denied and refuses a wrong password"
+
+# Faults for rehearsing failures: each spent on the next response it applies to.
+oidc="$(origin oidc)"
+curl -sf -d next=expired_token "$oidc/_emulator/faults" > /dev/null
+if login oidc oidc "$work/expired.json"; then fail "oidc: an expired ID token was accepted"; fi
+grep -q '"token_expired"' "$work/login.json" || { cat "$work/login.json"; fail "oidc: the expired ID token gave another error"; }
+curl -sf -d next=wrong_nonce "$oidc/_emulator/faults" > /dev/null
+if login oidc oidc "$work/nonce.json"; then fail "oidc: a wrong nonce was accepted"; fi
+grep -q '"nonce_mismatch"' "$work/login.json" || { cat "$work/login.json"; fail "oidc: the wrong nonce gave another error"; }
+curl -sf -d next=server_error "$oidc/_emulator/faults" > /dev/null
+"$cli" login --provider oidc --config "$work/emu/oidc.json" --browser print --json --store "$work/fault.json" --timeout 5 \
+  > "$work/fault.out" 2>&1 && fail "oidc: a 500 from discovery was ignored"
+grep -q '"server_error"' "$work/fault.out" || { cat "$work/fault.out"; fail "oidc: the 500 gave another error"; }
+for store in expired nonce fault; do nothing_stored "$work/$store.json" || fail "oidc: the failed login ($store) stored a session"; done
+curl -s -o /dev/null -w '%{http_code}' -d next=no-such-fault "$oidc/_emulator/faults" | grep -q 400 || fail "an unknown fault was accepted"
+login oidc oidc "$work/after.json" || { cat "$work/login.json"; fail "oidc: the faults were not spent"; }
+echo "emulators-http: faults expired_token, wrong_nonce and server_error each fail the next login with their own error"
+
+# Each vendor's strictness over HTTP: the request without the quirk fails.
+location() { curl -s -o /dev/null -w '%{redirect_url}' "$1"; }
+schibsted="$(origin schibsted)"
+status="$(curl -s -o "$work/schibsted.json" -w '%{http_code}' -d 'grant_type=authorization_code&code=x&client_id=5f1e-emulated-schibsted-client' "$schibsted/oauth/token")"
+[ "$status" = 400 ] && grep -q "X-OIDC" "$work/schibsted.json" || { cat "$work/schibsted.json"; fail "schibsted: a token request without X-OIDC was not refused"; }
+base_query="response_type=code&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&state=s1234&code_challenge=E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM&code_challenge_method=S256&nonce=n1"
+govuk="$(origin govuk)"
+app_redirect="redirect_uri=https%3A%2F%2Fapp.example.gov.uk%2Foauth%2Fredirect"
+location "$govuk/authorize?${base_query/redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback/$app_redirect}&client_id=govuk-emulator-client&scope=openid&ui_locales=en" \
+  | grep -q "error=invalid_request" || fail "govuk: an authorization request without vtr was not refused"
+location "$govuk/authorize?${base_query/redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback/$app_redirect}&client_id=govuk-emulator-client&scope=openid&ui_locales=en&vtr=%5B%22Cl.Cm%22%5D" \
+  | grep -q "error=" && fail "govuk: the same request with vtr was refused"
+grab="$(origin grab)"
+location "$grab/grabid/v1/oauth2/authorize?$base_query&client_id=emulated-grab-partner-client&scope=openid" | grep -q "error=invalid_request" \
+  || fail "grab: an authorization request without acr_values was not refused"
+onelogin="$(origin onelogin)"
+location "$onelogin/oidc/2/auth?$base_query&client_id=0oa-emulated-onelogin-client&scope=openid" | grep -q "error=invalid_request" \
+  || fail "onelogin: an authorization request without resource was not refused"
+uber="$(origin uber)"
+status="$(curl -s -o /dev/null -w '%{http_code}' -d 'client_id=emulated-uber-client&response_type=code&login_hint=not-base64-json' "$uber/oauth/v2/par")"
+[ "$status" = 400 ] || fail "uber: a PAR with a malformed login_hint was not refused (HTTP $status)"
+location "$oidc/authorize?response_type=code&client_id=test-client&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&state=s1234&scope=openid" | grep -q "error=invalid_request" \
+  || fail "oidc: an authorization request without PKCE was not refused"
+echo "emulators-http: each vendor's strict checks hold over HTTP (X-OIDC, vtr, acr_values, resource, PAR login_hint, PKCE)"

@@ -1,0 +1,50 @@
+import AuthCore
+public import Foundation
+
+extension TestIdentityProvider {
+    /// The loopback redirect every client of an emulator served over HTTP also accepts (any port, RFC 8252 §7.3):
+    /// where `auth-cli login` and other native apps listen.
+    public static let loopbackRedirectURI = URL(string: "http://127.0.0.1/callback")!
+}
+
+extension TestIdentityProvider.Configuration {
+    /// This configuration as served over HTTP at `origin` (`http://127.0.0.1:<port>`) by `auth-cli emulate`.
+    ///
+    /// The issuer and the endpoint base keep their paths on the new origin (so an issuer on another host than the
+    /// endpoints, as Grab's, lands on the same one), discovery extras that named the old origins follow, every
+    /// client also accepts ``TestIdentityProvider/loopbackRedirectURI``, and valid authorization requests get the
+    /// login page. The rules — paths, quirks, strictness — are this configuration's own: one implementation, two
+    /// fronts.
+    public func served(at origin: URL) -> Self {
+        var served = self
+        let oldOrigins = Set([issuer, endpointBase].compactMap { $0.map(Self.origin(of:)) })
+        let newOrigin = Self.origin(of: origin)
+        func rebase(_ url: URL) -> URL {
+            URL(string: newOrigin + url.absoluteString.dropFirst(Self.origin(of: url).count)) ?? url
+        }
+        served.issuer = rebase(issuer)
+        served.endpointBase = endpointBase.map(rebase)
+        served.additionalHosts = []
+        served.quirks.discoveryExtras = discoveryExtras(rebasedFrom: oldOrigins, to: newOrigin)
+        served.clients = clients.map { client in
+            var client = client
+            client.redirectURIs.append(TestIdentityProvider.loopbackRedirectURI)
+            return client
+        }
+        served.initialBehavior.interactiveLogin = true
+        return served
+    }
+
+    private func discoveryExtras(rebasedFrom oldOrigins: Set<String>, to newOrigin: String) -> [String: JSONValue] {
+        quirks.discoveryExtras.mapValues { value in
+            guard let text = value.stringValue, let old = oldOrigins.first(where: { text.hasPrefix($0 + "/") || text == $0 }) else { return value }
+            return .string(newOrigin + text.dropFirst(old.count))
+        }
+    }
+
+    /// `scheme://host[:port]` of `url`.
+    private static func origin(of url: URL) -> String {
+        let port = url.port.map { ":\($0)" } ?? ""
+        return "\(url.scheme ?? "https")://\(url.host ?? "")\(port)"
+    }
+}
