@@ -131,3 +131,24 @@ status="$(curl -s -o /dev/null -w '%{http_code}' -d 'client_id=emulated-uber-cli
 location "$oidc/authorize?response_type=code&client_id=test-client&redirect_uri=http%3A%2F%2F127.0.0.1%2Fcallback&state=s1234&scope=openid" | grep -q "error=invalid_request" \
   || fail "oidc: an authorization request without PKCE was not refused"
 echo "emulators-http: each vendor's strict checks hold over HTTP (X-OIDC, vtr, acr_values, resource, PAR login_hint, PKCE)"
+
+# Every provider's login page in a real browser: headless Chromium (Debian) driven by selenium (PyPI). Each page is
+# checked to look like a login page, photographed under .build/emulator-pages/, and used to sign in.
+browser_python="$(Scripts/browser-setup.sh)"
+mkdir -p .build/emulator-pages
+for entry in "oidc:oidc:Example OpenID Provider" "grab:grab:Grab" "schibsted:schibsted:Schibsted account" "uber:uber:Uber" \
+             "onelogin:onelogin:OneLogin" "govuk-service:govuk:GOV.UK One Login"; do
+  IFS=: read -r name provider display <<< "$entry"
+  store="$work/$name-browser.json"
+  : > "$work/login.out"
+  "$cli" login --provider "$provider" --config "$work/emu/$name.json" --browser print --json --store "$store" \
+    --timeout 60 > "$work/login.out" 2> "$work/login.err" &
+  login_pid=$!
+  for _ in $(seq 1 100); do [ -s "$work/login.out" ] && break; sleep 0.1; done
+  "$browser_python" Scripts/emulator-page-browser.py "$(head -n 1 "$work/login.out")" "$(account "$name")" emulator-password \
+    ".build/emulator-pages/$name.png" "$display" || fail "$name: the login page in Chromium"
+  wait "$login_pid" || { cat "$work/login.out" "$work/login.err"; fail "$name: login through Chromium failed"; }
+  login_pid=""
+  nothing_stored "$store" && fail "$name: the login through Chromium stored no session"
+done
+echo "emulators-http: every provider's login page works in Chromium (screenshots in .build/emulator-pages/)"

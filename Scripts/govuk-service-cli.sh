@@ -28,10 +28,10 @@ for _ in $(seq 1 100); do [ -s "$work/login.out" ] && break; sleep 0.1; done
 url="$(head -n 1 "$work/login.out")"
 case "$url" in http://127.0.0.1:*/authorize\?*) ;; *) echo "govuk-service: auth-cli printed no authorization URL"; cat "$work/login.err"; exit 1 ;; esac
 case "$url" in *vtr=*claims=*|*claims=*vtr=*) ;; *) echo "govuk-service: the request lacks vtr or claims: $url"; exit 1 ;; esac
-# The emulator approves at once and redirects to auth-cli's loopback listener: follow that one hop, as a browser would.
-callback="$(curl -sS -o /dev/null -w '%{redirect_url}' "$url")"
-case "$callback" in http://127.0.0.1:*/callback\?code=*) ;; *) echo "govuk-service: no code in the redirect: $callback"; exit 1 ;; esac
-curl -sS -o /dev/null "$callback"
+# The emulator's login page: a scripted browser signs in as the simulator's user and follows the redirect to
+# auth-cli's loopback listener.
+python3 Scripts/emulator-browser.py "$url" test@example.com emulator-password | grep -q "approve -> \['code', 'state'\]" \
+  || { echo "govuk-service: no code in the redirect"; exit 1; }
 wait "$login_pid"
 login_pid=""
 python3 - "$(tail -n 1 "$work/login.out")" <<'PY'

@@ -60,6 +60,9 @@ Scripts/cli-integration.sh
 echo "==> GOV.UK One Login for a service over real HTTP (auth-cli emulate govuk-service, login with a key file)"
 Scripts/govuk-service-cli.sh
 
+echo "==> every provider's emulator over real HTTP (auth-cli emulate all), its login page in Chromium"
+Scripts/emulators-http.sh
+
 echo "==> auth-cli over real HTTP against a hostile identity provider (Scripts/hostile-idp.py)"
 Scripts/hostile-http.sh
 echo "    (auth-cli above used AsyncHTTPClient, this build's default; now the same catalog over URLSession)"

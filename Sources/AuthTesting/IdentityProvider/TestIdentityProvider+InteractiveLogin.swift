@@ -101,8 +101,9 @@ extension TestIdentityProvider {
             """
         return (Data(html.utf8), .make(status: error == nil ? 200 : 401, headers: [
             "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-            // The page never runs script or loads anything, and cannot be framed.
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'",
+            // The page runs no script, loads nothing and cannot be framed. No form-action: Chromium applies it to the
+            // redirect that follows the form, which goes to the app.
+            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
         ]))
     }
 
