@@ -77,7 +77,8 @@ struct URLSessionSeamTests {
         let started = ContinuousClock.now
         let error = await #expect(throws: AuthError.self) { _ = try await client.metadata() }
         #expect(error?.code == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below the transport's 30-second hang, with room for a loaded machine.
+        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("Session.send(URLRequest) sends the method, headers and body with the bearer, and refreshes once on 401")
