@@ -6,6 +6,7 @@ Usage: emulator-browser.py URL USERNAME PASSWORD [approve|deny]
 Opens URL (an authorization request), checks that the answer is the emulator's login page, fills in the form and
 presses "Sign in" (approve) or "Deny", and follows the redirect to the app's loopback callback as a browser would.
 Prints the callback URL's query parameter names and exits non-zero when the page or the redirect is not as expected.
+For a device sign-in's verification page (`verification_uri_complete`, RFC 8628) it connects the device instead.
 """
 import html.parser
 import sys
@@ -28,7 +29,10 @@ class LoginForm(html.parser.HTMLParser):
         if tag == "form":
             self.action = attrs.get("action")
         elif tag == "input":
-            if attrs.get("type") == "hidden":
+            if attrs.get("name") == "user_code":
+                self.hidden["user_code"] = attrs.get("value", "")
+                self.fields.add("user_code")
+            elif attrs.get("type") == "hidden":
                 self.hidden[attrs.get("name")] = attrs.get("value", "")
             elif attrs.get("name"):
                 self.fields.add(attrs["name"])
@@ -56,6 +60,9 @@ def main():
         page = response.read().decode()
     form = LoginForm()
     form.feed(page)
+    if "user_code" in form.fields:
+        connect_device(form, username, password, action)
+        return
     if form.action is None or not {"username", "password"} <= form.fields or "login_id" not in form.hidden:
         sys.exit(f"not a login page: {page[:300]}")
     if not form.title.startswith("Sign in"):
@@ -80,6 +87,21 @@ def main():
         if error.code >= 500:
             sys.exit(f"the app's callback answered HTTP {error.code}")
     print(f"{form.title.strip()}: {action} -> {sorted(query)}")
+
+
+def connect_device(form, username, password, action):
+    if not form.title.startswith("Connect a device") or not form.hidden.get("user_code"):
+        sys.exit(f"not a device verification page with a code: {form.title!r}")
+    data = urllib.parse.urlencode({"user_code": form.hidden["user_code"], "username": username, "password": password, "action": action}).encode()
+    try:
+        with urllib.request.urlopen(urllib.request.Request(form.action, data=data, method="POST"), timeout=20) as response:
+            page = response.read().decode()
+    except urllib.error.HTTPError as error:
+        sys.exit(f"the verification page answered HTTP {error.code}")
+    expected = "is connected" if action == "approve" else "was not connected"
+    if expected not in page:
+        sys.exit(f"unexpected answer: {page[:300]}")
+    print(f"{form.title.strip()}: {action} -> device {expected}")
 
 
 if __name__ == "__main__":

@@ -90,6 +90,31 @@ grep -q "refused the credentials" "$work/browser.out" || { cat "$work/browser.ou
 nothing_stored "$work/wrong.json" || fail "oidc: a refused login stored a session"
 echo "emulators-http: the login page denies with access_denied and refuses a wrong password"
 
+# The device flow (RFC 8628): `auth-cli login --device` prints the verification URL first and waits, polling; a
+# scripted phone connects the device on the emulator's verification page. Then a declined one.
+device_login() {
+  : > "$work/device.out"
+  "$cli" login --provider oidc --config "$work/emu/oidc.json" --device --json --store "$1" > "$work/device.out" 2> "$work/device.err" &
+  login_pid=$!
+  for _ in $(seq 1 100); do [ -s "$work/device.out" ] && break; sleep 0.1; done
+  local url; url="$(head -n 1 "$work/device.out")"
+  case "$url" in http://127.0.0.1:*/device\?user_code=*) ;; *) cat "$work/device.out" "$work/device.err"; fail "device: no verification URL" ;; esac
+  grep -q "enter the code" "$work/device.err" || fail "device: no code shown"
+  python3 Scripts/emulator-browser.py "$url" "$(account oidc)" emulator-password "$2" > /dev/null || fail "device: the verification page"
+  local status=0
+  wait "$login_pid" || status=$?
+  login_pid=""
+  return "$status"
+}
+device_login "$work/device.json" approve || { cat "$work/device.out" "$work/device.err"; fail "device: login failed"; }
+tail -n 1 "$work/device.out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["subject"]=="user-1234" and r["has_refresh_token"], r'
+"$cli" userinfo --store "$work/device.json" --json | grep -q '"sub":"user-1234"' || fail "device: userinfo"
+"$cli" refresh --store "$work/device.json" --json > /dev/null || fail "device: refresh"
+if device_login "$work/device-denied.json" deny; then fail "device: a declined sign-in succeeded"; fi
+grep -q '"access_denied"' "$work/device.out" || { cat "$work/device.out"; fail "device: declined without access_denied"; }
+nothing_stored "$work/device-denied.json" || fail "device: a declined sign-in stored a session"
+echo "emulators-http: auth-cli login --device signs in when the code is approved on the verification page (userinfo, refresh), access_denied when declined"
+
 # Faults for rehearsing failures: each spent on the next response it applies to.
 oidc="$(origin oidc)"
 curl -sf -d next=expired_token "$oidc/_emulator/faults" > /dev/null

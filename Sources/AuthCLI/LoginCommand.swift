@@ -14,6 +14,7 @@ struct LoginCommand: AsyncParsableCommand {
             auth-cli login --provider oidc --config oidc.json
             auth-cli login --issuer https://id.example.com --client-id cli \\
                            --redirect-uri http://127.0.0.1:53682/callback --browser print
+            auth-cli login --provider oidc --config oidc.json --device   # approve on a phone (RFC 8628)
             """
     )
 
@@ -53,6 +54,9 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "How to show the authorization page: system, print, none (none: embedded identity provider only).")
     var browser: BrowserChoice?
 
+    @Flag(help: "Sign in on another device (RFC 8628): show a code and a URL instead of opening a browser. The default when no browser can be opened and the provider supports it.")
+    var device = false
+
     @Option(help: "Seconds to wait for the browser's redirect.")
     var timeout: Int = 300
 
@@ -89,6 +93,13 @@ struct LoginCommand: AsyncParsableCommand {
             )
             let options = SignInOptions(loginHint: loginHint, prompt: prompt, maxAge: maxAge)
             let session: Session
+            if try await usesDeviceFlow(client, emulated: setup.emulator != nil) {
+                session = try await DeviceSignIn.run(client)
+                var object = await output.describe(session)
+                if storage is CLIStore { object["store"] = .string(store.url.path) }
+                output.emit(object, human: ["signed in on this device"] + (await output.humanLines(session)))
+                return
+            }
             switch browser ?? (setup.emulator == nil ? .system : .none) {
             case .none:
                 guard let emulator = setup.emulator else {
@@ -111,6 +122,27 @@ struct LoginCommand: AsyncParsableCommand {
             if storage is CLIStore { human.append("stored     \(store.url.path)") }
             output.emit(object, human: human)
         }
+    }
+
+    /// `--device`, or no browser to open (no `--browser`, no display) with a provider that offers the device flow.
+    private func usesDeviceFlow(_ client: AuthClient, emulated: Bool) async throws -> Bool {
+        if device {
+            guard browser == nil else { throw ValidationError("--device signs in without a browser; leave out --browser.") }
+            guard !emulated else { throw ValidationError("--device needs a provider to approve on; the embedded identity provider signs in with --browser none.") }
+            return true
+        }
+        guard browser == nil, !emulated, !Self.browserAvailable else { return false }
+        return (try? await client.metadata().deviceAuthorizationEndpoint) != nil
+    }
+
+    /// Whether a system browser can plausibly be opened: always on macOS; on Linux with a display or `$BROWSER`.
+    private static var browserAvailable: Bool {
+        #if os(macOS)
+        return true
+        #else
+        let environment = ProcessInfo.processInfo.environment
+        return ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(environment[$0] ?? "").isEmpty }
+        #endif
     }
 
     private struct Setup {

@@ -14,6 +14,8 @@ extension AuthClient {
             ]
         case .refreshToken(let token):
             parameters.append(("refresh_token", token.reveal()))
+        case .deviceCode(let code):
+            parameters.append(("device_code", code.reveal()))
         }
         var headers: [String: String]
         let extra: [String: String]
@@ -47,7 +49,7 @@ extension AuthClient {
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
             var lost = error
             lost.message += " The request may have reached the provider and its answer been lost; the "
-                + (grant.grantType == "refresh_token" ? "refresh token" : "authorization code")
+                + (grant.grantType == "refresh_token" ? "refresh token" : grant.grantType == "authorization_code" ? "authorization code" : "device code")
                 + " was not sent again, because the provider may already have used it up."
             throw lost
         } catch let error as AuthError where error.code == .httpError && error.httpStatus == 400 {

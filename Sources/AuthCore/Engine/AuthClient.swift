@@ -28,6 +28,9 @@ public final class AuthClient: Sendable {
         /// How long a key set is trusted when its response has no `Cache-Control: max-age` — and the cap on any
         /// `max-age` — so a key the provider withdrew stops validating without a restart.
         public var keySetMaximumAge: TimeInterval
+        /// How a device sign-in waits between polls (``AuthClient/completeDeviceAuthorization(_:onPoll:)``):
+        /// `Task.sleep` by default; tests inject one that records the intervals and returns at once.
+        public var pollingSleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
         /// Creates options.
         public init(

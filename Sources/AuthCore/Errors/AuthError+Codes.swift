@@ -51,6 +51,10 @@ extension AuthError.Code {
     public static let duplicateParameter: Self = "duplicate_parameter"
     /// The authorization server answered with an OAuth error (see ``AuthError/oauthError``).
     public static let authorizationFailed: Self = "authorization_failed"
+    /// The user declined a device sign-in on the verification page (RFC 8628 `access_denied`).
+    public static let accessDenied: Self = "access_denied"
+    /// A device sign-in was not approved before its code expired (RFC 8628 `expired_token`, or the code's lifetime).
+    public static let deviceCodeExpired: Self = "device_code_expired"
     /// The authorization response has neither a `code` nor an `error`.
     public static let missingAuthorizationCode: Self = "missing_authorization_code"
 

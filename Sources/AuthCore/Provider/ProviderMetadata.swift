@@ -20,6 +20,8 @@ public struct ProviderMetadata: Sendable, Hashable {
     public var endSessionEndpoint: URL?
     /// The RFC 9126 pushed authorization request endpoint.
     public var pushedAuthorizationRequestEndpoint: URL?
+    /// The RFC 8628 device authorization endpoint (`device_authorization_endpoint`), if any.
+    public var deviceAuthorizationEndpoint: URL?
     /// Algorithms the provider says it signs ID tokens with (informational: never widens the pinned list).
     public var idTokenSigningAlgorithms: [String]
     /// Whether authorization responses carry the RFC 9207 `iss` parameter; when true, it is required.
@@ -38,6 +40,7 @@ public struct ProviderMetadata: Sendable, Hashable {
         introspectionEndpoint: URL? = nil,
         endSessionEndpoint: URL? = nil,
         pushedAuthorizationRequestEndpoint: URL? = nil,
+        deviceAuthorizationEndpoint: URL? = nil,
         idTokenSigningAlgorithms: [String] = [],
         authorizationResponseIssParameterSupported: Bool = false,
         document: [String: JSONValue] = [:]
@@ -51,6 +54,7 @@ public struct ProviderMetadata: Sendable, Hashable {
         self.introspectionEndpoint = introspectionEndpoint
         self.endSessionEndpoint = endSessionEndpoint
         self.pushedAuthorizationRequestEndpoint = pushedAuthorizationRequestEndpoint
+        self.deviceAuthorizationEndpoint = deviceAuthorizationEndpoint
         self.idTokenSigningAlgorithms = idTokenSigningAlgorithms
         self.authorizationResponseIssParameterSupported = authorizationResponseIssParameterSupported
         self.document = document
@@ -85,6 +89,7 @@ public struct ProviderMetadata: Sendable, Hashable {
             introspectionEndpoint: try url("introspection_endpoint", required: false),
             endSessionEndpoint: try url("end_session_endpoint", required: false),
             pushedAuthorizationRequestEndpoint: try url("pushed_authorization_request_endpoint", required: false),
+            deviceAuthorizationEndpoint: try url("device_authorization_endpoint", required: false),
             idTokenSigningAlgorithms: document["id_token_signing_alg_values_supported"]?.arrayValue?
                 .compactMap(\.stringValue) ?? [],
             authorizationResponseIssParameterSupported:
@@ -97,6 +102,6 @@ public struct ProviderMetadata: Sendable, Hashable {
     public var allEndpoints: [URL] {
         [authorizationEndpoint, tokenEndpoint]
             + [jwksURI, userinfoEndpoint, revocationEndpoint, introspectionEndpoint, endSessionEndpoint,
-               pushedAuthorizationRequestEndpoint].compactMap { $0 }
+               pushedAuthorizationRequestEndpoint, deviceAuthorizationEndpoint].compactMap { $0 }
     }
 }

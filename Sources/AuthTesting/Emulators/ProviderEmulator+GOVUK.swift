@@ -58,6 +58,7 @@ extension TestIdentityProvider {
             ])
         )
         configuration.paths.discovery = nil
+        configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         // GOV.UK One Login sends no RFC 9207 `iss` in the authorization response (nor does its simulator).
         configuration.initialBehavior.sendsIssParameter = false
         configuration.initialBehavior.advertisesIssParameter = false

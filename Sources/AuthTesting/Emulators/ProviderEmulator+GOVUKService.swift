@@ -164,6 +164,7 @@ extension TestIdentityProvider {
             ),
         ]
         configuration.displayName = "GOV.UK One Login"
+        configuration.paths.deviceAuthorization = nil  // neither GOV.UK One Login nor its simulator has a device flow
         configuration.quirks.discoveryHeaders = ["Cache-Control": "max-age=86400"]
         let signer = GOVUKServiceKeys.identitySigner(for: configuration.issuer)
         configuration.quirks.documents = [

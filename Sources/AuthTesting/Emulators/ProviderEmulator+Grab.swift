@@ -66,6 +66,7 @@ extension TestIdentityProvider {
         // Grab's issuer names another host than its endpoints (GrabIdPartnerSDK's own test fixture: issuer
         // https://idp.grab.com, endpoints on the API host).
         configuration.endpointBase = URL(string: base)!
+        configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         configuration.quirks.discoveryExtras = [
             "id_token_verification_endpoint": .string(base + "/id_tokens/token_info"),
             "client_public_info_endpoint": .string(base + "/clients/{client_id}/public_info"),

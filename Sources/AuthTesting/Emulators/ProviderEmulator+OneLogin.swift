@@ -51,6 +51,7 @@ extension TestIdentityProvider {
             ])
         )
         configuration.paths.authorize = "/auth"
+        configuration.paths.deviceAuthorization = nil  // not part of the emulated OneLogin app
         configuration.paths.token = "/token"
         configuration.paths.userinfo = "/me"
         configuration.paths.jwks = "/certs"

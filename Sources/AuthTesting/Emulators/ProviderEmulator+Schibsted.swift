@@ -71,6 +71,7 @@ extension TestIdentityProvider {
         // no token_type (the vendor SDK never reads it).
         configuration.initialBehavior.tokenResponseRemovals = ["token_type"]
         configuration.paths.discovery = nil
+        configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         configuration.paths.authorize = "/oauth/authorize"
         configuration.paths.token = "/oauth/token"
         configuration.paths.jwks = "/oauth/jwks"

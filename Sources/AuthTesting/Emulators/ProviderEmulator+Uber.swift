@@ -53,6 +53,7 @@ extension TestIdentityProvider {
             user: User(subject: "8b3e2a10-uber-rider", claims: [:])
         )
         configuration.paths.discovery = nil
+        configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         configuration.paths.authorize = "/oauth/v2/universal/authorize"
         configuration.paths.authorizeAliases = uberNativePaths
         configuration.paths.token = "/oauth/v2/token"

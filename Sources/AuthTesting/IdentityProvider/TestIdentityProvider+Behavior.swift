@@ -27,6 +27,12 @@ extension TestIdentityProvider {
         /// Whether a valid authorization request is answered with an HTML login page (username, password, "Sign in"
         /// and "Deny") instead of an immediate redirect: what the HTTP emulators serve to people and browsers.
         public var interactiveLogin = false
+        /// The `interval` of device authorization responses, in seconds (RFC 8628's default: 5).
+        public var devicePollInterval = 5
+        /// The `expires_in` of device codes, in seconds.
+        public var deviceCodeLifetime: TimeInterval = 600
+        /// How many device-code token requests are answered `slow_down` before the real answer.
+        public var deviceSlowDowns = 0
         /// Members to set in (or add to) the discovery document.
         public var discoveryOverrides: [String: JSONValue] = [:]
         /// Whether discovery advertises RFC 9207 `authorization_response_iss_parameter_supported`.

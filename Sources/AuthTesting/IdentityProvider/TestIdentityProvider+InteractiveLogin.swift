@@ -124,6 +124,8 @@ extension TestIdentityProvider {
             }
             setUser(account.user)
             return approve(pending)
+        case ("device", "POST") where configuration.paths.deviceAuthorization != nil:
+            return answerDeviceVerification(form, url: url)
         case ("faults", "POST"):
             guard let name = form["next"], let fault = EmulatorFault(rawValue: name) else {
                 let known = EmulatorFault.allCases.map(\.rawValue).joined(separator: ", ")

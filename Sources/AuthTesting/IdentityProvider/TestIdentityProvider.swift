@@ -178,6 +178,8 @@ public actor TestIdentityProvider {
     var pendingLogins: [String: PendingAuthorization] = [:]
     /// Faults queued through `POST /_emulator/faults`, each spent on the next response it applies to.
     var pendingFaults: [EmulatorFault] = []
+    /// Device sign-ins by device code (RFC 8628).
+    var deviceGrants: [String: DeviceGrant] = [:]
     private var seenAssertionIDs: Set<String> = []
     /// Why client authentications failed, in order (for tests of `private_key_jwt`).
     public private(set) var clientAuthenticationFailures: [String] = []
@@ -186,8 +188,8 @@ public actor TestIdentityProvider {
     private var refreshTokens: [String: RefreshRecord] = [:]
     private var accessTokens: [String: AccessRecord] = [:]
     private var revokedFamilies: Set<String> = []
-    private var familyClaims: [String: [String: JSONValue]] = [:]
-    private var familyParameters: [String: [String: String]] = [:]
+    var familyClaims: [String: [String: JSONValue]] = [:]
+    var familyParameters: [String: [String: String]] = [:]
     /// Requests received, by endpoint path (`/token`, `/jwks`, …).
     public private(set) var requestCounts: [String: Int] = [:]
     /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
@@ -259,6 +261,8 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
+        case paths.deviceAuthorization where method == "POST": return deviceAuthorization(request, url: url)
+        case paths.deviceVerification where paths.deviceAuthorization != nil && method == "GET": return deviceVerificationPage(url: url)
         case _ where method == "GET" && configuration.quirks.documents[path] != nil:
             let document = configuration.quirks.documents[path]!
             return json(document.body, url: url, headers: document.headers)
@@ -290,6 +294,10 @@ public actor TestIdentityProvider {
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
         ]
+        if let device = configuration.paths.deviceAuthorization {
+            document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
+            document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])
+        }
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
         for name in configuration.quirks.discoveryRemovals { document[name] = nil }
         document.merge(behavior.discoveryOverrides) { _, override in override }
@@ -414,12 +422,14 @@ public actor TestIdentityProvider {
         switch form["grant_type"] {
         case "authorization_code": return redeemCode(form, client: client, url: url)
         case "refresh_token" where configuration.issuesRefreshTokens: return redeemRefreshToken(form, client: client, url: url)
+        case TokenGrant.deviceCode(Secret("")).grantType where configuration.paths.deviceAuthorization != nil:
+            return redeemDeviceCode(form, client: client, url: url)
         default: return oauthError("unsupported_grant_type", url: url)
         }
     }
 
     /// Authenticates the client of a token, revocation or introspection request by the method it used.
-    private func authenticateClient(_ request: CapturedRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
+    func authenticateClient(_ request: CapturedRequest, form: [String: String]) -> Result<Client, ClientAuthenticationFailure> {
         let result = clientAuthentication(request, form: form)
         if case .failure(let failure) = result { clientAuthenticationFailures.append(failure.rawValue) }
         return result
@@ -488,7 +498,7 @@ public actor TestIdentityProvider {
     }
 
     /// The response to a failed client authentication: the provider's own mapping, or 401 `invalid_client`.
-    private func clientAuthenticationError(_ failure: ClientAuthenticationFailure, url: URL) -> (Data, HTTPResponse) {
+    func clientAuthenticationError(_ failure: ClientAuthenticationFailure, url: URL) -> (Data, HTTPResponse) {
         if let answer = configuration.quirks.clientAuthenticationError?(failure) {
             return oauthError(answer.error, description: answer.description, status: answer.status, url: url)
         }
@@ -545,7 +555,7 @@ public actor TestIdentityProvider {
         )
     }
 
-    private func tokenResponse(
+    func tokenResponse(
         client: Client,
         scope: String,
         family: String,
@@ -802,7 +812,7 @@ public actor TestIdentityProvider {
         return (data, .make(status: status, headers: headers.merging(["Content-Type": "application/json"]) { a, _ in a }))
     }
 
-    private func oauthError(_ error: String, description: String? = nil, status: Int = 400, url: URL) -> (Data, HTTPResponse) {
+    func oauthError(_ error: String, description: String? = nil, status: Int = 400, url: URL) -> (Data, HTTPResponse) {
         var body: [String: JSONValue] = ["error": .string(error)]
         if let description { body["error_description"] = .string(description) }
         return json(body, status: status, url: url, headers: ["Cache-Control": "no-store"])

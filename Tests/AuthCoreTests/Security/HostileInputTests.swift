@@ -81,7 +81,8 @@ struct HostileInputTests {
         let started = ContinuousClock.now
         let error = await authError { _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport)) }
         #expect(error?.code == .timedOut)
-        #expect(ContinuousClock.now - started < .seconds(5))
+        // Far below the transport's 30-second hang, with room for a machine busy with the other suites.
+        #expect(ContinuousClock.now - started < .seconds(10))
         #expect(await storage.storedKeys().isEmpty)
     }
 
