@@ -91,4 +91,25 @@ if "$cli" status --store "$store" --json > "$work/after" 2>&1; then
   echo "cli-integration: status after logout should fail"; exit 1
 fi
 grep -q '"not_signed_in"' "$work/after" || { echo "cli-integration: unexpected error after logout"; cat "$work/after"; exit 1; }
+# The device authorization grant (RFC 8628) against the real server: `auth-cli login --device` prints the
+# verification URL (with the code) first and polls; the scripted browser logs in, enters the code and accepts the
+# device on django-oauth-toolkit's own pages. Its tokens carry no ID token, so the subject comes from user info;
+# the refresh's ID token must then name the same user.
+device_store="$work/device-session.json"
+: "${AUTH_IT_DEVICE_CLIENT:?export the variables from Scripts/idp/dot.sh env first}"
+"$cli" login --issuer "$AUTH_IT_ISSUER" --client-id "$AUTH_IT_DEVICE_CLIENT" --scope "openid email offline_access" --device \
+  --json --store "$device_store" > "$work/device.out" 2> "$work/device.err" &
+login_pid=$!
+for _ in $(seq 1 100); do [ -s "$work/device.out" ] && break; sleep 0.1; done
+device_url="$(head -n 1 "$work/device.out")"
+case "$device_url" in "$AUTH_IT_ISSUER"/device/\?user_code=*) ;; *) echo "cli-integration: --device printed no verification URL"; cat "$work/device.err"; exit 1 ;; esac
+grep -q "enter the code" "$work/device.err" || { echo "cli-integration: --device showed no code"; exit 1; }
+python3 Scripts/idp/browser.py "$device_url" "$AUTH_IT_USERNAME" "$AUTH_IT_PASSWORD" "$AUTH_IT_ISSUER/device-grant-status/"
+wait "$login_pid"
+login_pid=""
+tail -n 1 "$work/device.out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["subject"] and r["has_refresh_token"], r'
+"$cli" refresh --store "$device_store" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["id_token_claims"]["sub"]==r["subject"], r'
+"$cli" userinfo --store "$device_store" --json | python3 -c 'import json,sys; u=json.load(sys.stdin); assert u["email"]=="alice@example.com", u'
+echo "cli-integration: device sign-in approved on the server's pages, then refresh and userinfo ok"
+
 echo "cli-integration: every step passed"

@@ -4,6 +4,10 @@
 
 Follows redirects itself with a cookie jar, submits the login form (CSRF token and cookie) when it appears,
 and stops after requesting the first URL that starts with STOP_PREFIX (the app's loopback redirect).
+
+For a device sign-in (RFC 8628) pass the verification URL with its code (`verification_uri_complete`) and the
+server's device-grant-status URL prefix as STOP_PREFIX: after the login form it submits the user code and accepts
+the device on the confirmation page.
 """
 import http.cookiejar
 import re
@@ -43,6 +47,15 @@ for _ in range(12):
         url = urllib.parse.urljoin(url, headers["Location"])
         continue
     token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
+    if status == 200 and token and 'name="username"' not in body:
+        code = re.search(r'name="user_code"[^>]*value="([^"]*)"', body) or re.search(r'value="([^"]*)"[^>]*name="user_code"', body)
+        if code:
+            data = urllib.parse.urlencode({"csrfmiddlewaretoken": token.group(1), "user_code": code.group(1)}).encode()
+        elif 'name="action"' in body:
+            data = urllib.parse.urlencode({"csrfmiddlewaretoken": token.group(1), "action": "accept"}).encode()
+        else:
+            sys.exit(f"browser: an unknown form at {url}")
+        continue
     if status == 200 and token:
         next_field = re.search(r'name="next" value="([^"]*)"', body)
         form = {"csrfmiddlewaretoken": token.group(1), "username": username, "password": password,

@@ -39,7 +39,9 @@ install() {
   if [ ! -x "$venv/bin/django-admin" ]; then
     echo "dot.sh: installing django-oauth-toolkit into $venv" >&2
     python3 -m venv "$venv"
-    "$venv/bin/pip" install --quiet --disable-pip-version-check "django-oauth-toolkit==3.4.1" "Django>=5.2,<5.3"
+    # oauthlib 4 answers device authorization requests with a `scope` member that django-oauth-toolkit 3.4.1
+    # cannot take (HTTP 500); 3.3 is the line it was released against.
+    "$venv/bin/pip" install --quiet --disable-pip-version-check "django-oauth-toolkit==3.4.1" "Django>=5.2,<5.3" "oauthlib>=3.3,<4"
   fi
   if [ ! -s "$state/oidc.key" ]; then
     openssl genrsa -out "$state/oidc.key" 2048 2>/dev/null \
@@ -84,6 +86,7 @@ print(f"AUTH_IT_ISSUER={c['issuer']}")
 print(f"AUTH_IT_PUBLIC_CLIENT={c['public_client_id']}")
 print(f"AUTH_IT_CONFIDENTIAL_CLIENT={c['confidential_client_id']}")
 print(f"AUTH_IT_CONFIDENTIAL_SECRET={c['confidential_client_secret']}")
+print(f"AUTH_IT_DEVICE_CLIENT={c['device_client_id']}")
 print(f"AUTH_IT_USERNAME={c['username']}")
 print(f"AUTH_IT_PASSWORD={c['password']}")
 PY

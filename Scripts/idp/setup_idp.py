@@ -28,12 +28,15 @@ clients = {
         "client_type": Application.CLIENT_CONFIDENTIAL,
         "secret": "test-only-confidential-secret",
     },
+    # A command line without a browser: the device authorization grant (RFC 8628).
+    "device": {"client_id": "swift-auth-device", "client_type": Application.CLIENT_PUBLIC, "secret": "",
+               "grant": Application.GRANT_DEVICE_CODE},
 }
 for name, spec in clients.items():
     app, _ = Application.objects.get_or_create(client_id=spec["client_id"], defaults={"user": user})
     app.name = f"swift-auth-providers {name}"
     app.client_type = spec["client_type"]
-    app.authorization_grant_type = Application.GRANT_AUTHORIZATION_CODE
+    app.authorization_grant_type = spec.get("grant", Application.GRANT_AUTHORIZATION_CODE)
     app.redirect_uris = redirects
     app.post_logout_redirect_uris = "http://127.0.0.1:53682/logged-out"
     app.skip_authorization = True
@@ -49,6 +52,7 @@ out = {
     "public_client_id": clients["public"]["client_id"],
     "confidential_client_id": clients["confidential"]["client_id"],
     "confidential_client_secret": clients["confidential"]["secret"],
+    "device_client_id": clients["device"]["client_id"],
 }
 (settings.STATE_DIR / "clients.json").write_text(json.dumps(out, indent=2))
 print(json.dumps(out))

@@ -176,8 +176,9 @@ struct LoginCommand: AsyncParsableCommand {
             guard provider == nil || provider == "oidc", config == nil else {
                 throw ValidationError("Use either --issuer … or --provider/--config, not both.")
             }
-            guard let clientID, let redirectURI else {
-                throw ValidationError("--issuer needs --client-id and --redirect-uri.")
+            // A device sign-in has no redirect; the provider configuration still names one, never used.
+            guard let clientID, let redirectURI = redirectURI ?? (device ? "http://127.0.0.1/callback" : nil) else {
+                throw ValidationError("--issuer needs --client-id and --redirect-uri (or --device).")
             }
             var values: [String: JSONValue] = [
                 "issuer": .string(issuer), "client_id": .string(clientID), "redirect_uri": .string(redirectURI),

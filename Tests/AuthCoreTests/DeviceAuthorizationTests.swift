@@ -127,6 +127,21 @@ struct DeviceAuthorizationTests {
         #expect(try await fixture.storedCount() == 0)
     }
 
+    @Test("Without an ID token (django-oauth-toolkit sends none) the subject comes from user info; a refresh's ID token must name it")
+    func noIDToken() async throws {
+        let fixture = fixture(PollScript())
+        await fixture.idp.update { $0.tokenResponseRemovals = ["id_token"] }
+        let authorization = try await fixture.client.startDeviceAuthorization()
+        await fixture.idp.approveDevice(userCode: authorization.userCode)
+        let session = try await fixture.client.completeDeviceAuthorization(authorization)
+        #expect(await session.credential.subject == "user-1234")
+        #expect(await session.idTokenClaims == nil)
+        #expect(await fixture.transport.exchanges(pathSuffix: "/userinfo").count == 1)
+        await fixture.idp.update { $0.tokenResponseRemovals = [] }
+        _ = try await session.refresh()
+        #expect(await session.idTokenClaims?.subject == "user-1234")
+    }
+
     @Test("A cleartext verification URI is refused before anything is shown; a provider without the endpoint says so")
     func hostileStart() async throws {
         let fixture = fixture(PollScript())

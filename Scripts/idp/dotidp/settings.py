@@ -27,6 +27,8 @@ MIDDLEWARE = [
 TEMPLATES = [{
     "BACKEND": "django.template.backends.django.DjangoTemplates",
     "DIRS": [Path(__file__).resolve().parent / "templates"],
+    # django-oauth-toolkit's own pages: the device flow's code entry and accept/deny forms.
+    "APP_DIRS": True,
     "OPTIONS": {"context_processors": ["django.template.context_processors.request"]},
 }]
 DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": STATE_DIR / "db.sqlite3"}}
@@ -45,6 +47,9 @@ OAUTH2_PROVIDER = {
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
+    # The device authorization grant (RFC 8628): the page where the user enters the code, with and without it.
+    "OAUTH_DEVICE_VERIFICATION_URI": f"{ISSUER}/device/",
+    "OAUTH_DEVICE_VERIFICATION_URI_COMPLETE": f"{ISSUER}/device/?user_code={{user_code}}",
     "ALLOWED_REDIRECT_URI_SCHEMES": ["http", "https"],
     "OAUTH2_VALIDATOR_CLASS": "dotidp.validators.Validator",
     "SCOPES": {

@@ -6,7 +6,7 @@ from oauth2_provider.views import ConnectDiscoveryInfoView
 
 class DiscoveryWithRevocationAndIntrospection(ConnectDiscoveryInfoView):
     """OIDC discovery plus the RFC 7009 / RFC 7662 endpoints, which django-oauth-toolkit only lists in
-    its RFC 8414 document."""
+    its RFC 8414 document, and its RFC 8628 device authorization endpoint, which it lists nowhere."""
 
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
@@ -15,6 +15,7 @@ class DiscoveryWithRevocationAndIntrospection(ConnectDiscoveryInfoView):
         document = json.loads(response.content)
         document["revocation_endpoint"] = request.build_absolute_uri(reverse("oauth2_provider:revoke-token"))
         document["introspection_endpoint"] = request.build_absolute_uri(reverse("oauth2_provider:introspect"))
+        document["device_authorization_endpoint"] = request.build_absolute_uri(reverse("oauth2_provider:device-authorization"))
         return JsonResponse(document)
 
 

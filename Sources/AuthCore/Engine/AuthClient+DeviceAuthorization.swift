@@ -37,8 +37,10 @@ extension AuthClient {
     /// (RFC 8628 §3.4–3.5), then validates and stores the tokens exactly as a code flow's.
     ///
     /// Polls honour the provider's `interval`; `authorization_pending` keeps waiting, `slow_down` adds 5 seconds to
-    /// every later interval. The ID token, when the `openid` scope was requested, is validated in full (signature,
-    /// issuer, audience, expiry, `iat`, `at_hash`); no nonce is checked because the device flow sends none.
+    /// every later interval. An ID token is validated in full (signature, issuer, audience, expiry, `iat`, `at_hash`);
+    /// no nonce is checked because the device flow sends none. RFC 8628 defines no ID token and some servers
+    /// (django-oauth-toolkit) send none even for `openid`: the session's subject then comes from the user info
+    /// endpoint, and an ID token issued on refresh must name the same one.
     ///
     /// - Parameter onPoll: called before each wait (for a "waiting for approval" line with the time left).
     /// - Throws: `access_denied` when the user declines; `device_code_expired`; `user_cancelled` when the task is
@@ -109,12 +111,20 @@ extension AuthClient {
 
     private func finishDeviceSignIn(_ tokens: TokenResponse, authorization: DeviceAuthorization) async throws -> Session {
         var claims: IDTokenClaims?
+        var subject: String?
         if let idToken = tokens.idToken {
             claims = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: authorization.metadata)
-        } else if authorization.openIDRequested {
-            throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
+        } else if authorization.openIDRequested, authorization.metadata.userinfoEndpoint != nil {
+            // No ID token (RFC 8628 defines none; django-oauth-toolkit sends none): the user info endpoint says whose
+            // the access token is, so the session has its subject and later ID tokens (on refresh) must name it.
+            guard let info = try await userInfo(accessToken: tokens.accessToken, subject: nil).0 else {
+                throw AuthError(.httpError, "The user info endpoint refused the new access token (HTTP 401).", httpStatus: 401)
+            }
+            subject = info.subject
+            log(.notice, "device.no_id_token", "The provider sent no ID token for the device sign-in; the subject comes from user info.")
         }
-        let credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer)
+        var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer)
+        if let subject { credential.subject = subject }
         try await store(credential)
         log(.info, "signin.completed", "Signed in on the device.", ["expires_in": tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
