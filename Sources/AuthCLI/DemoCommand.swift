@@ -25,6 +25,9 @@ struct DemoCommand: AsyncParsableCommand {
                     rows.append(row)
                 }
             }
+            let device = await Self.exerciseDevice(registry: registry)
+            if device["ok"] != .bool(true) { failed = true }
+            rows.append(device)
             let header = "provider    route             sign-in  subject                        expires               refresh  sign-out  checks"
             output.emit(
                 ["providers": .array(rows.map(JSONValue.object))],
@@ -75,6 +78,42 @@ struct DemoCommand: AsyncParsableCommand {
             row["checks"] = .array(checks.map(JSONValue.string))
             row["requests"] = .number(Double(await transport.exchanges.count))
             row["ok"] = .bool(row["refresh"] != "unchanged" && row["sign_out"] == "ok")
+        } catch {
+            row["error"] = .string("\(error)")
+            row["ok"] = false
+        }
+        return row
+    }
+
+    /// The device authorization grant (RFC 8628) against the OpenID Connect emulator: the code is shown, "a phone"
+    /// approves it while the client waits (no real waiting: the poll interval is skipped), then refresh and sign-out.
+    static func exerciseDevice(registry: ProviderRegistry) async -> [String: JSONValue] {
+        var row: [String: JSONValue] = ["provider": "oidc", "route": "device (RFC 8628)"]
+        let emulator = ProviderEmulator.openIDConnect()
+        guard let idp = emulator.identityProvider else { return row.merging(["error": "no emulator", "ok": false]) { $1 } }
+        let storage = InMemoryTokenStorage()
+        let shown = LockedValue<String?>(nil)
+        var options = AuthClient.Options()
+        options.pollingSleep = { _ in
+            if let userCode = shown.withLock({ $0 }) { await idp.approveDevice(userCode: userCode) }
+        }
+        do {
+            let provider = try registry.provider(named: "oidc", configuration: emulator.configuration)
+            let client = AuthClient(provider: provider, storage: storage, transport: emulator.transport, logger: RecordingLogger(),
+                                    clock: emulator.clock, options: options)
+            let session = try await client.signInOnDevice { authorization in shown.withLock { $0 = authorization.userCode } }
+            row["sign_in"] = "ok"
+            let credential = await session.credential
+            row["subject"] = .string(credential.subject ?? "-")
+            row["expires_at"] = credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null
+            var checks = ["user code \(shown.withLock { $0 } ?? "?") approved", "polling"]
+            if await session.idTokenClaims != nil { checks.append("ID token") }
+            let before = credential.accessToken
+            row["refresh"] = try await session.refresh().accessToken != before ? "ok" : "unchanged"
+            try await session.signOut()
+            row["sign_out"] = await storage.isEmpty ? "ok" : "left data"
+            row["checks"] = .array(checks.map(JSONValue.string))
+            row["ok"] = .bool(row["refresh"] == "ok" && row["sign_out"] == "ok")
         } catch {
             row["error"] = .string("\(error)")
             row["ok"] = false

@@ -42,7 +42,9 @@ extension AuthClient {
     /// (django-oauth-toolkit) send none even for `openid`: the session's subject then comes from the user info
     /// endpoint, and an ID token issued on refresh must name the same one.
     ///
-    /// - Parameter onPoll: called before each wait (for a "waiting for approval" line with the time left).
+    /// - Parameters:
+    ///   - authorization: what ``startDeviceAuthorization(scopes:parameters:)`` returned.
+    ///   - onPoll: called before each wait (for a "waiting for approval" line with the time left).
     /// - Throws: `access_denied` when the user declines; `device_code_expired`; `user_cancelled` when the task is
     ///   cancelled; the ID token and token-request errors. Nothing is stored when any check fails.
     public func completeDeviceAuthorization(
@@ -54,6 +56,11 @@ extension AuthClient {
 
     /// ``startDeviceAuthorization(scopes:parameters:)``, `prompt` (show the code), then
     /// ``completeDeviceAuthorization(_:onPoll:)``.
+    ///
+    /// - Parameters:
+    ///   - scopes: the scopes to request; the provider's configured scopes by default.
+    ///   - prompt: shows ``DeviceAuthorization/userCode`` and ``DeviceAuthorization/verificationURI`` to the user.
+    ///   - onPoll: called before each wait.
     public func signInOnDevice(
         scopes: [String]? = nil,
         prompt: @Sendable (DeviceAuthorization) async throws -> Void,

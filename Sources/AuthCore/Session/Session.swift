@@ -5,7 +5,7 @@ public import HTTPTypes
 ///
 /// ``validAccessToken()`` refreshes ahead of expiry **single-flight**: however many tasks ask at once, one
 /// refresh request is sent, the rotated refresh token is stored, and only then do the callers resume.
-/// ``send(_:)`` adds the bearer token and, on a 401, refreshes once (shared with concurrent 401s) and retries once.
+/// ``send(_:body:)`` adds the bearer token and, on a 401, refreshes once (shared with concurrent 401s) and retries once.
 /// A refresh rejected with `invalid_grant` signs the account out and emits
 /// ``AuthEvent/Kind/signedOut(_:)``; a transient failure keeps the tokens.
 public actor Session {

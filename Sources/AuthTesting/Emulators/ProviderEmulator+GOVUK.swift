@@ -8,8 +8,10 @@ extension ProviderEmulator {
     /// Strict: it rejects an authorization request without a JSON-array `vtr` of well-formed vectors, without
     /// `ui_locales` of `en` or `cy`, or without a `nonce`.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there (the redirect stays the app's universal link); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there (the redirect stays the app's universal link); `nil` in process.
     public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.govUK(clock: clock, origin: origin)
         let base = idp.configuration.issuer.absoluteString.trimmingSuffix("/")
@@ -46,7 +48,9 @@ extension TestIdentityProvider {
 
     /// An identity provider configured as GOV.UK One Login's integration environment (see `ProviderEmulator/govUK(clock:)`).
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,

@@ -4,8 +4,10 @@ public import Foundation
 extension ProviderEmulator {
     /// GrabID, in process (see `TestIdentityProvider/grab(clock:)`); the web route.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.grab(clock: clock, origin: origin)
         var plist = TestIdentityProvider.grabPlist
@@ -55,7 +57,9 @@ extension TestIdentityProvider {
     /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint takes the form
     /// body this SDK sends; the vendor SDK sent the same parameters in the URL query, which Grab accepts too.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(

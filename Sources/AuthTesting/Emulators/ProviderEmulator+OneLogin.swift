@@ -8,8 +8,10 @@ extension ProviderEmulator {
     /// Strict: the configuration carries a custom `resource` key, and the emulator rejects an authorization
     /// request that lacks it, so a passing sign-in proves every other key is sent as a parameter.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.oneLogin(clock: clock, origin: origin)
         return ProviderEmulator(
@@ -41,7 +43,9 @@ extension TestIdentityProvider {
 
     /// An identity provider configured as a OneLogin OIDC app (see `ProviderEmulator/oneLogin(clock:)`).
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,

@@ -4,8 +4,10 @@ public import Foundation
 extension ProviderEmulator {
     /// Schibsted account's `pre` environment, in process (see `TestIdentityProvider/schibsted(clock:)`).
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.schibsted(clock: clock, origin: origin)
         let configuration: ProviderConfiguration = origin == nil
@@ -51,7 +53,9 @@ extension TestIdentityProvider {
     /// `openid offline_access` and exactly one of `acr_values` and `prompt=select_account`; an `assertion` must be
     /// one this server issued from `/api/2/user/auth/token`, unused (exchange codes are refused).
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
             "email": "kari@example.no", "legacy_user_id": "12345678",

@@ -4,8 +4,10 @@ public import Foundation
 extension ProviderEmulator {
     /// Uber's auth server, in process (see `TestIdentityProvider/uber(clock:)`); in-app route.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func uber(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.uber(clock: clock, origin: origin)
         var section: [String: JSONValue] = [
@@ -45,7 +47,9 @@ extension TestIdentityProvider {
     /// Strict: native paths refuse `prompt=login`; a `request_uri` must be one it issued; PAR requires
     /// `client_id`, `response_type=code` and a `login_hint` that is base64 of a JSON object.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func uber(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://auth.uber.com")!,

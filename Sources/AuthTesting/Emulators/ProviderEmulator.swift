@@ -90,8 +90,10 @@ public struct ProviderEmulator: Sendable {
 
     /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client.
     ///
-    /// - Parameter origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///   then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func openIDConnect(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         var configuration = TestIdentityProvider.Configuration()
         configuration.displayName = "Example OpenID Provider"
