@@ -233,7 +233,7 @@ let package = Package(
         ),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting", "AuthURLSession"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting", "AuthURLSession", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),

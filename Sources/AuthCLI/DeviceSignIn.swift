@@ -1,11 +1,12 @@
+import AuthLoopback
 import AuthProviders
 import Foundation
 
 /// `auth-cli login --device`: the device authorization grant (RFC 8628) for machines without a browser.
 ///
 /// The URL to open comes first on standard output, on a line of its own (as with `--browser print`), so a script
-/// can read it; the code, the instructions and a live "waiting for approval" line with the time left go to standard
-/// error.
+/// can read it; the code, the instructions, a QR code of `verification_uri_complete` and a live "waiting for
+/// approval" line with the time left go to standard error.
 enum DeviceSignIn {
     static func run(_ client: AuthClient, scopes: [String]? = nil) async throws -> Session {
         let authorization = try await client.startDeviceAuthorization(scopes: scopes)
@@ -17,6 +18,10 @@ enum DeviceSignIn {
             "and enter the code   \(authorization.userCode)",
         ] + (authorization.verificationURIComplete.map { ["(or open \($0.absoluteString), which carries the code)"] } ?? [])
         status(lines.joined(separator: "\n") + "\n")
+        // A phone's camera opens the page with the code filled in; light modules are drawn (dark terminals).
+        if let complete = authorization.verificationURIComplete, let code = TerminalQRCode(complete.absoluteString) {
+            status(code.rendered + "\n")
+        }
         let live = isatty(STDERR_FILENO) == 1
         let session = try await client.completeDeviceAuthorization(authorization) { poll in
             let left = max(0, Int(poll.remaining.rounded()))
