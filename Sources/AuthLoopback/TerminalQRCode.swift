@@ -17,8 +17,10 @@ public struct TerminalQRCode: Sendable {
 
     /// Encodes `text` (UTF-8), or returns `nil` when it does not fit in version 10 (271 bytes).
     ///
-    /// - Parameter mask: a fixed mask (0–7) instead of the best-scoring one (tests compare against reference
-    ///   encoders mask by mask).
+    /// - Parameters:
+    ///   - text: what the code carries, usually a URL.
+    ///   - fixed: a fixed mask (0–7) instead of the best-scoring one (tests compare against reference encoders mask
+    ///     by mask).
     public init?(_ text: String, mask fixed: Int? = nil) {
         let bytes = Array(text.utf8)
         guard let version = (1...10).first(where: { Self.fits(bytes.count, version: $0) }) else { return nil }
