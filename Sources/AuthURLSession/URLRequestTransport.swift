@@ -4,7 +4,6 @@ public import Foundation
 public import FoundationNetworking
 #endif
 public import HTTPTypes
-import HTTPTypesFoundation
 
 /// A transport written against the earlier `URLRequest` seam, kept working with a one-word change.
 ///
@@ -29,18 +28,11 @@ extension URLRequestTransport {
     /// ``send(_:)`` on the converted request, raced against the deadline (the wait ends on time even if the
     /// transport ignores cancellation), then the size checked on the complete body.
     public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
-        guard var urlRequest = URLRequest(httpRequest: request) else {
-            throw AuthError(.invalidConfiguration, "\(request.summary) has no URL to send to.")
-        }
-        urlRequest.httpBody = body
-        let prepared = urlRequest
+        let prepared = try URLRequest(request, body: body)
         let (data, response) = try await withDeadline(limits.timeout, onTimeout: { AuthError.requestTimedOut(request, limits) }) {
             try await self.send(prepared)
         }
         guard data.count <= limits.maximumResponseSize else { throw AuthError.responseTooLarge(request, limits) }
-        guard let converted = response.httpResponse else {
-            throw AuthError(.invalidResponse, "\(request.summary) answered with a status outside 0–999.")
-        }
-        return (data, converted)
+        return (data, try response.converted(answering: request))
     }
 }

@@ -4,7 +4,6 @@ public import Foundation
 public import FoundationNetworking
 #endif
 public import HTTPTypes
-import HTTPTypesFoundation
 
 /// An `HTTPTransport` on URLSession, with redirects refused: the default in apps on Apple platforms
 /// (on Linux it is FoundationNetworking over libcurl; servers use AuthAsyncHTTPClient instead).
@@ -34,10 +33,7 @@ public final class URLSessionTransport: HTTPTransport {
     /// Sends the request, reading at most `limits.maximumResponseSize` bytes and giving up at `limits.timeout`;
     /// HTTP error statuses are returned, and a redirect comes back as the 3xx response itself.
     public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
-        guard var urlRequest = URLRequest(httpRequest: request) else {
-            throw AuthError(.invalidConfiguration, "\(request.summary) has no URL to send to.")
-        }
-        urlRequest.httpBody = body
+        var urlRequest = try URLRequest(request, body: body)
         // Back-channel calls carry their credentials explicitly; no cookie of another exchange rides along.
         urlRequest.httpShouldHandleCookies = false
         let prepared = urlRequest
@@ -54,11 +50,7 @@ public final class URLSessionTransport: HTTPTransport {
                 task.cancel()
             }
             switch outcome {
-            case .complete(let data, let response):
-                guard let converted = response.httpResponse else {
-                    throw AuthError(.invalidResponse, "\(request.summary) answered with a status outside 0–999.")
-                }
-                return (data, converted)
+            case .complete(let data, let response): return (data, try response.converted(answering: request))
             case .tooLarge: throw AuthError.responseTooLarge(request, limits)
             }
         }

@@ -125,7 +125,7 @@ extension TestIdentityProvider {
                 ? page("The device was not connected.", status: 200, url: url)
                 : deviceVerificationPage(url: url, error: "Unknown or expired code.", status: 400)
         }
-        guard let account = loginAccounts.first(where: { $0.username == form["username"] && $0.password == form["password"] }) else {
+        guard let account = account(signingInWith: form) else {
             return deviceVerificationPage(url: url, error: "Wrong username or password.", status: 401)
         }
         return answerDevice(userCode: userCode, with: .approved(account.user))

@@ -46,6 +46,11 @@ extension TestIdentityProvider {
         return [TestAccount(username: user.claims["email"]?.stringValue ?? "user", user: user)]
     }
 
+    /// The test account whose username and password the login or device form carries, if any.
+    func account(signingInWith form: [String: String]) -> TestAccount? {
+        loginAccounts.first { $0.username == form["username"] && $0.password == form["password"] }
+    }
+
     /// Queues `fault` for the next response it applies to.
     public func queueFault(_ fault: EmulatorFault) {
         pendingFaults.append(fault)
@@ -119,7 +124,7 @@ extension TestIdentityProvider {
             if form["action"] == "deny" {
                 return authorizationRedirect(pending, [("error", "access_denied"), ("error_description", "The user denied the request")])
             }
-            guard let account = loginAccounts.first(where: { $0.username == form["username"] && $0.password == form["password"] }) else {
+            guard let account = account(signingInWith: form) else {
                 return loginPage(for: pending, loginID: loginID, error: "Wrong username or password.")
             }
             setUser(account.user)
