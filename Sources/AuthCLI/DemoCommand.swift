@@ -28,6 +28,9 @@ struct DemoCommand: AsyncParsableCommand {
             let device = await Self.exerciseDevice(registry: registry)
             if device["ok"] != .bool(true) { failed = true }
             rows.append(device)
+            let dpop = await Self.exerciseDPoP(registry: registry)
+            if dpop["ok"] != .bool(true) { failed = true }
+            rows.append(dpop)
             let header = "provider    route             sign-in  subject                        expires               refresh  sign-out  checks"
             output.emit(
                 ["providers": .array(rows.map(JSONValue.object))],
@@ -114,6 +117,44 @@ struct DemoCommand: AsyncParsableCommand {
             row["sign_out"] = await storage.isEmpty ? "ok" : "left data"
             row["checks"] = .array(checks.map(JSONValue.string))
             row["ok"] = .bool(row["refresh"] == "ok" && row["sign_out"] == "ok")
+        } catch {
+            row["error"] = .string("\(error)")
+            row["ok"] = false
+        }
+        return row
+    }
+
+    /// DPoP (RFC 9449) against the OpenID Connect emulator with nonces required: the tokens are bound to a key made
+    /// for this sign-in, user info and refresh prove it, and the access token alone — as a thief would hold it — is
+    /// refused by the resource server.
+    static func exerciseDPoP(registry: ProviderRegistry) async -> [String: JSONValue] {
+        var row: [String: JSONValue] = ["provider": "oidc", "route": "DPoP (RFC 9449)"]
+        let emulator = ProviderEmulator.openIDConnect(dpop: .init(requiresNonce: true))
+        guard let idp = emulator.identityProvider else { return row.merging(["error": "no emulator", "ok": false]) { $1 } }
+        let storage = InMemoryTokenStorage()
+        let transport = RecordingTransport(emulator.transport)
+        do {
+            let provider = try registry.provider(named: "oidc", configuration: emulator.configuration)
+            let client = AuthClient(provider: provider, storage: storage, transport: transport, logger: RecordingLogger(), clock: emulator.clock)
+            let session = try await client.signIn(with: emulator.userAgent)
+            row["sign_in"] = "ok"
+            let credential = await session.credential
+            row["subject"] = .string(credential.subject ?? "-")
+            row["expires_at"] = credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null
+            var checks: [String] = []
+            if credential.tokenType == "DPoP", let key = credential.dpopKey { checks.append("bound to jkt \(key.thumbprint.prefix(8))…") }
+            if await transport.exchanges(pathSuffix: "/token").first?.status == 400 { checks.append("server nonce") }
+            _ = try await session.userInfo()
+            checks.append("user info with proof")
+            var stolen = HTTPRequest(method: .get, url: idp.endpoint("/api/resource"))
+            stolen.headerFields[.authorization] = "Bearer \(credential.accessToken.reveal())"
+            if try await emulator.transport.send(stolen, body: nil).1.status == .unauthorized { checks.append("stolen token refused") }
+            let refreshed = try await session.refresh()
+            row["refresh"] = refreshed.accessToken != credential.accessToken && refreshed.dpopKey == credential.dpopKey ? "ok" : "unchanged"
+            try await session.signOut()
+            row["sign_out"] = await storage.isEmpty ? "ok" : "left data"
+            row["checks"] = .array(checks.map(JSONValue.string))
+            row["ok"] = .bool(checks.count == 4 && row["refresh"] == "ok" && row["sign_out"] == "ok")
         } catch {
             row["error"] = .string("\(error)")
             row["ok"] = false

@@ -18,6 +18,7 @@ public import Foundation
 /// | `token_endpoint_auth_method` | no | `none`, `client_secret_basic` (default with a secret), `client_secret_post`, `private_key_jwt` (default with a key) |
 /// | `parameters` | no | a dictionary of extra authorization parameters |
 /// | `ephemeral_session` | no | prefer an ephemeral browser session |
+/// | `dpop` | no | `true`: bind tokens to a DPoP key (RFC 9449) always; `false`: never; absent: when discovery offers it |
 ///
 /// Third-party providers that are plain OIDC with a twist wrap one of these and override a hook.
 public struct OpenIDProvider: AuthProvider {
@@ -72,6 +73,7 @@ public struct OpenIDProvider: AuthProvider {
         }
         let signingKey = try configuration.clientSigningKey(providerID: Self.id)
         let method = try configuration.clientAuthenticationMethod(providerID: Self.id)
+        let dpop = try configuration.dpopUsage(providerID: Self.id)
         if method == .privateKeyJWT, signingKey == nil {
             throw AuthError(.missingConfigurationKey, "token_endpoint_auth_method is private_key_jwt but no private_key, private_key_file or private_key_jwk is configured.", providerID: Self.id)
         }
@@ -79,7 +81,7 @@ public struct OpenIDProvider: AuthProvider {
             issuer: issuer,
             client: ClientRegistration(
                 clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
-                authenticationMethod: method, signingKey: signingKey
+                authenticationMethod: method, signingKey: signingKey, dpop: dpop
             ),
             additionalParameters: configuration.stringDictionary("parameters") ?? [:],
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,

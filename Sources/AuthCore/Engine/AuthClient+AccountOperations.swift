@@ -133,17 +133,19 @@ extension AuthClient {
         return endpoint.appendingQuery(parameters)
     }
 
-    /// Fetches user info with `accessToken` and checks that its `sub` is `subject` (OpenID Connect Core §5.3.2).
-    func userInfo(accessToken: Secret, subject: String?) async throws -> (UserInfoClaims?, status: Int) {
+    /// Fetches user info with `accessToken` (bound to `dpopKey` when given) and checks that its `sub` is `subject`
+    /// (OpenID Connect Core §5.3.2).
+    func userInfo(accessToken: Secret, dpopKey: DPoPKey?, subject: String?) async throws -> (UserInfoClaims?, status: Int) {
         let metadata = try await metadata()
         guard let endpoint = metadata.userinfoEndpoint else {
             throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id, endpoint: "userinfo_endpoint")
         }
         var request = HTTPRequest(method: .get, url: endpoint)
         request.headerFields[.accept] = "application/json"
-        request.headerFields[.authorization] = "Bearer \(accessToken.reveal())"
         let channel = backChannel
-        let (data, response) = try await channel.send(request, endpoint: "userinfo_endpoint")
+        let (data, response) = try await sendAuthorized(request, body: nil, accessToken: accessToken, dpopKey: dpopKey) {
+            try await channel.send($0, body: $1, endpoint: "userinfo_endpoint")
+        }
         if response.status == .unauthorized { return (nil, 401) }
         guard response.status.kind == .successful else {
             throw channel.error(forStatus: response.status.code, body: data)

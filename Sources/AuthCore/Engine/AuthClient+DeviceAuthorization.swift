@@ -78,6 +78,8 @@ extension AuthClient {
         do {
             var interval = authorization.interval
             var polls = 0
+            // One key for every poll: the token that the approval finally brings is bound to it.
+            let dpopKey = try newDPoPKey(for: authorization.metadata)
             while true {
                 let remaining = authorization.expiresAt.timeIntervalSince(clock.now())
                 guard remaining > 0 else {
@@ -93,7 +95,7 @@ extension AuthClient {
                 polls += 1
                 let tokens: TokenResponse
                 do {
-                    tokens = try await requestTokens(grant: .deviceCode(authorization.deviceCode), metadata: authorization.metadata)
+                    tokens = try await requestTokens(grant: .deviceCode(authorization.deviceCode), metadata: authorization.metadata, dpopKey: dpopKey)
                 } catch let error as AuthError where error.oauthError == "authorization_pending" {
                     continue
                 } catch let error as AuthError where error.oauthError == "slow_down" {
@@ -105,7 +107,7 @@ extension AuthClient {
                 } catch let error as AuthError where error.oauthError == "expired_token" {
                     throw AuthError(.deviceCodeExpired, "The device code expired before the sign-in was approved; start again.", oauthError: "expired_token", httpStatus: error.httpStatus)
                 }
-                return try await finishDeviceSignIn(tokens, authorization: authorization)
+                return try await finishDeviceSignIn(tokens, authorization: authorization, dpopKey: dpopKey)
             }
         } catch is CancellationError {
             throw AuthError(.userCancelled, "The device sign-in was cancelled while waiting for approval.", providerID: provider.id)
@@ -116,7 +118,7 @@ extension AuthClient {
         }
     }
 
-    private func finishDeviceSignIn(_ tokens: TokenResponse, authorization: DeviceAuthorization) async throws -> Session {
+    private func finishDeviceSignIn(_ tokens: TokenResponse, authorization: DeviceAuthorization, dpopKey: DPoPKey?) async throws -> Session {
         var claims: IDTokenClaims?
         var subject: String?
         if let idToken = tokens.idToken {
@@ -124,13 +126,13 @@ extension AuthClient {
         } else if authorization.openIDRequested, authorization.metadata.userinfoEndpoint != nil {
             // No ID token (RFC 8628 defines none; django-oauth-toolkit sends none): the user info endpoint says whose
             // the access token is, so the session has its subject and later ID tokens (on refresh) must name it.
-            guard let info = try await userInfo(accessToken: tokens.accessToken, subject: nil).0 else {
+            guard let info = try await userInfo(accessToken: tokens.accessToken, dpopKey: dpopKey, subject: nil).0 else {
                 throw AuthError(.httpError, "The user info endpoint refused the new access token (HTTP 401).", httpStatus: 401)
             }
             subject = info.subject
             log(.notice, "device.no_id_token", "The provider sent no ID token for the device sign-in; the subject comes from user info.")
         }
-        var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer)
+        var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer, dpopKey: dpopKey)
         if let subject { credential.subject = subject }
         try await store(credential)
         log(.info, "signin.completed", "Signed in on the device.", ["expires_in": tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])

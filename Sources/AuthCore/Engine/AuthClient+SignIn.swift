@@ -4,6 +4,7 @@ extension AuthClient {
     /// Parameters only the engine may set; a provider or app that tries is told so.
     package static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method",
+        "dpop_jkt",
     ]
 
     /// Signs a user in: prepares the request, lets `userAgent` show it, and completes with the redirect.
@@ -51,6 +52,10 @@ extension AuthClient {
         ]
         if let nonce { parameters.append(("nonce", nonce)) }
         if let pkce { parameters += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
+        // The code is bound to the key that will redeem it (RFC 9449 §10): a stolen code is useless without the key.
+        // A code a backend redeems (no PKCE here) is the backend's to bind.
+        let dpopKey = pkce == nil ? nil : try newDPoPKey(for: metadata)
+        if let dpopKey { parameters.append(("dpop_jkt", dpopKey.thumbprint)) }
 
         var extra: [String: String] = [:]
         if let hint = options.loginHint, !hint.isEmpty { extra["login_hint"] = hint }
@@ -94,6 +99,7 @@ extension AuthClient {
                 state: state,
                 nonce: nonce,
                 pkce: pkce,
+                dpopKey: dpopKey,
                 redirectURI: redirectURI,
                 request: request,
                 createdAt: now,
@@ -149,7 +155,9 @@ extension AuthClient {
             let result = try await exchange(code: code, pending: pending)
             try checkAuthentication(result.idTokenClaims, pending: pending)
             try provider.validate(result, for: pending.request)
-            let credential = makeCredential(from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer)
+            let credential = makeCredential(
+                from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
+            )
             try await store(credential)
             log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
             await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
@@ -214,7 +222,7 @@ extension AuthClient {
             throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
         }
         let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pkce.verifier, redirectURI: pending.redirectURI)
-        let tokens = try await requestTokens(grant: grant, metadata: pending.request.metadata)
+        let tokens = try await requestTokens(grant: grant, metadata: pending.request.metadata, dpopKey: pending.dpopKey)
         var claims: IDTokenClaims?
         if let idToken = tokens.idToken {
             claims = try await validateIDToken(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: pending.request.metadata)
@@ -278,7 +286,7 @@ extension AuthClient {
         }
     }
 
-    func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String) -> Credential {
+    func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String, dpopKey: DPoPKey? = nil) -> Credential {
         let now = clock.now()
         return Credential(
             providerID: provider.id,
@@ -291,7 +299,8 @@ extension AuthClient {
             idToken: tokens.idToken,
             expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) },
             scopes: tokens.scope.map { $0.split(separator: " ").map(String.init) } ?? provider.client.scopes,
-            updatedAt: now
+            updatedAt: now,
+            dpopKey: dpopKey
         )
     }
 

@@ -3,7 +3,10 @@ import HTTPTypes
 
 extension AuthClient {
     /// Sends a token request (form body, RFC 6749 §4.1.3 / §6) and parses the response.
-    func requestTokens(grant: TokenGrant, metadata: ProviderMetadata) async throws -> TokenResponse {
+    ///
+    /// - Parameter dpopKey: the key the tokens are (to be) bound to: every attempt carries a DPoP proof signed by it,
+    ///   and the answer must be a `DPoP` token; `nil` for bearer tokens.
+    func requestTokens(grant: TokenGrant, metadata: ProviderMetadata, dpopKey: DPoPKey? = nil) async throws -> TokenResponse {
         var parameters: [(String, String)] = [("grant_type", grant.grantType)]
         switch grant {
         case .authorizationCode(let code, let verifier, let redirectURI):
@@ -17,10 +20,10 @@ extension AuthClient {
         case .deviceCode(let code):
             parameters.append(("device_code", code.reveal()))
         }
-        var headers: [String: String]
+        let providerHeaders: [String: String]
         let extra: [String: String]
         do {
-            headers = try await provider.tokenRequestHeaders(for: grant)
+            providerHeaders = try await provider.tokenRequestHeaders(for: grant)
             extra = try await provider.tokenRequestParameters(for: grant)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
@@ -32,8 +35,15 @@ extension AuthClient {
                 underlying: error
             )
         }
-        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let grantParameters = parameters
+        // Once per attempt: a client assertion is signed afresh each time, so its `jti` is never sent twice.
+        let form = { [self] () throws -> (parameters: [(String, String)], headers: [String: String]) in
+            var parameters = grantParameters
+            var headers = providerHeaders
+            try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+            parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            return (parameters, headers)
+        }
 
         log(.debug, "token.request", "Requesting tokens.", [
             "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
@@ -44,7 +54,7 @@ extension AuthClient {
         let data: Data
         do {
             data = try await withRetries(provider.tokenRequestRetries) {
-                try await backChannel.postForm(metadata.tokenEndpoint, endpoint: "token_endpoint", parameters: parameters, headers: headers)
+                try await postTokenRequest(metadata.tokenEndpoint, dpopKey: dpopKey, form: form)
             }
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
             var lost = error
@@ -60,7 +70,9 @@ extension AuthClient {
             throw unexplained
         }
         do {
-            return try TokenResponse(json: data, tokenTypeWhenAbsent: provider.tokenTypeWhenAbsent)
+            let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: provider.tokenTypeWhenAbsent)
+            try checkTokenBinding(tokens, dpopKey: dpopKey)
+            return tokens
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }
@@ -252,7 +264,8 @@ extension AuthClient {
         }
         do {
             let metadata = try await metadata()
-            let tokens = try await requestTokens(grant: .refreshToken(refreshToken), metadata: metadata)
+            // A DPoP-bound refresh token is redeemed with a proof of the same key (RFC 9449 §5), and stays bound to it.
+            let tokens = try await requestTokens(grant: .refreshToken(refreshToken), metadata: metadata, dpopKey: current.dpopKey)
             var claims: IDTokenClaims?
             if let idToken = tokens.idToken {
                 let validated = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
@@ -269,7 +282,7 @@ extension AuthClient {
                 }
                 claims = validated
             }
-            var updated = makeCredential(from: tokens, claims: claims, issuer: current.issuer)
+            var updated = makeCredential(from: tokens, claims: claims, issuer: current.issuer, dpopKey: current.dpopKey)
             updated.subject = current.subject
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.idToken = tokens.idToken ?? current.idToken

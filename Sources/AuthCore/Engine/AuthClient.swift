@@ -78,6 +78,7 @@ public final class AuthClient: Sendable {
     let refreshCoordinator = RefreshCoordinator()
     let logoutTokenIDs = SeenTokenIDs()
     let eventHub = EventHub()
+    let dpopNonces = DPoPNonceStore()
 
     /// Creates a client.
     ///

@@ -33,6 +33,14 @@ struct BackChannel: Sendable {
         parameters: [(String, String)],
         headers: [String: String] = [:]
     ) async throws -> Data {
+        let request = try formRequest(url, headers: headers)
+        return try await sendExpectingSuccess(request, body: Data(FormEncoding.encode(parameters).utf8), endpoint: endpoint)
+    }
+
+    /// A form POST to `url` that accepts JSON, with `headers` added.
+    ///
+    /// - Throws: `invalid_configuration` for a header name HTTP does not allow.
+    func formRequest(_ url: URL, headers: [String: String]) throws -> HTTPRequest {
         var request = HTTPRequest(method: .post, url: url)
         request.headerFields[.contentType] = "application/x-www-form-urlencoded"
         request.headerFields[.accept] = "application/json"
@@ -42,7 +50,7 @@ struct BackChannel: Sendable {
             }
             request.headerFields[field] = value
         }
-        return try await sendExpectingSuccess(request, body: Data(FormEncoding.encode(parameters).utf8), endpoint: endpoint)
+        return request
     }
 
     /// Sends `request`; returns the body of a 2xx response, throws a typed error for anything else.

@@ -6,6 +6,8 @@ struct PendingAuthorization: Sendable {
     let nonce: String?
     /// `nil` only for a code-only login a backend redeems without PKCE (`SignInOptions.omitsPKCEForBackendExchange`).
     let pkce: PKCE?
+    /// The key the code is bound to (`dpop_jkt`) and the tokens will be; `nil` for bearer tokens.
+    let dpopKey: DPoPKey?
     let redirectURI: URL
     let request: SignInRequest
     /// When the request was made: with `prompt=login`, the user must have authenticated after it.

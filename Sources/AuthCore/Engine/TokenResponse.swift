@@ -4,7 +4,7 @@ public import Foundation
 public struct TokenResponse: Sendable {
     /// The access token.
     public let accessToken: Secret
-    /// The token type, normalised to its canonical spelling (`Bearer`).
+    /// The token type, normalised to its canonical spelling (`Bearer`, or `DPoP` for a token bound to a key).
     public let tokenType: String
     /// Seconds until the access token expires, when stated.
     public let expiresIn: TimeInterval?
@@ -16,7 +16,7 @@ public struct TokenResponse: Sendable {
     public let scope: String?
 
     /// The token types this client can use; compared case-insensitively (RFC 6749 §7.1).
-    static let supportedTokenTypes = ["bearer": "Bearer"]
+    static let supportedTokenTypes = ["bearer": "Bearer", "dpop": "DPoP"]
 
     /// Creates a response. A negative or non-finite `expiresIn` is treated as absent; one above
     /// ``JSONValue/maximumLifetime`` is clamped to it.
@@ -46,7 +46,7 @@ public struct TokenResponse: Sendable {
     ///     that); `nil` makes a missing type an error, as RFC 6749 §5.1 requires it.
     /// - Throws: `invalid_response` for a body that is not a JSON object, lacks `access_token` / `token_type`, or
     ///   has an `expires_in` that is not a non-negative number of seconds (values above
-    ///   ``JSONValue/maximumLifetime`` are clamped to it); `unsupported_token_type` for a token type other than `Bearer` (in any case).
+    ///   ``JSONValue/maximumLifetime`` are clamped to it); `unsupported_token_type` for a token type other than `Bearer` or `DPoP` (in any case).
     public init(json data: Data, tokenTypeWhenAbsent: String? = nil) throws {
         let object: [String: JSONValue]
         do {
@@ -61,7 +61,7 @@ public struct TokenResponse: Sendable {
             throw AuthError(.invalidResponse, "The token response has no 'token_type'.")
         }
         guard let canonical = Self.supportedTokenTypes[tokenType.lowercased()] else {
-            throw AuthError(.unsupportedTokenType, "The token type '\(tokenType)' is not supported; expected Bearer.")
+            throw AuthError(.unsupportedTokenType, "The token type '\(tokenType)' is not supported; expected Bearer (or DPoP).")
         }
         let expiresIn: TimeInterval?
         switch object["expires_in"] {

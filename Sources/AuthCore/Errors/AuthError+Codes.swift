@@ -72,6 +72,12 @@ extension AuthError.Code {
     public static let unexpectedRedirect: Self = "unexpected_redirect"
     /// The token response's `token_type` is not one this client can use.
     public static let unsupportedTokenType: Self = "unsupported_token_type"
+    /// DPoP was requested but the provider issued a bearer token (RFC 9449 §5): not stored, since anyone holding a
+    /// bearer token can use it.
+    public static let dpopNotBound: Self = "dpop_not_bound"
+    /// The server refused this client's DPoP proof (`invalid_dpop_proof`), or still demanded a nonce
+    /// (`use_dpop_nonce`) after the one retry with the nonce it sent.
+    public static let dpopProofRejected: Self = "dpop_proof_rejected"
 
     // MARK: ID token
 

@@ -26,6 +26,8 @@ public struct ClientRegistration: Sendable, Hashable {
     public var authenticationMethod: AuthenticationMethod
     /// The private key for `private_key_jwt` (never logged or described).
     public var signingKey: ClientSigningKey?
+    /// Whether tokens are bound to a DPoP key (RFC 9449): by default when the provider advertises it.
+    public var dpop: DPoPUsage
 
     /// Creates a registration; with a signing key the method defaults to `private_key_jwt`, with a secret to
     /// `client_secret_basic`, else `none`.
@@ -35,8 +37,10 @@ public struct ClientRegistration: Sendable, Hashable {
         redirectURI: URL,
         scopes: [String] = ["openid"],
         authenticationMethod: AuthenticationMethod? = nil,
-        signingKey: ClientSigningKey? = nil
+        signingKey: ClientSigningKey? = nil,
+        dpop: DPoPUsage = .whenAdvertised
     ) {
+        self.dpop = dpop
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI

@@ -28,6 +28,9 @@ public struct Credential: Sendable, Codable, Hashable {
     /// verified ID token info). Never secrets. They belong to the ID token they were written with: a refresh that
     /// brings a new ID token drops them.
     public var annotations: [String: String]?
+    /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
+    /// proof signed by it, and a refresh keeps it.
+    public var dpopKey: DPoPKey?
 
     /// Creates a credential.
     public init(
@@ -41,8 +44,10 @@ public struct Credential: Sendable, Codable, Hashable {
         idToken: Secret? = nil,
         expiresAt: Date? = nil,
         scopes: [String] = [],
-        updatedAt: Date
+        updatedAt: Date,
+        dpopKey: DPoPKey? = nil
     ) {
+        self.dpopKey = dpopKey
         self.providerID = providerID
         self.issuer = issuer
         self.clientID = clientID
@@ -76,6 +81,15 @@ public struct Credential: Sendable, Codable, Hashable {
         }
         guard !accessToken.isEmpty else {
             throw AuthError(.storageCorrupted, "The stored credential has an empty access token; sign in again to replace it.", providerID: providerID)
+        }
+        guard (tokenType == "DPoP") == (dpopKey != nil) else {
+            throw AuthError(
+                .storageCorrupted,
+                tokenType == "DPoP"
+                    ? "The stored credential holds a DPoP-bound token but no DPoP key; sign in again to replace it."
+                    : "The stored credential has a DPoP key but a '\(tokenType)' token; sign in again to replace it.",
+                providerID: providerID
+            )
         }
         return self
     }

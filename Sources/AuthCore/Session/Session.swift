@@ -116,7 +116,9 @@ public actor Session {
 
     // MARK: Authorized requests
 
-    /// Sends `request` with `Authorization: Bearer <access token>`; on 401 refreshes once and retries once.
+    /// Sends `request` with `Authorization: Bearer <access token>` — or, for a DPoP-bound token, `Authorization: DPoP
+    /// <access token>` and a fresh `DPoP` proof of this method and URL (RFC 9449 §7), retried once with the server's
+    /// nonce when it asks for one; on 401 refreshes once and retries once.
     ///
     /// - Returns: the response as received (including a second 401, which is not retried again).
     /// - Throws: refresh errors (see ``validAccessToken()``), or `network_error` when the request cannot be sent.
@@ -126,18 +128,21 @@ public actor Session {
     /// ```
     public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
         let token = try await validAccessToken()
-        let first = try await send(request, body: body, bearer: token)
+        // A refresh keeps the key, so the one read here also proves possession for a refreshed token.
+        let dpopKey = credential.dpopKey
+        let first = try await send(request, body: body, token: token, dpopKey: dpopKey)
         guard first.1.status == .unauthorized else { return first }
         client.log(.debug, "request.unauthorized", "A request was answered 401; refreshing once.")
         let fresh = try await accessToken(replacing: token)
-        return try await send(request, body: body, bearer: fresh)
+        return try await send(request, body: body, token: fresh, dpopKey: dpopKey)
     }
 
-    private nonisolated func send(_ request: HTTPRequest, body: Data?, bearer: Secret) async throws -> (Data, HTTPResponse) {
-        var authorized = request
-        authorized.headerFields[.authorization] = "Bearer \(bearer.reveal())"
+    private nonisolated func send(_ request: HTTPRequest, body: Data?, token: Secret, dpopKey: DPoPKey?) async throws -> (Data, HTTPResponse) {
+        let client = client
         do {
-            return try await client.transport.send(authorized, body: body)
+            return try await client.sendAuthorized(request, body: body, accessToken: token, dpopKey: dpopKey) {
+                try await client.transport.send($0, body: $1)
+            }
         } catch let error as AuthError {
             throw error.attributed(to: providerID)
         } catch {
@@ -166,7 +171,7 @@ public actor Session {
     }
 
     private func userInfoIfAuthorized(_ token: Secret) async throws -> (UserInfoClaims, Int)? {
-        let (info, status) = try await client.userInfo(accessToken: token, subject: credential.subject)
+        let (info, status) = try await client.userInfo(accessToken: token, dpopKey: credential.dpopKey, subject: credential.subject)
         return info.map { ($0, status) }
     }
 

@@ -160,6 +160,10 @@ extension HostileScenario {
               reference: "RFC 6749 §7.1", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)) {
             $0.tokenResponseOverrides["token_type"] = "mac"
         },
+        .init(id: "oauth-token-type-dpop-unrequested", summary: "token_type=DPoP though no DPoP proof was sent",
+              reference: "RFC 9449 §5", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)) {
+            $0.tokenResponseOverrides["token_type"] = "DPoP"
+        },
         .init(id: "oauth-token-type-case-insensitive", summary: "token_type=bEaReR",
               reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .accepted) {
             $0.tokenResponseOverrides["token_type"] = "bEaReR"

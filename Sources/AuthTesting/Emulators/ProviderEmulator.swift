@@ -94,18 +94,27 @@ public struct ProviderEmulator: Sendable {
     ///   - clock: the clock the emulator stamps tokens with.
     ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
-    public static func openIDConnect(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
+    ///   - dpop: DPoP support (RFC 9449) for the issuer, and `dpop: true` in the client's configuration; `nil` for
+    ///     bearer tokens.
+    public static func openIDConnect(
+        clock: any WallClock = SystemWallClock(),
+        origin: URL? = nil,
+        dpop: TestIdentityProvider.DPoPSettings? = nil
+    ) -> ProviderEmulator {
         var configuration = TestIdentityProvider.Configuration()
         configuration.displayName = "Example OpenID Provider"
+        configuration.dpop = dpop
         let idp = TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
+        var client: [String: JSONValue] = [
+            "issuer": .string(idp.configuration.issuer.absoluteString),
+            "client_id": .string(TestIdentityProvider.defaultClientID),
+            "redirect_uri": .string((origin == nil ? TestIdentityProvider.defaultRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
+            "scope": "openid email profile offline_access",
+        ]
+        if dpop != nil { client["dpop"] = true }
         return ProviderEmulator(
             providerID: "oidc",
-            configuration: ProviderConfiguration([
-                "issuer": .string(idp.configuration.issuer.absoluteString),
-                "client_id": .string(TestIdentityProvider.defaultClientID),
-                "redirect_uri": .string((origin == nil ? TestIdentityProvider.defaultRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
-                "scope": "openid email profile offline_access",
-            ]),
+            configuration: ProviderConfiguration(client),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,

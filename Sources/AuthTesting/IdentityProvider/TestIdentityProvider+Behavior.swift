@@ -81,6 +81,13 @@ extension TestIdentityProvider {
         /// Answer revocation requests with this status.
         public var revocationFailureStatus: Int?
 
+        /// Whether token requests with a valid DPoP proof still get a `Bearer` token (a server that ignores DPoP while
+        /// advertising it).
+        public var issuesBearerDespiteDPoP = false
+        /// Whether every DPoP proof is answered `use_dpop_nonce` with a new nonce, however current its own (a server
+        /// that never settles on a nonce).
+        public var demandsNewDPoPNonceEveryTime = false
+
         /// An honest server.
         public init() {}
     }

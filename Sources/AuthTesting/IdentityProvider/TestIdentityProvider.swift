@@ -97,6 +97,8 @@ public actor TestIdentityProvider {
         /// Who can sign in on the login page; empty means one account for ``user`` (see
         /// ``TestIdentityProvider/loginAccounts``).
         public var testAccounts: [TestAccount] = []
+        /// DPoP support (RFC 9449); `nil` ignores `DPoP` headers and issues bearer tokens.
+        public var dpop: DPoPSettings?
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -147,6 +149,8 @@ public actor TestIdentityProvider {
         let expiresAt: Date
         var used = false
         var family: String?
+        /// The authorization request's `dpop_jkt`: only a proof of that key may redeem the code (RFC 9449 §10).
+        var dpopKeyThumbprint: String? { parameters["dpop_jkt"] }
     }
 
     private struct RefreshRecord {
@@ -154,6 +158,8 @@ public actor TestIdentityProvider {
         let scope: String
         let family: String
         var used = false
+        /// The DPoP key a public client's refresh token is bound to (RFC 9449 §5).
+        var dpopKeyThumbprint: String?
     }
 
     private struct AccessRecord {
@@ -162,6 +168,8 @@ public actor TestIdentityProvider {
         let scope: String
         let family: String
         let expiresAt: Date
+        /// The DPoP key the token is bound to (`cnf.jkt`); `nil` for a bearer token.
+        var dpopKeyThumbprint: String?
     }
 
     /// The fixed settings.
@@ -181,6 +189,14 @@ public actor TestIdentityProvider {
     /// Device sign-ins by device code (RFC 8628).
     var deviceGrants: [String: DeviceGrant] = [:]
     private var seenAssertionIDs: Set<String> = []
+    /// The `jti`s of the DPoP proofs accepted so far (each accepted once).
+    var seenDPoPProofIDs: Set<String> = []
+    /// The nonce DPoP proofs must carry when the provider requires one.
+    var dpopNonce = "n_" + SecureRandom.token(byteCount: 12)
+    /// The thumbprint of the key whose proof came with the token request being answered (`nil`: none).
+    private var tokenRequestProofThumbprint: String?
+    /// Why DPoP proofs were refused, in order.
+    public internal(set) var dpopProofFailures: [DPoPProofFailure] = []
     /// Why client authentications failed, in order (for tests of `private_key_jwt`).
     public private(set) var clientAuthenticationFailures: [String] = []
     /// Why signed request objects were refused, in order.
@@ -287,6 +303,8 @@ public actor TestIdentityProvider {
             "introspection_endpoint": .string(endpoint(configuration.paths.introspect).absoluteString),
             "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
             "response_types_supported": ["code"],
+            // Listed only by a provider that supports DPoP and says so.
+            "dpop_signing_alg_values_supported": configuration.dpop?.advertised == true ? ["ES256"] : .null,
             "grant_types_supported": configuration.issuesRefreshTokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
             "code_challenge_methods_supported": ["S256"],
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
@@ -298,6 +316,7 @@ public actor TestIdentityProvider {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
             document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])
         }
+        if document["dpop_signing_alg_values_supported"] == .null { document["dpop_signing_alg_values_supported"] = nil }
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
         for name in configuration.quirks.discoveryRemovals { document[name] = nil }
         document.merge(behavior.discoveryOverrides) { _, override in override }
@@ -411,6 +430,14 @@ public actor TestIdentityProvider {
         if let replacement = behavior.tokenResponseReplacement {
             return (replacement.body, .make(status: replacement.status, headers: replacement.headers))
         }
+        // A server without DPoP ignores the header; one with it checks the proof before anything else.
+        tokenRequestProofThumbprint = nil
+        if configuration.dpop != nil, let proof = request.value(forHTTPHeaderField: "DPoP") {
+            switch verifyDPoPProof(proof, method: "POST", url: url, accessToken: nil) {
+            case .success(let thumbprint): tokenRequestProofThumbprint = thumbprint
+            case .failure(let failure): return tokenEndpointDPoPError(failure, url: url)
+            }
+        }
         let client: Client
         switch authenticateClient(request, form: form) {
         case .success(let authenticated): client = authenticated
@@ -507,6 +534,11 @@ public actor TestIdentityProvider {
 
     private func redeemCode(_ form: [String: String], client: Client, url: URL) -> (Data, HTTPResponse) {
         guard let code = form["code"], var issued = codes[code] else { return oauthError("invalid_grant", url: url) }
+        if configuration.dpop != nil, let bound = issued.dpopKeyThumbprint, bound != tokenRequestProofThumbprint {
+            let failure: DPoPProofFailure = tokenRequestProofThumbprint == nil ? .missingProof : .keyMismatch
+            dpopProofFailures.append(failure)
+            return oauthError("invalid_dpop_proof", description: "the code is bound to another key (dpop_jkt)", url: url)
+        }
         guard !issued.used else {
             // A replayed code: revoke what it issued (RFC 6749 §4.1.2).
             if let family = issued.family { revokedFamilies.insert(family) }
@@ -536,6 +568,12 @@ public actor TestIdentityProvider {
             return oauthError("invalid_grant", url: url)
         }
         guard !revokedFamilies.contains(record.family) else { return oauthError("invalid_grant", url: url) }
+        // Checked before the token counts as used: a refused proof spends nothing.
+        if let bound = record.dpopKeyThumbprint, bound != tokenRequestProofThumbprint {
+            let failure: DPoPProofFailure = tokenRequestProofThumbprint == nil ? .missingProof : .keyMismatch
+            dpopProofFailures.append(failure)
+            return oauthError("invalid_dpop_proof", description: "the refresh token is bound to another key", url: url)
+        }
         if record.used {
             refreshTokenReuseDetected = true
             revokedFamilies.insert(record.family)
@@ -565,22 +603,29 @@ public actor TestIdentityProvider {
     ) -> (Data, HTTPResponse) {
         let now = clock.now()
         let accessToken = issue("at")
+        // A proof binds the tokens to its key, unless the provider is set to ignore it (a hostile server).
+        let boundTo = behavior.issuesBearerDespiteDPoP ? nil : tokenRequestProofThumbprint
         accessTokens[accessToken] = AccessRecord(
             subject: user.subject,
             clientID: client.id,
             scope: scope,
             family: family,
-            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime)
+            expiresAt: now.addingTimeInterval(configuration.accessTokenLifetime),
+            dpopKeyThumbprint: boundTo
         )
         var body: [String: JSONValue] = [
             "access_token": .string(accessToken),
-            "token_type": "Bearer",
+            "token_type": boundTo == nil ? "Bearer" : "DPoP",
             "expires_in": .number(configuration.accessTokenLifetime),
             "scope": .string(scope),
         ]
         if includeRefresh {
             let refreshToken = issue("rt")
-            refreshTokens[refreshToken] = RefreshRecord(clientID: client.id, scope: scope, family: family)
+            // RFC 9449 §5: a public client's refresh token is bound to the key; a confidential client's is not.
+            let isPublic = client.secret == nil && client.publicKey == nil
+            refreshTokens[refreshToken] = RefreshRecord(
+                clientID: client.id, scope: scope, family: family, dpopKeyThumbprint: isPublic ? boundTo : nil
+            )
             body["refresh_token"] = .string(refreshToken)
         }
         if scope.split(separator: " ").contains("openid") {
@@ -724,10 +769,11 @@ public actor TestIdentityProvider {
     // MARK: User info, revocation, introspection
 
     private func userInfo(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
-        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
-            let record = accessTokens[String(header.dropFirst(7))], isActive(record), record.scope.contains("openid")
-        else {
-            return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        let record: AccessRecord
+        switch presentedAccessToken(request, url: url) {
+        case .success(let presented) where presented.scope.contains("openid"): record = presented
+        case .success: return invalidToken(url: url)
+        case .failure(let refusal): return refusal.response
         }
         var claims = record.subject == user.subject ? user.claims : [:]
         claims["sub"] = .string(record.subject)
@@ -738,20 +784,51 @@ public actor TestIdentityProvider {
 
     /// A protected API: 200 with the caller's subject for an active bearer token, else 401.
     private func protectedResource(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
-        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
-            let record = accessTokens[String(header.dropFirst(7))], isActive(record)
-        else {
-            return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+        switch presentedAccessToken(request, url: url) {
+        case .success(let record):
+            var body: [String: JSONValue] = ["ok": true, "client_id": .string(record.clientID)]
+            if let bound = record.dpopKeyThumbprint { body["jkt"] = .string(bound) }
+            return json(body, url: url)
+        case .failure(let refusal): return refusal.response
         }
-        return json(["ok": true, "client_id": .string(record.clientID)], url: url)
     }
 
-    /// The subject of the request's bearer token when it is active.
+    /// The subject of the request's access token when it is active (and, for a DPoP-bound one, proven).
     private func bearerSubject(_ request: CapturedRequest) -> String? {
-        guard let header = request.value(forHTTPHeaderField: "Authorization"), header.hasPrefix("Bearer "),
-            let record = accessTokens[String(header.dropFirst(7))], isActive(record)
-        else { return nil }
+        guard let url = request.url, case .success(let record) = presentedAccessToken(request, url: url) else { return nil }
         return record.subject
+    }
+
+    /// Why a protected request was refused, with the 401 to send.
+    private struct AccessRefusal: Error {
+        let response: (Data, HTTPResponse)
+    }
+
+    /// The active access token of a protected request: `Authorization: Bearer` for a bearer token; for a DPoP-bound
+    /// one `Authorization: DPoP` and a proof of the bound key over this method and URL with `ath` (RFC 9449 §7).
+    private func presentedAccessToken(_ request: CapturedRequest, url: URL) -> Result<AccessRecord, AccessRefusal> {
+        let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
+        let (scheme, token) = header.firstIndex(of: " ").map { (header[..<$0].lowercased(), String(header[header.index(after: $0)...])) } ?? ("", "")
+        guard let record = accessTokens[token], isActive(record) else { return .failure(AccessRefusal(response: invalidToken(url: url))) }
+        guard let bound = record.dpopKeyThumbprint else {
+            return scheme == "bearer" ? .success(record) : .failure(AccessRefusal(response: invalidToken(url: url)))
+        }
+        // A bound token presented as a bearer token, or without a proof, is refused (RFC 9449 §7.2).
+        guard scheme == "dpop", let proof = request.value(forHTTPHeaderField: "DPoP") else {
+            dpopProofFailures.append(.missingProof)
+            return .failure(AccessRefusal(response: resourceDPoPError(.missingProof, url: url)))
+        }
+        switch verifyDPoPProof(proof, method: request.httpMethod, url: url, accessToken: token) {
+        case .success(let thumbprint) where thumbprint == bound: return .success(record)
+        case .success:
+            dpopProofFailures.append(.keyMismatch)
+            return .failure(AccessRefusal(response: resourceDPoPError(.keyMismatch, url: url)))
+        case .failure(let failure): return .failure(AccessRefusal(response: resourceDPoPError(failure, url: url)))
+        }
+    }
+
+    private func invalidToken(url: URL) -> (Data, HTTPResponse) {
+        json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
     }
 
     private func isActive(_ record: AccessRecord) -> Bool {
@@ -778,8 +855,9 @@ public actor TestIdentityProvider {
         return json([
             "active": true, "client_id": .string(record.clientID), "scope": .string(record.scope),
             "sub": .string(record.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
-            "token_type": "Bearer",
-        ], url: url)
+            "token_type": record.dpopKeyThumbprint == nil ? "Bearer" : "DPoP",
+            "cnf": record.dpopKeyThumbprint.map { ["jkt": .string($0)] } ?? .null,
+        ].filter { $0.value != .null }, url: url)
     }
 
     // MARK: Helpers
