@@ -32,6 +32,13 @@ extension AuthClient {
     /// Use this with ``completeSignIn(redirect:)`` when the redirect reaches the app by another path than a
     /// ``UserAgent`` (a universal link, an app hand-off).
     public func prepareSignIn(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
+        let (request, pending) = try await makeAuthorization(options: options)
+        await pendingAuthorizations.insert(pending, now: pending.createdAt)
+        return request
+    }
+
+    /// Builds an authorization request and what its redirect will be checked against, without remembering it.
+    func makeAuthorization(options: SignInOptions) async throws -> (AuthorizationRequest, PendingAuthorization) {
         let metadata = try await metadata()
         let client = provider.client
         let redirectURI = options.redirectURI ?? client.redirectURI
@@ -94,25 +101,22 @@ extension AuthClient {
             parameters = try signedRequestObject(parameters, metadata: metadata, now: now)
         }
         let expiresAt = now.addingTimeInterval(self.options.authorizationLifetime)
-        await pendingAuthorizations.insert(
-            PendingAuthorization(
-                state: state,
-                nonce: nonce,
-                pkce: pkce,
-                dpopKey: dpopKey,
-                redirectURI: redirectURI,
-                request: request,
-                createdAt: now,
-                expiresAt: expiresAt
-            ),
-            now: now
+        let pending = PendingAuthorization(
+            state: state,
+            nonce: nonce,
+            pkce: pkce,
+            dpopKey: dpopKey,
+            redirectURI: redirectURI,
+            request: request,
+            createdAt: now,
+            expiresAt: expiresAt
         )
         let url = metadata.authorizationEndpoint.appendingQuery(parameters)
         log(.debug, "signin.prepared", "Authorization request prepared.", [
             "endpoint": metadata.authorizationEndpoint.host ?? "?",
             "scopes": scopes.joined(separator: " "),
         ])
-        return AuthorizationRequest(
+        let authorization = AuthorizationRequest(
             providerID: provider.id,
             url: url,
             redirectURI: redirectURI,
@@ -120,6 +124,7 @@ extension AuthClient {
             prefersEphemeralSession: options.prefersEphemeralSession ?? provider.prefersEphemeralWebSession,
             expiresAt: expiresAt
         )
+        return (authorization, pending)
     }
 
     /// A fresh random state, or the caller's own when it is long enough, URL-safe and never used by this client.
@@ -152,21 +157,26 @@ extension AuthClient {
     private func completeSignInOperation(redirect: URL) async throws -> Session {
         do {
             let (pending, code) = try await validateRedirect(redirect)
-            let result = try await exchange(code: code, pending: pending)
-            try checkAuthentication(result.idTokenClaims, pending: pending)
-            try provider.validate(result, for: pending.request)
-            let credential = makeCredential(
-                from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
-            )
-            try await store(credential)
-            log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
-            await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-            return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
+            return try await finishSignIn(code: code, pending: pending)
         } catch let error as AuthError {
             let attributed = error.attributed(to: provider.id)
             log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
             throw attributed
         }
+    }
+
+    /// Exchanges the code, checks the result, stores the credential and returns its session.
+    func finishSignIn(code: Secret, pending: PendingAuthorization) async throws -> Session {
+        let result = try await exchange(code: code, pending: pending)
+        try checkAuthentication(result.idTokenClaims, pending: pending)
+        try provider.validate(result, for: pending.request)
+        let credential = makeCredential(
+            from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
+        )
+        try await store(credential)
+        log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
+        await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
+        return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
     }
 
     func validateRedirect(_ redirect: URL) async throws -> (PendingAuthorization, Secret) {
@@ -189,6 +199,12 @@ extension AuthClient {
         } else {
             throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
         }
+        return (pending, try checkResponse(response, redirect: redirect, pending: pending))
+    }
+
+    /// The checks every redirect passes once its pending authorization is known: the exact redirect URI, RFC 9207
+    /// `iss`, an OAuth error, and a code.
+    func checkResponse(_ response: AuthorizationResponse, redirect: URL, pending: PendingAuthorization) throws -> Secret {
         guard AuthorizationResponse.redirect(redirect, matches: pending.redirectURI) else {
             throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
         }
@@ -210,7 +226,7 @@ extension AuthClient {
         guard let code = response.code, !code.isEmpty else {
             throw AuthError(.missingAuthorizationCode, "The authorization response has neither a 'code' nor an 'error'.")
         }
-        return (pending, Secret(code))
+        return Secret(code)
     }
 
     func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {

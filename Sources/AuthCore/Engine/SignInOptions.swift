@@ -1,7 +1,7 @@
 public import Foundation
 
 /// Per-sign-in choices an app makes: hints, prompts, extra scopes and parameters.
-public struct SignInOptions: Sendable, Hashable {
+public struct SignInOptions: Sendable, Hashable, Codable {
     /// `login_hint`: the user's e-mail or phone, to pre-fill the login page.
     public var loginHint: String?
     /// `id_token_hint`: a previous ID token, for re-authentication.
