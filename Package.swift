@@ -27,6 +27,7 @@ let package = Package(
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
         .library(name: "AuthObservability", targets: ["AuthObservability"]),
         .library(name: "AuthAsyncHTTPClient", targets: ["AuthAsyncHTTPClient"]),
+        .library(name: "AuthHummingbird", targets: ["AuthHummingbird"]),
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
@@ -37,12 +38,17 @@ let package = Package(
         .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
         .executable(name: "uber-example", targets: ["UberExample"]),
         .executable(name: "grab-example", targets: ["GrabExample"]),
+        .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
+        .trait(
+            name: "WebSignIn",
+            description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory or PostgreSQL (postgres-nio)"
+        ),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -58,6 +64,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AuthHummingbird and the web sign-in sample only, behind the "WebSignIn" trait. Hummingbird's own default
+        // traits (swift-configuration, full Foundation) are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Documentation only: `swift package generate-documentation`.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -102,6 +113,26 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird
+        // or postgres-nio.
+        .target(
+            name: "AuthHummingbird",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["WebSignIn"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AuthHummingbirdTests",
+            dependencies: [
+                "AuthHummingbird", "AuthOIDC", "AuthTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -172,6 +203,17 @@ let package = Package(
         .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "WebSignInExample",
+            dependencies: [
+                "AuthHummingbird", "AuthProviders", "AuthTesting", "AuthAsyncHTTPClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"])),
+            ],
+            path: "Examples/WebSignIn",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
         // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
         // neutral decisions (Keychain attributes, OSStatus mapping, callback matching) compile and are tested on Linux.

@@ -7,17 +7,20 @@ cd "$(dirname "$0")/.."
 
 # Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
 # transport), so nothing is built twice; the last step checks that the trait-gated targets also build without them.
-traits=(--traits Observability,AsyncHTTPClientTransport)
+traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn)
 
 echo "==> swift build (all targets, warnings as errors, with the opt-in traits)"
 swift build --build-tests "${traits[@]}"
 
-echo "==> starting the identity server for the integration tests"
-trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true' EXIT
+echo "==> starting the identity server for the integration tests, and PostgreSQL for the web sign-in tests"
+trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true; Scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/idp/dot.sh start
+Scripts/postgres.sh start
 set -a
 eval "$(Scripts/idp/dot.sh env)"
+eval "$(Scripts/postgres.sh env)"
 AUTH_IT_REQUIRED=1   # the integration suite fails, rather than skips, if the server is unreachable
+AUTH_PG_REQUIRED=1   # so does the PostgreSQL suite of the web sign-in
 set +a
 
 echo "==> swift test (the integration suite over URLSession here, over AsyncHTTPClient below)"
@@ -25,7 +28,9 @@ swift test --skip-build "${traits[@]}" 2>&1 | tee /tmp/swift-test.log | grep -E 
 grep -qE "Test run with [0-9]+ tests in [0-9]+ suites passed" /tmp/swift-test.log \
   || { tail -60 /tmp/swift-test.log; echo "swift test failed" >&2; exit 1; }
 # The trait-gated suites compile to nothing without their traits: make sure they ran.
-for suite in "Tracing and metrics (AuthObservability)" "AsyncHTTPClientTransport against a hostile server over real HTTP"; do
+for suite in "Tracing and metrics (AuthObservability)" "AsyncHTTPClientTransport against a hostile server over real HTTP" \
+  "issue 24: web sign-in for Hummingbird (AuthHummingbird), in-memory store" \
+  "issue 24: web sign-in across instances with PostgreSQL (PostgresWebSessionStore)"; do
   grep -qF "Suite \"$suite\" passed" /tmp/swift-test.log || { echo "the suite '$suite' did not run" >&2; exit 1; }
 done
 
@@ -63,6 +68,9 @@ Scripts/govuk-service-cli.sh
 echo "==> every provider's emulator over real HTTP (auth-cli emulate all), its login page in Chromium"
 Scripts/emulators-http.sh
 
+echo "==> web sign-in: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
+Scripts/web-sign-in.sh
+
 echo "==> auth-cli over real HTTP against a hostile identity provider (Scripts/hostile-idp.py)"
 Scripts/hostile-http.sh
 echo "    (auth-cli above used AsyncHTTPClient, this build's default; now the same catalog over URLSession)"
@@ -81,6 +89,7 @@ Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 # Last: the trait-gated targets must also build for apps that do not enable the traits (they compile to
 # nothing then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
 echo "==> the trait-gated targets without their traits"
-swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests > /tmp/no-traits.log 2>&1 \
+swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests \
+  --target AuthHummingbird --target AuthHummingbirdTests --target WebSignInExample > /tmp/no-traits.log 2>&1 \
   || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building without the traits failed" >&2; exit 1; }
-echo "without traits: AuthObservability, AuthAsyncHTTPClient and IntegrationTests build"
+echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, IntegrationTests and the web sign-in sample build"

@@ -125,11 +125,11 @@ extension TestIdentityProvider {
             signingAlgorithm: .es256,
             clients: [
                 Client(
-                    id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback],
+                    id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback] + loopbackWebCallbackURIs,
                     publicKey: GOVUKServiceKeys.clientPublicJWK, postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
                 ),
                 Client(
-                    id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback],
+                    id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback] + loopbackWebCallbackURIs,
                     postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
                 ),
             ],

@@ -5,6 +5,12 @@ extension TestIdentityProvider {
     /// The loopback redirect every client of an emulator served over HTTP also accepts (any port, RFC 8252 §7.3):
     /// where `auth-cli login` and other native apps listen.
     public static let loopbackRedirectURI = URL(string: "http://127.0.0.1/callback")!
+
+    /// The loopback callbacks of a web app with AuthHummingbird's routes (`/auth/<provider>/callback`, any port),
+    /// which every client of an emulator served over HTTP also accepts: where the web sign-in sample listens.
+    public static let loopbackWebCallbackURIs: [URL] = ["oidc", "grab", "schibsted", "uber", "onelogin", "govuk"].map {
+        URL(string: "http://127.0.0.1/auth/\($0)/callback")!
+    }
 }
 
 extension TestIdentityProvider.Configuration {
@@ -12,7 +18,7 @@ extension TestIdentityProvider.Configuration {
     ///
     /// The issuer and the endpoint base keep their paths on the new origin (so an issuer on another host than the
     /// endpoints, as Grab's, lands on the same one), discovery extras that named the old origins follow, every
-    /// client also accepts ``TestIdentityProvider/loopbackRedirectURI``, and valid authorization requests get the
+    /// client also accepts ``TestIdentityProvider/loopbackRedirectURI`` and ``TestIdentityProvider/loopbackWebCallbackURIs``, and valid authorization requests get the
     /// login page. The rules — paths, quirks, strictness — are this configuration's own: one implementation, two
     /// fronts.
     public func served(at origin: URL) -> Self {
@@ -29,6 +35,7 @@ extension TestIdentityProvider.Configuration {
         served.clients = clients.map { client in
             var client = client
             client.redirectURIs.append(TestIdentityProvider.loopbackRedirectURI)
+            client.redirectURIs += TestIdentityProvider.loopbackWebCallbackURIs
             return client
         }
         served.initialBehavior.interactiveLogin = true

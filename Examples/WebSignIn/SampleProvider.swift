@@ -1,0 +1,74 @@
+#if WebSignIn
+import AuthCore
+import AuthProviders
+import AuthTesting
+import Foundation
+import Hummingbird
+import ServiceLifecycle
+
+/// One "Sign in with …" button: the provider, its name in the routes, and the test accounts its emulator accepts.
+struct SampleProvider: Sendable {
+    /// The name in the routes (`/auth/<name>/login`).
+    let name: String
+    let provider: any AuthProvider
+    /// The emulator's test accounts, when this process serves it (shown on the page).
+    let accounts: [TestIdentityProvider.TestAccount]
+
+    /// The emulators that sign a user in to a web session, by their `auth-cli emulate` name and route name. Uber is
+    /// left out: its login issues no ID token, so it cannot say which user a browser session belongs to.
+    static let emulators: [(emulator: String, route: String)] = [
+        ("oidc", "oidc"), ("grab", "grab"), ("schibsted", "schibsted"), ("onelogin", "onelogin"), ("govuk-service", "govuk"),
+    ]
+
+    /// The providers of the configuration files `auth-cli emulate all --config-dir DIR` wrote.
+    static func fromDirectory(_ directory: URL) throws -> [SampleProvider] {
+        try emulators.map { entry in
+            let configuration = try ProviderConfiguration(contentsOf: directory.appendingPathComponent("\(entry.emulator).json"))
+            return SampleProvider(
+                name: entry.route,
+                provider: try ProviderRegistry.builtIn.provider(named: entry.route, configuration: configuration),
+                accounts: []
+            )
+        }
+    }
+
+    /// Every emulator served by this process on consecutive ports from `firstPort`, and the servers to run.
+    static func embedded(firstPort: Int) throws -> [(provider: SampleProvider, server: any Service)] {
+        try emulators.enumerated().map { index, entry in
+            let port = firstPort + index
+            let origin = URL(string: "http://127.0.0.1:\(port)")!
+            guard let emulator = ProviderEmulator.served(entry.emulator, at: origin), let idp = emulator.identityProvider else {
+                throw AuthError(.invalidConfiguration, "No emulator named \(entry.emulator).")
+            }
+            let provider = SampleProvider(
+                name: entry.route,
+                provider: try ProviderRegistry.builtIn.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration),
+                accounts: idp.loginAccounts
+            )
+            let server = Application(
+                responder: EmulatorResponder(idp: idp, origin: origin),
+                configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "\(entry.emulator)-emulator")
+            )
+            return (provider, server)
+        }
+    }
+}
+
+/// The HTTP front of an in-process emulator: every request goes to the same handler its in-process transport calls.
+struct EmulatorResponder: HTTPResponder {
+    typealias Context = BasicRequestContext
+    let idp: TestIdentityProvider
+    let origin: URL
+
+    func respond(to request: Request, context: Context) async throws -> Response {
+        // People sign in on the login page (govuk-service's configuration predates it and is switched here).
+        await idp.update { $0.interactiveLogin = true }
+        guard let url = URL(string: origin.absoluteString + request.uri.description) else { return Response(status: .badRequest) }
+        var head = HTTPRequest(method: request.method, url: url)
+        head.headerFields = request.headers
+        let body = try await request.body.collect(upTo: 1 << 20)
+        let (data, response) = await idp.handle(CapturedRequest(head, body: body.readableBytes > 0 ? Data(buffer: body) : nil))
+        return Response(status: response.status, headers: response.headerFields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+#endif

@@ -1,0 +1,124 @@
+// The web sign-in sample: a Hummingbird 2 app with a "Sign in with …" button per provider (AuthHummingbird's
+// routes), pointed at the provider emulators over HTTP. Needs the WebSignIn trait:
+//
+//     swift run --traits WebSignIn web-sign-in                     # emulators in this process, sessions in memory
+//     swift run --traits WebSignIn web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/web-sign-in.sh
+#if WebSignIn
+import ArgumentParser
+import AuthAsyncHTTPClient
+import AuthCore
+import AuthHummingbird
+import AuthProviders
+import AuthTesting
+import Foundation
+import Hummingbird
+import Logging
+import PostgresNIO
+import ServiceLifecycle
+
+@main
+struct WebSignInApp: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "web-sign-in",
+        abstract: "A web app with \"Sign in with …\" for every provider, against the provider emulators."
+    )
+
+    @Option(help: "The port on 127.0.0.1.")
+    var port = 8080
+
+    @Option(help: "The URL browsers reach the app at (callbacks are built from it); default http://127.0.0.1:<port>.")
+    var publicURL: String?
+
+    @Option(help: "Configuration files written by `auth-cli emulate all --config-dir DIR`; without it the emulators run in this process.")
+    var emulatorsDir: String?
+
+    @Option(help: "The first port of the emulators this process serves (without --emulators-dir).")
+    var emulatorPort = 8090
+
+    @Flag(help: "Keep sign-ins, sessions and credentials in PostgreSQL (AUTH_PG_HOST, AUTH_PG_PORT, AUTH_PG_USER, AUTH_PG_DATABASE; AUTH_WEB_ENCRYPTION_KEY: 32 bytes in base64).")
+    var postgres = false
+
+    @Option(help: "This instance's name, shown on its pages.")
+    var instance = "A"
+
+    func run() async throws {
+        let publicURL = try Self.url(publicURL ?? "http://127.0.0.1:\(port)")
+        var services: [any Service] = []
+        let emulators: [SampleProvider]
+        if let emulatorsDir {
+            emulators = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+        } else {
+            let served = try SampleProvider.embedded(firstPort: emulatorPort)
+            emulators = served.map { $0.provider }
+            services += served.map { $0.server }
+        }
+        let store: any WebSessionStore
+        var prepare: (@Sendable () async throws -> Void)?
+        if postgres {
+            let client = try Self.postgresClient()
+            services.append(client)
+            let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try Self.encryptionKey())
+            store = postgresStore
+            prepare = { try await postgresStore.prepare() }
+        } else {
+            store = InMemoryWebSessionStore()
+        }
+        let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
+            providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
+            store: store,
+            transport: AsyncHTTPClientTransport(),
+            configuration: WebSignInConfiguration(publicURL: publicURL)
+        )
+        let router = Router(context: BasicWebSignInRequestContext.self)
+        router.add(middleware: webSignIn.middleware)
+        webSignIn.addRoutes(to: router)
+        let pages = Pages(webSignIn: webSignIn, providers: emulators, instance: instance)
+        router.get("/") { _, context in pages.home(context.signedInUser) }
+
+        var app = Application(
+            router: router,
+            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "web-sign-in"),
+            services: services,
+            onServerRunning: { _ in
+                print("web-sign-in \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
+                    + "\(emulators.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
+            }
+        )
+        if let prepare { app.beforeServerStarts(perform: prepare) }
+        try await app.runService()
+    }
+
+    static func url(_ text: String) throws -> URL {
+        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+            throw ValidationError("'\(text)' is not an absolute URL.")
+        }
+        return url
+    }
+
+    static func postgresClient() throws -> PostgresClient {
+        let environment = ProcessInfo.processInfo.environment
+        guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else {
+            throw ValidationError("--postgres needs AUTH_PG_PORT (and AUTH_PG_HOST, AUTH_PG_USER, AUTH_PG_DATABASE); Scripts/postgres.sh env prints them.")
+        }
+        return PostgresClient(configuration: .init(
+            host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: port, username: environment["AUTH_PG_USER"] ?? "auth",
+            password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
+        ))
+    }
+
+    static func encryptionKey() throws -> Data {
+        guard let text = ProcessInfo.processInfo.environment["AUTH_WEB_ENCRYPTION_KEY"], let key = Data(base64Encoded: text), key.count == 32 else {
+            throw ValidationError("--postgres needs AUTH_WEB_ENCRYPTION_KEY: 32 random bytes in base64 (openssl rand -base64 32), the same on every instance.")
+        }
+        return key
+    }
+}
+
+#else
+@main
+struct WebSignInApp {
+    static func main() {
+        print("web-sign-in needs the WebSignIn trait: swift run --traits WebSignIn web-sign-in")
+    }
+}
+#endif

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# PostgreSQL from Debian for the web sign-in tests: a throwaway cluster in a temporary directory, listening on
+# 127.0.0.1 only (no Unix socket outside it), trust authentication for the local test user.
+#
+#     Scripts/postgres.sh start   # install postgresql (first time, apt-get), initdb and start; idempotent
+#     Scripts/postgres.sh stop    # stop it and delete the cluster; idempotent
+#     Scripts/postgres.sh env     # print AUTH_PG_* variables for the tests and the sample app
+#
+# The port is AUTH_PG_PORT (default 55432); the cluster's directory is recorded in .pg-state at the repo root.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+port="${AUTH_PG_PORT:-55432}"
+record="$root/.pg-state"
+
+bin_dir() {
+  ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
+}
+
+install() {
+  if [ -z "$(bin_dir)" ] || [ ! -x "$(bin_dir)/initdb" ]; then
+    echo "postgres.sh: installing postgresql from Debian" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq >/dev/null
+    apt-get install -y -qq postgresql >/dev/null
+  fi
+}
+
+# initdb and postgres refuse to run as root: run them as the package's 'postgres' user, or as the caller when not root.
+as_server_user() {
+  if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+}
+
+start() {
+  install
+  if [ -f "$record" ] && as_server_user "$(bin_dir)/pg_ctl" -D "$(cat "$record")" status >/dev/null 2>&1; then
+    return 0
+  fi
+  local dir; dir="$(mktemp -d /tmp/auth-pg.XXXXXX)"
+  [ "$(id -u)" = 0 ] && chown postgres: "$dir"
+  as_server_user "$(bin_dir)/initdb" -D "$dir/data" -U auth --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1 \
+    || { cat "$dir/initdb.log" >&2; exit 1; }
+  as_server_user "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off" start >/dev/null \
+    || { cat "$dir/server.log" >&2; exit 1; }
+  echo "$dir/data" > "$record"
+  PGPASSWORD= psql -h 127.0.0.1 -p "$port" -U auth -d postgres -qc "CREATE DATABASE auth" >/dev/null
+  echo "postgres.sh: PostgreSQL on 127.0.0.1:$port (cluster in $dir)" >&2
+}
+
+stop() {
+  [ -f "$record" ] || return 0
+  local data; data="$(cat "$record")"
+  as_server_user "$(bin_dir)/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
+  rm -rf "$(dirname "$data")" "$record"
+}
+
+case "${1:-}" in
+  start) start ;;
+  stop) stop ;;
+  env) echo "AUTH_PG_HOST=127.0.0.1"; echo "AUTH_PG_PORT=$port"; echo "AUTH_PG_USER=auth"; echo "AUTH_PG_DATABASE=auth" ;;
+  *) echo "usage: $0 start|stop|env" >&2; exit 2 ;;
+esac

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# The web sign-in sample end to end (issue 24): the provider emulators over HTTP (auth-cli emulate all), PostgreSQL
+# (Scripts/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
+# selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
+# callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
+# Screenshots in .build/web-sign-in/. Run by Scripts/test.sh after a build with the WebSignIn trait.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn)"
+work="$(mktemp -d)"
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+fail() { echo "web-sign-in: $*" >&2; exit 1; }
+
+if [ -z "${AUTH_PG_PORT:-}" ]; then
+  Scripts/postgres.sh start
+  set -a; eval "$(Scripts/postgres.sh env)"; set +a
+fi
+browser_python="$(Scripts/browser-setup.sh)"
+# A database of its own, so what the Swift suites left behind cannot hide what this run leaves.
+export AUTH_PG_DATABASE=auth_web_sample
+pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
+pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
+
+"$bin/auth-cli" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
+pids+=($!)
+for _ in $(seq 1 150); do grep -q "^ready" "$work/emulate.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-cli emulate all did not come up"; }
+account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
+
+AUTH_WEB_ENCRYPTION_KEY="$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
+export AUTH_WEB_ENCRYPTION_KEY
+port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
+# Both instances build callbacks on B's origin: the provider sends the browser back to B whichever instance started.
+"$bin/web-sign-in" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres > "$work/b.log" 2>&1 &
+pids+=($!)
+"$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" --emulators-dir "$work/emu" --postgres > "$work/a.log" 2>&1 &
+pids+=($!)
+for port in "$port_a" "$port_b"; do
+  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.1; done
+  curl -sf "http://127.0.0.1:$port/" > /dev/null || { cat "$work/a.log" "$work/b.log"; fail "the instance on port $port did not come up"; }
+done
+
+providers() {  # JSON: route name -> [display name, username, password]
+  python3 - "$@" <<'PY'
+import json, sys
+names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "onelogin": "OneLogin", "govuk": "GOV.UK One Login"}
+pairs = dict(arg.split("=", 1) for arg in sys.argv[1:])
+print(json.dumps({route: [names[route], user, "emulator-password"] for route, user in pairs.items()}))
+PY
+}
+shots=".build/web-sign-in"
+rm -rf "$shots"
+
+echo "web-sign-in: Grab, started on instance A, completed on instance B"
+"$browser_python" Scripts/web-sign-in-browser.py "http://127.0.0.1:$port_a/" "http://127.0.0.1:$port_b" \
+  "$(providers grab="$(account grab)")" "$shots/across-instances" \
+  || { tail -20 "$work/a.log" "$work/b.log"; fail "signing in across instances failed"; }
+
+echo "web-sign-in: every provider on instance B"
+"$browser_python" Scripts/web-sign-in-browser.py "http://127.0.0.1:$port_b/" "http://127.0.0.1:$port_b" \
+  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
+  "$shots/one-instance" \
+  || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
+
+left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
+  "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
+[ "$left" = 0 ] || fail "$left sessions or credentials are left in PostgreSQL after every sign-out"
+echo "web-sign-in: every sign-out removed its session and credential from PostgreSQL; screenshots in $shots"

@@ -1,0 +1,182 @@
+#if WebSignIn
+import AuthCore
+import Foundation
+import Hummingbird
+
+extension WebSignIn {
+    /// `GET /auth/{provider}/login`: a new authorization request, its secrets in the store, a random value in this
+    /// browser's sign-in cookie (only its hash in the store), and a redirect to the provider.
+    func login(_ request: Request, context: Context) async throws -> Response {
+        let name = context.parameters.get("provider") ?? ""
+        guard let client = clients[name] else {
+            return Self.page(status: .notFound, title: "Unknown provider", message: "There is no provider named '\(name)' here.")
+        }
+        var options = configuration.signInOptions[name] ?? SignInOptions()
+        options.redirectURI = configuration.callbackURL(for: name)
+        let authorization: AuthorizationRequest
+        let pending: PendingSignIn
+        do {
+            (authorization, pending) = try await client.prepareResumableSignIn(options: options)
+        } catch let error as AuthError {
+            return Self.failure(error, status: .badGateway)
+        }
+        let binding = SecureRandom.token()
+        try await store.savePendingSignIn(PendingWebSignIn(providerName: name, pending: pending, browserBinding: Self.digest(binding)))
+        var response = Response.redirect(to: authorization.url.absoluteString, type: .found)
+        response.headers[.cacheControl] = "no-store"
+        let lifetime = max(0, Int(pending.expiresAt.timeIntervalSince(clock.now())))
+        response.setCookie(Self.cookie(WebSignInConfiguration.signInCookieName, binding, maxAge: lifetime, sameSite: .lax))
+        return response
+    }
+
+    /// `GET /auth/{provider}/callback`: the pending sign-in of this `state` is taken out of the store (once, whatever
+    /// happens next), must belong to this browser's sign-in cookie, and is completed by the engine; then a new
+    /// session id (never the one the browser had: no fixation) goes into the session cookie.
+    func callback(_ request: Request, context: Context) async throws -> Response {
+        let name = context.parameters.get("provider") ?? ""
+        guard let client = clients[name] else {
+            return Self.page(status: .notFound, title: "Unknown provider", message: "There is no provider named '\(name)' here.")
+        }
+        let query = request.uri.query ?? ""
+        let state = FormEncoding.decode(query).first { $0.0 == "state" }?.1
+        guard let state, !state.isEmpty else {
+            return Self.page(status: .badRequest, title: "Sign-in failed", message: "The provider's answer has no state; start the sign-in again.")
+        }
+        guard let entry = try await store.takePendingSignIn(state: state, now: clock.now()), entry.providerName == name else {
+            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This sign-in is unknown, expired or already completed; start it again.")
+        }
+        guard let binding = request.cookies[WebSignInConfiguration.signInCookieName]?.value, !binding.isEmpty else {
+            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This browser did not start this sign-in (its sign-in cookie is missing); start it again.")
+        }
+        guard Self.constantTimeEqual(Self.digest(binding), entry.browserBinding) else {
+            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This browser did not start this sign-in (its sign-in cookie belongs to another); start it again.")
+        }
+        // The redirect as the engine checks it: the registered callback URL with the provider's parameters.
+        let callback = configuration.callbackURL(for: name)
+        guard let redirect = URL(string: callback.absoluteString + (query.isEmpty ? "" : "?" + query)) else {
+            return Self.page(status: .badRequest, title: "Sign-in failed", message: "The provider's answer is not a valid URL query.")
+        }
+        let session: Session
+        do {
+            session = try await client.completeSignIn(redirect: redirect, resuming: entry.pending)
+        } catch let error as AuthError {
+            return Self.failure(error, status: error.code == .authorizationFailed || error.code == .accessDenied ? .forbidden : .badRequest)
+        }
+        let credential = await session.credential
+        guard let subject = credential.subject else {
+            // Without a subject, every such user would share one stored credential: refuse rather than mix users up.
+            _ = try? await session.signOut(revokingTokens: true)
+            return Self.page(
+                status: .badGateway, title: "Sign-in failed",
+                message: "\(type(of: client.provider).displayName) did not identify the user (no ID token), so it cannot sign in to a web session."
+            )
+        }
+        let claims = await session.idTokenClaims
+        let displayName = claims?["name"]?.stringValue ?? claims?["email"]?.stringValue ?? subject
+        if let (oldKey, _) = try await sessionRecord(for: request) { try await store.removeSession(key: oldKey) }
+        let id = SecureRandom.token()
+        let now = clock.now()
+        let record = WebSessionRecord(
+            providerName: name, account: credential.storageKey, subject: subject, displayName: displayName,
+            csrfToken: SecureRandom.token(), createdAt: now, expiresAt: now.addingTimeInterval(configuration.sessionLifetime)
+        )
+        try await store.saveSession(record, key: Self.digest(id))
+        var response = Response.redirect(to: configuration.afterSignIn, type: .normal)
+        response.headers[.cacheControl] = "no-store"
+        response.setCookie(Self.cookie(WebSignInConfiguration.signInCookieName, "", maxAge: 0, sameSite: .lax))
+        response.setCookie(
+            Self.cookie(WebSignInConfiguration.sessionCookieName, id, maxAge: Int(configuration.sessionLifetime), sameSite: configuration.sessionCookieSameSite)
+        )
+        return response
+    }
+
+    /// `POST /auth/logout`: only with the session's CSRF token (form field `csrf_token` or header `X-CSRF-Token`);
+    /// the browser session ends, the tokens are removed and revoked, and the browser goes to the provider's
+    /// end-session page (or ``WebSignInConfiguration/afterSignOut``).
+    func logout(_ request: Request, context: Context) async throws -> Response {
+        guard let (key, record) = try await sessionRecord(for: request) else {
+            return Self.page(status: .forbidden, title: "Not signed in", message: "There is no session to sign out of.")
+        }
+        var presented = request.headers[HTTPField.Name("X-CSRF-Token")!]
+        if presented == nil {
+            let body = try await request.body.collect(upTo: 16 * 1024)
+            presented = FormEncoding.decode(String(buffer: body)).first { $0.0 == "csrf_token" }?.1
+        }
+        guard let presented, Self.constantTimeEqual(presented, record.csrfToken) else {
+            return Self.page(status: .forbidden, title: "Sign-out refused", message: "The request did not carry this session's CSRF token; nothing was changed.")
+        }
+        try await store.removeSession(key: key)
+        var location = configuration.afterSignOut
+        if let client = clients[record.providerName], let session = try? await client.restoreSession(account: record.account.account) {
+            if let endSession = try? await session.endSessionURL() { location = endSession.absoluteString }
+            _ = try? await session.signOut(revokingTokens: true)
+        }
+        var response = Response.redirect(to: location, type: .normal)
+        response.headers[.cacheControl] = "no-store"
+        response.setCookie(Self.cookie(WebSignInConfiguration.sessionCookieName, "", maxAge: 0, sameSite: configuration.sessionCookieSameSite))
+        return response
+    }
+
+    /// `GET /auth/session`: `{"signed_in": false}` or who is signed in and the CSRF token for sign-out. No token.
+    func sessionJSON(_ request: Request, context: Context) async throws -> Response {
+        var body: [String: JSONValue] = ["signed_in": false]
+        if let (_, record) = try await sessionRecord(for: request) {
+            body = [
+                "signed_in": true, "provider": .string(record.providerName), "subject": .string(record.subject),
+                "name": .string(record.displayName), "csrf_token": .string(record.csrfToken),
+                "expires_at": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
+            ]
+        }
+        let data = try JSONValue.object(body).jsonData()
+        return Response(
+            status: .ok,
+            headers: [.contentType: "application/json", .cacheControl: "no-store"],
+            body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
+        )
+    }
+
+    // MARK: Responses
+
+    static func cookie(_ name: String, _ value: String, maxAge: Int, sameSite: WebSignInConfiguration.SameSite) -> Cookie {
+        Cookie(
+            name: name, value: value, maxAge: maxAge, path: "/", secure: true, httpOnly: true,
+            sameSite: sameSite == .strict ? .strict : .lax
+        )
+    }
+
+    static func failure(_ error: AuthError, status: HTTPResponse.Status) -> Response {
+        page(status: status, title: "Sign-in failed", message: "\(error.message) (\(error.code.rawValue))")
+    }
+
+    /// A small HTML page; the text is escaped, nothing is scripted, and it cannot be framed.
+    static func page(status: HTTPResponse.Status, title: String, message: String) -> Response {
+        let html = """
+            <!doctype html><html lang="en"><head><meta charset="utf-8"><title>\(escape(title))</title></head>\
+            <body><h1>\(escape(title))</h1><p>\(escape(message))</p><p><a href="/">Back</a></p></body></html>
+            """
+        return Response(
+            status: status,
+            headers: [
+                .contentType: "text/html; charset=utf-8", .cacheControl: "no-store",
+                .contentSecurityPolicy: "default-src 'none'; frame-ancestors 'none'",
+            ],
+            body: ResponseBody(byteBuffer: ByteBuffer(string: html))
+        )
+    }
+
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+#endif

@@ -1,0 +1,72 @@
+#if WebSignIn
+public import AuthCore
+public import Foundation
+
+/// How ``WebSignIn`` names its routes and sets its cookies.
+///
+/// The cookies are always `Secure` and `HttpOnly`, and `__Host-` prefixed (bound to this exact origin, path `/`, no
+/// `Domain`); the only choice is `SameSite`, and only towards stricter: `Lax` (the default) or `Strict` for the
+/// session cookie. The sign-in cookie stays `Lax`, the strictest setting a provider's redirect back still carries.
+public struct WebSignInConfiguration: Sendable {
+    /// `SameSite` of the session cookie.
+    public enum SameSite: String, Sendable {
+        /// Sent on top-level navigations from other sites (a link to the app) and on the app's own requests.
+        case lax = "Lax"
+        /// Sent on the app's own requests only: a user arriving from a link looks signed out until the next request.
+        case strict = "Strict"
+    }
+
+    /// The app's origin as browsers reach it (`https://app.example.com`): callback URLs are built from it, so a
+    /// `Host` header cannot redirect a sign-in elsewhere.
+    public var publicURL: URL
+    /// The routes' first path segment: `/<prefix>/{provider}/login`, `/<prefix>/{provider}/callback`,
+    /// `/<prefix>/logout`, `/<prefix>/session`.
+    public var pathPrefix: String
+    /// How long a browser session lasts, whatever the tokens' lifetime.
+    public var sessionLifetime: TimeInterval
+    /// `SameSite` of the session cookie: `Lax` or, stricter, `Strict`.
+    public var sessionCookieSameSite: SameSite
+    /// Where the browser goes after signing in.
+    public var afterSignIn: String
+    /// Where the browser goes after signing out when the provider has no end-session endpoint.
+    public var afterSignOut: String
+    /// Options for each provider's sign-ins (`acrValues`, `prompt`, …), by the provider's name in the routes.
+    public var signInOptions: [String: SignInOptions]
+
+    /// The session cookie's name.
+    public static let sessionCookieName = "__Host-auth_session"
+    /// The sign-in cookie's name: it binds a pending sign-in to the browser that started it.
+    public static let signInCookieName = "__Host-auth_signin"
+
+    /// Creates a configuration.
+    public init(
+        publicURL: URL,
+        pathPrefix: String = "auth",
+        sessionLifetime: TimeInterval = 8 * 3600,
+        sessionCookieSameSite: SameSite = .lax,
+        afterSignIn: String = "/",
+        afterSignOut: String = "/",
+        signInOptions: [String: SignInOptions] = [:]
+    ) {
+        self.publicURL = publicURL
+        self.pathPrefix = pathPrefix
+        self.sessionLifetime = sessionLifetime
+        self.sessionCookieSameSite = sessionCookieSameSite
+        self.afterSignIn = afterSignIn
+        self.afterSignOut = afterSignOut
+        self.signInOptions = signInOptions
+    }
+
+    /// The callback URL of `provider`: what the provider must have registered.
+    public func callbackURL(for provider: String) -> URL {
+        URL(string: publicURL.absoluteString.trimmingSuffix("/") + "/\(pathPrefix)/\(provider)/callback")!
+    }
+
+    /// The sign-in URL of `provider`: what a "Sign in with …" button links to.
+    public func loginPath(for provider: String) -> String { "/\(pathPrefix)/\(provider)/login" }
+    /// The sign-out route (POST, with the session's CSRF token).
+    public var logoutPath: String { "/\(pathPrefix)/logout" }
+    /// The JSON session route.
+    public var sessionPath: String { "/\(pathPrefix)/session" }
+}
+#endif

@@ -1,0 +1,232 @@
+#if WebSignIn
+import AuthCore
+import AuthHummingbird
+import AuthOIDC
+import AuthTesting
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Testing
+
+@Suite("issue 24: web sign-in for Hummingbird (AuthHummingbird), in-memory store")
+struct WebSignInTests {
+    /// Login → the provider → the callback, with `jar` as the browser's cookies; returns the callback's response.
+    @discardableResult
+    static func signIn(_ client: some TestClientProtocol, _ harness: WebSignInHarness, jar: inout CookieJar) async throws -> TestResponse {
+        let login = try await client.execute(uri: "/auth/oidc/login", method: .get, headers: jar.header)
+        #expect(login.status == .found)
+        jar.update(from: login)
+        let callback = try await harness.followToProvider(try require(login.headers[.location]))
+        let done = try await client.execute(uri: callback, method: .get, headers: jar.header)
+        jar.update(from: done)
+        return done
+    }
+
+    static func sessionJSON(_ client: some TestClientProtocol, _ jar: CookieJar) async throws -> [String: JSONValue] {
+        let response = try await client.execute(uri: "/auth/session", method: .get, headers: jar.header)
+        #expect(response.headers[.cacheControl] == "no-store")
+        return try JSONValue.parseObject(Data(buffer: response.body))
+    }
+
+    @Test("Sign in with the provider by name: redirect with PKCE, state and nonce, callback, a session cookie; handlers see the user and a token")
+    func signsIn() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            let location = try require(login.headers[.location].flatMap(URL.init(string:)))
+            let query = Dictionary(FormEncoding.decode(location.query ?? ""), uniquingKeysWith: { a, _ in a })
+            #expect(query["code_challenge_method"] == "S256" && query["state"] != nil && query["nonce"] != nil)
+            #expect(query["redirect_uri"] == "https://app.example.test/auth/oidc/callback")
+            jar.update(from: login)
+            #expect(jar.values[WebSignInConfiguration.signInCookieName] != nil)
+
+            let callback = try await harness.followToProvider(location.absoluteString)
+            let done = try await client.execute(uri: callback, method: .get, headers: jar.header)
+            #expect(done.status == .seeOther && done.headers[.location] == "/")
+            jar.update(from: done)
+            #expect(jar.values[WebSignInConfiguration.signInCookieName] == nil, "the sign-in cookie is cleared")
+            #expect(jar.values[WebSignInConfiguration.sessionCookieName] != nil)
+
+            let me = try await client.execute(uri: "/me", method: .get, headers: jar.header)
+            #expect(String(buffer: me.body) == "Alice Example via oidc, token available")
+            let session = try await Self.sessionJSON(client, jar)
+            #expect(session["signed_in"] == true && session["provider"] == "oidc" && session["subject"] == "user-1234")
+            #expect(session["csrf_token"]?.stringValue?.isEmpty == false)
+        }
+    }
+
+    @Test("Cookies are __Host-, Secure, HttpOnly, Path=/ and SameSite=Lax; Strict only when asked")
+    func cookieFlags() async throws {
+        for sameSite in [WebSignInConfiguration.SameSite.lax, .strict] {
+            let harness = try WebSignInHarness(sameSite: sameSite)
+            try await harness.application().test(.router) { client in
+                var jar = CookieJar()
+                let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+                let signInCookie = try require(login.headers[values: .setCookie].first { $0.hasPrefix("__Host-auth_signin=") })
+                for flag in ["Secure", "HttpOnly", "Path=/", "SameSite=Lax"] { #expect(signInCookie.contains(flag), "\(flag)") }
+                #expect(!signInCookie.contains("Domain"))
+                jar.update(from: login)
+                let callback = try await harness.followToProvider(try require(login.headers[.location]))
+                let done = try await client.execute(uri: callback, method: .get, headers: jar.header)
+                let sessionCookie = try require(done.headers[values: .setCookie].first { $0.hasPrefix("__Host-auth_session=") })
+                for flag in ["Secure", "HttpOnly", "Path=/", "SameSite=\(sameSite.rawValue)"] { #expect(sessionCookie.contains(flag), "\(flag)") }
+            }
+        }
+    }
+
+    @Test("Hostile: a callback with another browser's sign-in cookie (forged binding) is 400; nothing stored, the sign-in is spent")
+    func forgedStateCookie() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var victim = CookieJar()
+            var attacker = CookieJar()
+            let victimLogin = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            victim.update(from: victimLogin)
+            let attackerLogin = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            attacker.update(from: attackerLogin)
+            // The attacker's own authorization response, delivered to the victim's browser (login CSRF).
+            let callback = try await harness.followToProvider(try require(attackerLogin.headers[.location]))
+            let forged = try await client.execute(uri: callback, method: .get, headers: victim.header)
+            #expect(forged.status == .badRequest)
+            #expect(String(buffer: forged.body).contains("its sign-in cookie belongs to another"))
+            #expect(forged.headers[values: .setCookie].isEmpty)
+            #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
+            #expect(await harness.idp.tokenRequestsByGrant["authorization_code"] == nil, "no code was redeemed")
+            // The real owner cannot use it afterwards either: the pending sign-in was taken out at the first attempt.
+            let late = try await client.execute(uri: callback, method: .get, headers: attacker.header)
+            #expect(late.status == .badRequest)
+        }
+    }
+
+    @Test("Hostile: a callback without the sign-in cookie is 400; nothing stored")
+    func missingCookie() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            let callback = try await harness.followToProvider(try require(login.headers[.location]))
+            let response = try await client.execute(uri: callback, method: .get)
+            #expect(response.status == .badRequest)
+            #expect(String(buffer: response.body).contains("sign-in cookie is missing"))
+            #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
+            #expect(await (harness.store as! InMemoryWebSessionStore).counts == (0, 0))
+        }
+    }
+
+    @Test("Hostile: a replayed callback is 400 and starts no second session")
+    func replayedCallback() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            jar.update(from: login)
+            let binding = jar
+            let callback = try await harness.followToProvider(try require(login.headers[.location]))
+            let first = try await client.execute(uri: callback, method: .get, headers: binding.header)
+            #expect(first.status == .seeOther)
+            let replay = try await client.execute(uri: callback, method: .get, headers: binding.header)
+            #expect(replay.status == .badRequest)
+            #expect(String(buffer: replay.body).contains("already completed"))
+            #expect(await (harness.store as! InMemoryWebSessionStore).counts.sessions == 1)
+            #expect(await harness.idp.tokenRequestsByGrant["authorization_code"] == 1)
+        }
+    }
+
+    @Test("Hostile: sign-out without the CSRF token, or with another, is 403 and changes nothing; with it, tokens are revoked and the session ends")
+    func logoutNeedsCSRF() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            try await Self.signIn(client, harness, jar: &jar)
+            let csrf = try require(try await Self.sessionJSON(client, jar)["csrf_token"]?.stringValue)
+
+            let bare = try await client.execute(uri: "/auth/logout", method: .post, headers: jar.header)
+            #expect(bare.status == .forbidden)
+            var wrongHeaders = jar.header
+            wrongHeaders[.contentType] = "application/x-www-form-urlencoded"
+            let wrong = try await client.execute(uri: "/auth/logout", method: .post, headers: wrongHeaders, body: ByteBuffer(string: "csrf_token=\(String(csrf.reversed()))"))
+            #expect(wrong.status == .forbidden)
+            #expect(try await Self.sessionJSON(client, jar)["signed_in"] == true)
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1)
+
+            let done = try await client.execute(uri: "/auth/logout", method: .post, headers: wrongHeaders, body: ByteBuffer(string: "csrf_token=\(csrf)"))
+            #expect(done.status == .seeOther)
+            #expect(done.headers[.location]?.hasPrefix(harness.idp.endpoint("/logout").absoluteString) == true, "to the provider's end-session page")
+            jar.update(from: done)
+            #expect(jar.values[WebSignInConfiguration.sessionCookieName] == nil)
+            #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
+            #expect(await harness.idp.requestCounts["/revoke"] == 2, "refresh and access token revoked")
+        }
+    }
+
+    @Test("A new session id at every sign-in: the browser's old id stops working (no fixation)")
+    func sessionIDRotates() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            try await Self.signIn(client, harness, jar: &jar)
+            let first = try require(jar.values[WebSignInConfiguration.sessionCookieName])
+            // An attacker-planted id is never adopted either.
+            jar = CookieJar()
+            var planted = CookieJar()
+            let plantedLogin = try await client.execute(uri: "/auth/oidc/login", method: .get, headers: [.cookie: "__Host-auth_session=planted"])
+            planted.update(from: plantedLogin)
+            let callback = try await harness.followToProvider(try require(plantedLogin.headers[.location]))
+            var headers = planted.header
+            headers[.cookie] = (headers[.cookie] ?? "") + "; __Host-auth_session=\(first)"
+            let again = try await client.execute(uri: callback, method: .get, headers: headers)
+            #expect(again.status == .seeOther)
+            jar.update(from: again)
+            let second = try require(jar.values[WebSignInConfiguration.sessionCookieName])
+            #expect(second != first && second != "planted")
+            var old = CookieJar()
+            old.set(WebSignInConfiguration.sessionCookieName, first)
+            #expect(try await Self.sessionJSON(client, old)["signed_in"] == false)
+            #expect(try await Self.sessionJSON(client, jar)["signed_in"] == true)
+        }
+    }
+
+    @Test("No token reaches a response body, a header or a URL the browser sees")
+    func noTokensToTheBrowser() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            var seen: [String] = []
+            let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            seen.append("\(login.headers) \(String(buffer: login.body))")
+            jar.update(from: login)
+            let callback = try await harness.followToProvider(try require(login.headers[.location]))
+            let done = try await client.execute(uri: callback, method: .get, headers: jar.header)
+            seen.append("\(done.headers) \(String(buffer: done.body))")
+            jar.update(from: done)
+            for uri in ["/auth/session", "/me", "/"] {
+                let response = try await client.execute(uri: uri, method: .get, headers: jar.header)
+                seen.append("\(response.headers) \(String(buffer: response.body))")
+            }
+            let issued = await harness.idp.issuedSecrets.filter { !$0.hasPrefix("code_") }
+            #expect(issued.count >= 3)
+            for secret in issued { #expect(!seen.contains { $0.contains(secret) }) }
+        }
+    }
+
+    @Test("An unknown provider name is 404; a provider name that is not a path segment is refused at start-up")
+    func providerNames() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            let response = try await client.execute(uri: "/auth/nope/login", method: .get)
+            #expect(response.status == .notFound)
+        }
+        let provider = OpenIDProvider(
+            issuer: TestIdentityProvider.defaultIssuer,
+            client: ClientRegistration(clientID: "c", redirectURI: URL(string: "https://app.example.test/auth/x/callback")!)
+        )
+        let error = try #require(throws: AuthError.self) {
+            _ = try WebSignIn<BasicWebSignInRequestContext>(
+                providers: ["Bad/Name": provider], store: InMemoryWebSessionStore(), transport: harness.idp.transport,
+                configuration: WebSignInConfiguration(publicURL: WebSignInHarness.appURL)
+            )
+        }
+        #expect(error.code == .invalidConfiguration && error.message.contains("Bad/Name"))
+    }
+}
+#endif
