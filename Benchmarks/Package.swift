@@ -8,7 +8,9 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The AsyncHTTPClient transport is behind a trait of the root package.
-        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport"]),
+        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport", "WebSignIn"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
@@ -21,6 +23,11 @@ let package = Package(
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
                 .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),
+                .product(name: "AuthHummingbird", package: "swift-auth-providers"),
+                .product(name: "AuthOIDC", package: "swift-auth-providers"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

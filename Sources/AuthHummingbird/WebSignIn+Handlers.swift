@@ -20,6 +20,7 @@ extension WebSignIn {
         } catch let error as AuthError {
             return Self.failure(error, status: .badGateway)
         }
+        await sweeper.sweepIfDue(store, now: clock.now())
         let binding = SecureRandom.token()
         try await store.savePendingSignIn(PendingWebSignIn(providerName: name, pending: pending, browserBinding: Self.digest(binding)))
         var response = Response.redirect(to: authorization.url.absoluteString, type: .found)

@@ -33,6 +33,7 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     /// Routes and cookies.
     public let configuration: WebSignInConfiguration
     let clock: any WallClock
+    let sweeper = ExpirySweeper()
 
     /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
     ///

@@ -17,21 +17,21 @@ struct WebSignInHarness {
 
     /// Another instance of the same app in front of the same identity provider, with its own store handle.
     func sibling(store: any WebSessionStore) throws -> WebSignInHarness {
-        try WebSignInHarness(idp: idp, store: store, sameSite: webSignIn.configuration.sessionCookieSameSite)
+        try WebSignInHarness(idp: idp, store: store, sameSite: webSignIn.configuration.sessionCookieSameSite, clock: idp.clock)
     }
 
-    init(store: any WebSessionStore = InMemoryWebSessionStore(), sameSite: WebSignInConfiguration.SameSite = .lax) throws {
-        try self.init(idp: nil, store: store, sameSite: sameSite)
+    init(store: any WebSessionStore = InMemoryWebSessionStore(), sameSite: WebSignInConfiguration.SameSite = .lax, clock: any WallClock = SystemWallClock()) throws {
+        try self.init(idp: nil, store: store, sameSite: sameSite, clock: clock)
     }
 
-    private init(idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite) throws {
+    private init(idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite, clock: any WallClock = SystemWallClock()) throws {
         let configuration = WebSignInConfiguration(publicURL: Self.appURL, sessionCookieSameSite: sameSite)
         let callback = configuration.callbackURL(for: "oidc")
         var idpConfiguration = TestIdentityProvider.Configuration(
             clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]
         )
         idpConfiguration.displayName = "Example"
-        idp = existing ?? TestIdentityProvider(configuration: idpConfiguration, clock: SystemWallClock())
+        idp = existing ?? TestIdentityProvider(configuration: idpConfiguration, clock: clock)
         let provider = OpenIDProvider(
             issuer: TestIdentityProvider.defaultIssuer,
             client: ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: callback, scopes: ["openid", "email", "profile", "offline_access"])

@@ -209,6 +209,20 @@ struct WebSignInTests {
         }
     }
 
+    @Test("Expired pending sign-ins are swept on the back of later sign-ins, at most once a minute")
+    func expiredSweep() async throws {
+        let clock = ManualClock()
+        let harness = try WebSignInHarness(clock: clock)
+        try await harness.application().test(.router) { client in
+            for _ in 0..<3 { _ = try await client.execute(uri: "/auth/oidc/login", method: .get) }
+            let store = harness.store as! InMemoryWebSessionStore
+            #expect(await store.counts.pendingSignIns == 3)
+            clock.advance(by: 601)
+            _ = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            #expect(await store.counts.pendingSignIns == 1, "the three expired ones were removed")
+        }
+    }
+
     @Test("An unknown provider name is 404; a provider name that is not a path segment is refused at start-up")
     func providerNames() async throws {
         let harness = try WebSignInHarness()

@@ -179,4 +179,39 @@ let benchmarks: @Sendable () -> Void = {
             try await (transport as? AsyncHTTPClientTransport)?.shutdown()
         }
     }
+
+    // MARK: 7. Web sign-in through the HTTP front (issue 24): sign-ins per second, in memory and in PostgreSQL
+
+    Benchmark(
+        "Web sign-in: completed sign-ins over HTTP (in-memory store)",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 10, maxDuration: .seconds(3), maxIterations: 2_000)
+    ) { benchmark in
+        let front = try WebSignInFront(store: InMemoryWebSessionStore())
+        try await front.application().test(.live) { client in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { try await front.signIn(client) }
+            benchmark.stopMeasurement()
+        }
+    }
+
+    // Registered only with PostgreSQL configured (Scripts/postgres.sh start; eval "$(Scripts/postgres.sh env)").
+    if WebSignInFront.postgresClient() != nil {
+        Benchmark(
+            "Web sign-in: completed sign-ins over HTTP (PostgreSQL store)",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 10, maxDuration: .seconds(3), maxIterations: 2_000)
+        ) { benchmark in
+            guard let postgres = WebSignInFront.postgresClient() else { return }
+            let running = Task { await postgres.run() }
+            defer { running.cancel() }
+            let store = try PostgresWebSessionStore(client: postgres, encryptionKey: Data(repeating: 1, count: 32))
+            try await store.prepare()
+            let front = try WebSignInFront(store: store)
+            try await front.application().test(.live) { client in
+                benchmark.startMeasurement()
+                for _ in benchmark.scaledIterations { try await front.signIn(client) }
+                benchmark.stopMeasurement()
+            }
+        }
+    }
+
 }
