@@ -1,4 +1,5 @@
 #if WebSignIn
+import AuthCore
 import AuthHummingbird
 import Foundation
 import Hummingbird
@@ -55,9 +56,7 @@ struct Pages: Sendable {
     }
 
     private func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "'", with: "&#39;")
+        HTMLText.escape(text)
     }
 }
 #endif

@@ -7,9 +7,8 @@ import PostgresNIO
 /// Credentials in PostgreSQL, sealed (see ``PostgresWebSessionStore``); one refresh per account across every instance
 /// through a PostgreSQL advisory lock held for the exclusive section.
 struct PostgresTokenStorage: TokenStorage {
-    let client: PostgresClient
     let sealer: Sealer
-    let logger: Logger
+    let statements: PostgresStatements
 
     func credential(for key: StorageKey) async throws -> Credential? {
         let raw = key.rawValue
@@ -50,7 +49,8 @@ struct PostgresTokenStorage: TokenStorage {
     func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
         let raw = key.rawValue
         do {
-            return try await client.withConnection { connection in
+            let logger = statements.logger
+            return try await statements.client.withConnection { connection in
                 try await connection.query("SELECT pg_advisory_lock(hashtext(\(raw)))", logger: logger)
                 do {
                     let result = try await body()
@@ -68,16 +68,7 @@ struct PostgresTokenStorage: TokenStorage {
         }
     }
 
-    private func run(_ statement: PostgresQuery) async throws {
-        _ = try await query(statement)
-    }
-
-    private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence {
-        do {
-            return try await client.query(statement, logger: logger)
-        } catch {
-            throw AuthError(.storageUnavailable, "PostgreSQL refused or could not run a credential query; check the database.", underlying: error)
-        }
-    }
+    private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }
+    private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence { try await statements.query(statement) }
 }
 #endif

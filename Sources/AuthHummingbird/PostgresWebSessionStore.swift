@@ -13,9 +13,8 @@ public import PostgresNIO
 /// key, so rows cannot be swapped. Session ids and sign-in states are stored as their SHA-256. Run
 /// ``prepare()`` once at start-up (it creates the tables if needed); the caller runs the `PostgresClient`.
 public final class PostgresWebSessionStore: WebSessionStore {
-    let client: PostgresClient
     let sealer: Sealer
-    let logger: Logger
+    let statements: PostgresStatements
     /// The users' credentials, in the `auth_credentials` table.
     public let tokenStorage: any TokenStorage
 
@@ -29,10 +28,11 @@ public final class PostgresWebSessionStore: WebSessionStore {
         guard encryptionKey.count == 32 else {
             throw AuthError(.invalidConfiguration, "The PostgresWebSessionStore encryption key must be 32 bytes (AES-256); it has \(encryptionKey.count).")
         }
-        self.client = client
         self.sealer = Sealer(key: SymmetricKey(data: encryptionKey))
-        self.logger = logger
-        self.tokenStorage = PostgresTokenStorage(client: client, sealer: sealer, logger: logger)
+        self.statements = PostgresStatements(client: client, logger: logger, purpose: "session-store")
+        self.tokenStorage = PostgresTokenStorage(
+            sealer: sealer, statements: PostgresStatements(client: client, logger: logger, purpose: "credential")
+        )
     }
 
     /// Creates the tables and indexes when they do not exist.
@@ -98,17 +98,8 @@ public final class PostgresWebSessionStore: WebSessionStore {
         return (0, 0)
     }
 
-    private func run(_ statement: PostgresQuery) async throws {
-        _ = try await query(statement)
-    }
-
-    private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence {
-        do {
-            return try await client.query(statement, logger: logger)
-        } catch {
-            throw AuthError(.storageUnavailable, "PostgreSQL refused or could not run a session-store query; check the database.", underlying: error)
-        }
-    }
+    private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }
+    private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence { try await statements.query(statement) }
 
     static func digest(_ value: String) -> String {
         SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()

@@ -168,17 +168,6 @@ extension TestIdentityProvider {
 
     /// `text` escaped for HTML text and attribute values.
     static func html(_ text: String) -> String {
-        var escaped = ""
-        for character in text {
-            switch character {
-            case "&": escaped += "&amp;"
-            case "<": escaped += "&lt;"
-            case ">": escaped += "&gt;"
-            case "\"": escaped += "&quot;"
-            case "'": escaped += "&#39;"
-            default: escaped.append(character)
-            }
-        }
-        return escaped
+        HTMLText.escape(text)
     }
 }

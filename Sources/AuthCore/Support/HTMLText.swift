@@ -1,0 +1,19 @@
+/// Text made safe for an HTML page, in element content and in quoted attribute values.
+package enum HTMLText {
+    /// `text` with `& < > " '` replaced by their character references.
+    package static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
