@@ -41,14 +41,14 @@ pids+=($!)
 "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" --emulators-dir "$work/emu" --postgres > "$work/a.log" 2>&1 &
 pids+=($!)
 for port in "$port_a" "$port_b"; do
-  for _ in $(seq 1 100); do curl -sf "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.1; done
+  for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.2; done
   curl -sf "http://127.0.0.1:$port/" > /dev/null || { cat "$work/a.log" "$work/b.log"; fail "the instance on port $port did not come up"; }
 done
 
 providers() {  # JSON: route name -> [display name, username, password]
   python3 - "$@" <<'PY'
 import json, sys
-names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "onelogin": "OneLogin", "govuk": "GOV.UK One Login"}
+names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "uber": "Uber", "onelogin": "OneLogin", "govuk": "GOV.UK One Login"}
 pairs = dict(arg.split("=", 1) for arg in sys.argv[1:])
 print(json.dumps({route: [names[route], user, "emulator-password"] for route, user in pairs.items()}))
 PY
@@ -63,7 +63,7 @@ echo "web-sign-in: Grab, started on instance A, completed on instance B"
 
 echo "web-sign-in: every provider on instance B"
 "$browser_python" Scripts/web-sign-in-browser.py "http://127.0.0.1:$port_b/" "http://127.0.0.1:$port_b" \
-  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
+  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 

@@ -14,10 +14,10 @@ struct SampleProvider: Sendable {
     /// The emulator's test accounts, when this process serves it (shown on the page).
     let accounts: [TestIdentityProvider.TestAccount]
 
-    /// The emulators that sign a user in to a web session, by their `auth-cli emulate` name and route name. Uber is
-    /// left out: its login issues no ID token, so it cannot say which user a browser session belongs to.
+    /// Every provider's emulator, by its `auth-cli emulate` name and its route name (GOV.UK One Login signs in to a
+    /// web service with the service flow).
     static let emulators: [(emulator: String, route: String)] = [
-        ("oidc", "oidc"), ("grab", "grab"), ("schibsted", "schibsted"), ("onelogin", "onelogin"), ("govuk-service", "govuk"),
+        ("oidc", "oidc"), ("grab", "grab"), ("schibsted", "schibsted"), ("uber", "uber"), ("onelogin", "onelogin"), ("govuk-service", "govuk"),
     ]
 
     /// The providers of the configuration files `auth-cli emulate all --config-dir DIR` wrote.

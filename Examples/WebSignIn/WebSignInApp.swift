@@ -63,10 +63,11 @@ struct WebSignInApp: AsyncParsableCommand {
         } else {
             store = InMemoryWebSessionStore()
         }
+        let transport = AsyncHTTPClientTransport()
         let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
             providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
             store: store,
-            transport: AsyncHTTPClientTransport(),
+            transport: transport,
             configuration: WebSignInConfiguration(publicURL: publicURL)
         )
         let router = Router(context: BasicWebSignInRequestContext.self)
@@ -85,7 +86,14 @@ struct WebSignInApp: AsyncParsableCommand {
             }
         )
         if let prepare { app.beforeServerStarts(perform: prepare) }
-        try await app.runService()
+        // The transport's HTTP client is shut down however the app ends (SIGINT, SIGTERM, an error).
+        do {
+            try await app.runService()
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+        try await transport.shutdown()
     }
 
     static func url(_ text: String) throws -> URL {

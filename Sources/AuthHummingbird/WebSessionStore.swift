@@ -53,7 +53,7 @@ public struct WebSessionRecord: Sendable, Codable, Hashable {
     public let providerName: String
     /// Where the credential is in ``WebSessionStore/tokenStorage``.
     public let account: StorageKey
-    /// The user's subject at the provider.
+    /// The user's subject at the provider; for a provider without ID tokens (Uber), this sign-in's account name.
     public let subject: String
     /// A name to greet the user with (`name`, `email` or the subject).
     public let displayName: String

@@ -13,6 +13,8 @@ extension WebSignIn {
         }
         var options = configuration.signInOptions[name] ?? SignInOptions()
         options.redirectURI = configuration.callbackURL(for: name)
+        // A provider that does not say who signed in (no ID token) still keeps each sign-in's tokens apart.
+        options.accountName = "web-" + SecureRandom.token(byteCount: 16)
         let authorization: AuthorizationRequest
         let pending: PendingSignIn
         do {
@@ -64,16 +66,12 @@ extension WebSignIn {
             return Self.failure(error, status: error.code == .authorizationFailed || error.code == .accessDenied ? .forbidden : .badRequest)
         }
         let credential = await session.credential
-        guard let subject = credential.subject else {
-            // Without a subject, every such user would share one stored credential: refuse rather than mix users up.
-            _ = try? await session.signOut(revokingTokens: true)
-            return Self.page(
-                status: .badGateway, title: "Sign-in failed",
-                message: "\(type(of: client.provider).displayName) did not identify the user (no ID token), so it cannot sign in to a web session."
-            )
-        }
         let claims = await session.idTokenClaims
-        let displayName = claims?["name"]?.stringValue ?? claims?["email"]?.stringValue ?? subject
+        let providerName = type(of: client.provider).displayName
+        // Without an ID token (Uber) the user is known only by this sign-in's own account name.
+        let subject = credential.subject ?? credential.storageKey.account
+        let displayName = claims?["name"]?.stringValue ?? claims?["email"]?.stringValue
+            ?? (credential.subject == nil ? "\(providerName) user" : subject)
         if let (oldKey, _) = try await sessionRecord(for: request) { try await store.removeSession(key: oldKey) }
         let id = SecureRandom.token()
         let now = clock.now()

@@ -48,6 +48,23 @@ struct ResumableSignInTests {
         #expect(await fixture.transport.exchanges(pathSuffix: "/token").isEmpty, "no code was sent anywhere")
     }
 
+    @Test("Without an ID token, each sign-in's accountName keeps its tokens apart; without one they share 'default'")
+    func accountNameSeparatesSubjectlessSignIns() async throws {
+        let fixture = Fixture(scopes: ["email", "offline_access"])
+        var first = SignInOptions()
+        first.accountName = "web-one"
+        var second = SignInOptions()
+        second.accountName = "web-two"
+        let one = try await fixture.signIn(first)
+        let two = try await fixture.signIn(second)
+        #expect(await one.subject == nil)
+        #expect(one.storageKey.account == "web-one" && two.storageKey.account == "web-two")
+        #expect(try await fixture.storedCount() == 2)
+        #expect(try await fixture.client.restoreSession(account: "web-one")?.credential.accessToken == one.credential.accessToken)
+        let plain = try await fixture.signIn()
+        #expect(plain.storageKey.account == "default")
+    }
+
     @Test("A PendingSignIn prints without its verifier or nonce")
     func redacted() async throws {
         let fixture = Fixture()

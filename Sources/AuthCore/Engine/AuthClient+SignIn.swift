@@ -170,9 +170,10 @@ extension AuthClient {
         let result = try await exchange(code: code, pending: pending)
         try checkAuthentication(result.idTokenClaims, pending: pending)
         try provider.validate(result, for: pending.request)
-        let credential = makeCredential(
+        var credential = makeCredential(
             from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
         )
+        if credential.subject == nil { credential.accountName = pending.request.options.accountName }
         try await store(credential)
         log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))

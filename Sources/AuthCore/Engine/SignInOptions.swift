@@ -36,6 +36,11 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     /// so it must be at least ``minimumCallerStateLength`` URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:
     /// a value this client already used is refused. It is consumed once like any state. Default `nil` (random).
     public var state: String?
+    /// Where the credential is stored when the provider does not say who signed in (no ID token, so no subject —
+    /// Uber's login): a server that signs many users in with such a provider gives each sign-in its own name, so
+    /// their tokens never share one stored credential (``Credential/accountName``). Ignored when the ID token names a
+    /// subject. Default `nil` (one account, `default`, as an app with one user needs).
+    public var accountName: String?
 
     /// The shortest caller-chosen ``state`` accepted: 22 characters, the length of 128 random bits in base64url.
     public static let minimumCallerStateLength = 22

@@ -31,6 +31,8 @@ public struct Credential: Sendable, Codable, Hashable {
     /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
     /// proof signed by it, and a refresh keeps it.
     public var dpopKey: DPoPKey?
+    /// The account the credential is stored under when there is no ``subject`` (``SignInOptions/accountName``).
+    public var accountName: String?
 
     /// Creates a credential.
     public init(
@@ -63,7 +65,7 @@ public struct Credential: Sendable, Codable, Hashable {
 
     /// The storage key for this credential.
     public var storageKey: StorageKey {
-        StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? "default")
+        StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? accountName ?? "default")
     }
 
     /// Checks the values a corrupted or tampered store could make dangerous: dates outside the epoch … year 9999
