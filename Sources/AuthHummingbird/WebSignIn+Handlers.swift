@@ -106,7 +106,7 @@ extension WebSignIn {
         }
         try await store.removeSession(key: key)
         var location = configuration.afterSignOut
-        if let client = clients[record.providerName], let session = try? await client.restoreSession(account: record.account.account) {
+        if let client = clients[record.providerName], let session = try? await client.restoreSession(key: record.account) {
             if let endSession = try? await session.endSessionURL() { location = endSession.absoluteString }
             _ = try? await session.signOut(revokingTokens: true)
         }

@@ -39,7 +39,7 @@ public struct SignedInUser: Sendable {
     ///
     /// - Throws: `not_signed_in` when the credential is gone (signed out elsewhere, or rejected at refresh).
     public func session() async throws -> Session {
-        guard let session = try await client.restoreSession(account: record.account.account) else {
+        guard let session = try await client.restoreSession(key: record.account) else {
             throw AuthError(.notSignedIn, "The signed-in user's tokens are gone (signed out elsewhere); sign in again.", providerID: client.providerID)
         }
         return session

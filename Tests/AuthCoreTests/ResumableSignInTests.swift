@@ -63,6 +63,13 @@ struct ResumableSignInTests {
         #expect(try await fixture.client.restoreSession(account: "web-one")?.credential.accessToken == one.credential.accessToken)
         let plain = try await fixture.signIn()
         #expect(plain.storageKey.account == "default")
+
+        // Read back by key, with one storage read; another client's key finds nothing.
+        let restored = try #require(try await fixture.client.restoreSession(key: two.storageKey))
+        #expect(await restored.credential.accessToken == two.credential.accessToken)
+        var foreign = two.storageKey
+        foreign.clientID = "another-client"
+        #expect(try await fixture.client.restoreSession(key: foreign) == nil)
     }
 
     @Test("A PendingSignIn prints without its verifier or nonce")

@@ -336,11 +336,32 @@ extension AuthClient {
             if latest == nil || credential.updatedAt > latest!.updatedAt { latest = credential }
         }
         guard let latest else { return nil }
-        let claims = latest.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
+        log(.info, "session.restored", "Session restored from storage.")
+        return Session(client: self, credential: latest, idTokenClaims: Self.storedClaims(of: latest))
+    }
+
+    /// The session stored under `key`, read directly (one storage read, however many accounts the storage holds):
+    /// what a server that remembers each browser's account key uses on every request.
+    ///
+    /// - Returns: `nil` when nothing is stored there, or the key belongs to another provider or client.
+    /// - Throws: `storage_corrupted` for an unusable stored credential; storage errors.
+    public func restoreSession(key: StorageKey) async throws -> Session? {
+        guard key.providerID == provider.id, key.clientID == provider.client.clientID else { return nil }
+        let stored: Credential?
+        do {
+            stored = try await storage.credential(for: key)?.validatedForUse()
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        }
+        guard let credential = stored, credential.storageKey == key else { return nil }
+        return Session(client: self, credential: credential, idTokenClaims: Self.storedClaims(of: credential))
+    }
+
+    /// The stored ID token's claims, read back without re-validation: they were validated when stored.
+    static func storedClaims(of credential: Credential) -> IDTokenClaims? {
+        credential.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
             .flatMap { try? JSONValue.parseObject($0.payload) }
             .flatMap { try? IDTokenClaims($0) }
-        log(.info, "session.restored", "Session restored from storage.")
-        return Session(client: self, credential: latest, idTokenClaims: claims)
     }
 
     /// The failures of loading a document that mean "not reachable now", as opposed to a document that is wrong.
