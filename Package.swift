@@ -45,9 +45,11 @@ let package = Package(
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
+        // A server signs in through AsyncHTTPClient, so this trait brings that transport too.
         .trait(
             name: "WebSignIn",
-            description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory or PostgreSQL (postgres-nio)"
+            description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory or PostgreSQL (postgres-nio)",
+            enabledTraits: ["AsyncHTTPClientTransport"]
         ),
     ],
     dependencies: [

@@ -66,6 +66,26 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
         self.clock = clock
     }
 
+    /// Creates the routes' handler for the providers a registry builds by name from `configurations` (the route name
+    /// is the registry's name: `/auth/grab/login` for `"grab"`).
+    ///
+    /// - Throws: `unknown_provider` for a name the registry does not know; the provider's configuration errors.
+    public init(
+        registry: ProviderRegistry,
+        configurations: [String: ProviderConfiguration],
+        store: any WebSessionStore,
+        transport: any HTTPTransport,
+        configuration: WebSignInConfiguration,
+        clock: any WallClock = SystemWallClock(),
+        logger: any AuthLogger = SwiftLogAuthLogger()
+    ) throws {
+        var providers: [String: any AuthProvider] = [:]
+        for (name, providerConfiguration) in configurations {
+            providers[name] = try registry.provider(named: name, configuration: providerConfiguration)
+        }
+        try self.init(providers: providers, store: store, transport: transport, configuration: configuration, clock: clock, logger: logger)
+    }
+
     /// The providers' names, sorted: one "Sign in with …" button each.
     public var providerNames: [String] { clients.keys.sorted() }
 

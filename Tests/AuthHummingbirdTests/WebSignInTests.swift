@@ -241,6 +241,26 @@ struct WebSignInTests {
             )
         }
         #expect(error.code == .invalidConfiguration && error.message.contains("Bad/Name"))
+
+        // By name from a registry: the route name is the registry's; an unknown name is refused at start-up.
+        var registry = ProviderRegistry()
+        registry.register(OpenIDProvider.self)
+        let oidc = ProviderConfiguration([
+            "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString), "client_id": "c",
+            "redirect_uri": "https://app.example.test/auth/oidc/callback",
+        ])
+        let fromRegistry = try WebSignIn<BasicWebSignInRequestContext>(
+            registry: registry, configurations: ["oidc": oidc], store: InMemoryWebSessionStore(), transport: harness.idp.transport,
+            configuration: WebSignInConfiguration(publicURL: WebSignInHarness.appURL)
+        )
+        #expect(fromRegistry.providerNames == ["oidc"] && fromRegistry.displayName(of: "oidc") == "OpenID Connect")
+        let unknown = try #require(throws: AuthError.self) {
+            _ = try WebSignIn<BasicWebSignInRequestContext>(
+                registry: registry, configurations: ["grab": oidc], store: InMemoryWebSessionStore(), transport: harness.idp.transport,
+                configuration: WebSignInConfiguration(publicURL: WebSignInHarness.appURL)
+            )
+        }
+        #expect(unknown.code == .unknownProvider)
     }
 }
 #endif
