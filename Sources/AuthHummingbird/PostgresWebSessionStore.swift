@@ -35,16 +35,25 @@ public final class PostgresWebSessionStore: WebSessionStore {
         )
     }
 
-    /// Creates the tables and indexes when they do not exist.
+    /// Creates the tables and indexes when they do not exist. Instances starting together take turns (a transaction
+    /// holding an advisory lock): PostgreSQL's `CREATE TABLE IF NOT EXISTS` is not safe against itself running at
+    /// the same moment.
     public func prepare() async throws {
-        for statement: PostgresQuery in [
+        let statements: [PostgresQuery] = [
             "CREATE TABLE IF NOT EXISTS auth_pending_sign_ins (state_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
             "CREATE INDEX IF NOT EXISTS auth_pending_sign_ins_expiry ON auth_pending_sign_ins (expires_at)",
             "CREATE TABLE IF NOT EXISTS auth_sessions (session_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
             "CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at)",
             "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
-        ] {
-            try await run(statement)
+        ]
+        let logger = self.statements.logger
+        do {
+            try await self.statements.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('swift-auth-providers schema'))", logger: logger)
+                for statement in statements { try await connection.query(statement, logger: logger) }
+            }
+        } catch {
+            throw AuthError(.storageUnavailable, "PostgreSQL could not create the session store's tables: \(String(reflecting: error))", underlying: error)
         }
     }
 

@@ -34,8 +34,11 @@ private enum Database {
         let key = Data(SHA256.hash(data: Data("test key".utf8)))
         let storeA = try PostgresWebSessionStore(client: clientA, encryptionKey: key)
         let storeB = try PostgresWebSessionStore(client: clientB, encryptionKey: key)
-        try await storeA.prepare()
-        try await clientA.query("TRUNCATE auth_pending_sign_ins, auth_sessions, auth_credentials")
+        // From an empty database, both instances creating the tables at once (as two instances starting together do).
+        try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials")
+        async let preparedA: Void = storeA.prepare()
+        async let preparedB: Void = storeB.prepare()
+        _ = try await (preparedA, preparedB)
         try await body(storeA, storeB, clientA)
     }
 }
