@@ -33,13 +33,16 @@ struct SampleProvider: Sendable {
     }
 
     /// Every emulator served by this process on consecutive ports from `firstPort`, and the servers to run.
-    static func embedded(firstPort: Int) throws -> [(provider: SampleProvider, server: any Service)] {
-        try emulators.enumerated().map { index, entry in
+    static func embedded(firstPort: Int) async throws -> [(provider: SampleProvider, server: any Service)] {
+        var served: [(provider: SampleProvider, server: any Service)] = []
+        for (index, entry) in emulators.enumerated() {
             let port = firstPort + index
             let origin = URL(string: "http://127.0.0.1:\(port)")!
             guard let emulator = ProviderEmulator.served(entry.emulator, at: origin), let idp = emulator.identityProvider else {
                 throw AuthError(.invalidConfiguration, "No emulator named \(entry.emulator).")
             }
+            // People sign in on the login page (govuk-service's configuration predates it and is switched here).
+            await idp.update { $0.interactiveLogin = true }
             let provider = SampleProvider(
                 name: entry.route,
                 provider: try ProviderRegistry.builtIn.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration),
@@ -49,8 +52,9 @@ struct SampleProvider: Sendable {
                 responder: EmulatorResponder(idp: idp, origin: origin),
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "\(entry.emulator)-emulator")
             )
-            return (provider, server)
+            served.append((provider, server))
         }
+        return served
     }
 }
 
@@ -61,8 +65,6 @@ struct EmulatorResponder: HTTPResponder {
     let origin: URL
 
     func respond(to request: Request, context: Context) async throws -> Response {
-        // People sign in on the login page (govuk-service's configuration predates it and is switched here).
-        await idp.update { $0.interactiveLogin = true }
         guard let url = URL(string: origin.absoluteString + request.uri.description) else { return Response(status: .badRequest) }
         var head = HTTPRequest(method: request.method, url: url)
         head.headerFields = request.headers

@@ -48,7 +48,7 @@ struct WebSignInApp: AsyncParsableCommand {
         if let emulatorsDir {
             emulators = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
         } else {
-            let served = try SampleProvider.embedded(firstPort: emulatorPort)
+            let served = try await SampleProvider.embedded(firstPort: emulatorPort)
             emulators = served.map { $0.provider }
             services += served.map { $0.server }
         }

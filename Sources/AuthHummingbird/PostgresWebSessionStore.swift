@@ -110,9 +110,7 @@ public final class PostgresWebSessionStore: WebSessionStore {
     private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }
     private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence { try await statements.query(statement) }
 
-    static func digest(_ value: String) -> String {
-        SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func digest(_ value: String) -> String { sha256Hex(value) }
 }
 
 /// AES-256-GCM with the row's key as associated data: a sealed value opens only in the row it was written to.

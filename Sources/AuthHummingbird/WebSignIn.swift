@@ -1,6 +1,5 @@
 #if WebSignIn
 public import AuthCore
-import Crypto
 import Foundation
 public import Hummingbird
 
@@ -119,9 +118,7 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     }
 
     /// SHA-256 in hex: how session ids and sign-in cookies are kept (never the values themselves).
-    static func digest(_ value: String) -> String {
-        SHA256.hash(data: Data(value.utf8)).map { String(format: "%02x", $0) }.joined()
-    }
+    static func digest(_ value: String) -> String { sha256Hex(value) }
 
     /// Compares without an early exit, so the time taken says nothing about how much matched.
     static func constantTimeEqual(_ a: String, _ b: String) -> Bool {
