@@ -57,6 +57,7 @@ public final class PostgresWebSessionStore: WebSessionStore {
         }
     }
 
+    /// Keeps `signIn` until it expires.
     public func savePendingSignIn(_ signIn: PendingWebSignIn) async throws {
         let key = Self.digest(signIn.state)
         let sealed = try sealer.seal(try JSONEncoder().encode(signIn), context: "pending:" + key)
@@ -65,6 +66,7 @@ public final class PostgresWebSessionStore: WebSessionStore {
         )
     }
 
+    /// Removes and returns the unexpired pending sign-in with `state`, at most once.
     public func takePendingSignIn(state: String, now: Date) async throws -> PendingWebSignIn? {
         let key = Self.digest(state)
         // DELETE … RETURNING: exactly one instance gets the row, however many callbacks race for it.
@@ -76,6 +78,7 @@ public final class PostgresWebSessionStore: WebSessionStore {
         return nil
     }
 
+    /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
     public func saveSession(_ session: WebSessionRecord, key: String) async throws {
         let sealed = try sealer.seal(try JSONEncoder().encode(session), context: "session:" + key)
         try await run(
@@ -83,6 +86,7 @@ public final class PostgresWebSessionStore: WebSessionStore {
         )
     }
 
+    /// The unexpired session under `key`.
     public func session(key: String, now: Date) async throws -> WebSessionRecord? {
         let rows = try await query("SELECT sealed FROM auth_sessions WHERE session_hash = \(key) AND expires_at > \(now)")
         for try await sealed in rows.decode(Data.self) {
@@ -91,10 +95,12 @@ public final class PostgresWebSessionStore: WebSessionStore {
         return nil
     }
 
+    /// Forgets the session under `key`.
     public func removeSession(key: String) async throws {
         try await run("DELETE FROM auth_sessions WHERE session_hash = \(key)")
     }
 
+    /// Deletes expired pending sign-ins and sessions.
     public func removeExpired(now: Date) async throws {
         try await run("DELETE FROM auth_pending_sign_ins WHERE expires_at <= \(now)")
         try await run("DELETE FROM auth_sessions WHERE expires_at <= \(now)")
