@@ -17,9 +17,31 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
+        // What both the benchmarks and the instruction counts measure, built once.
+        .target(
+            name: "BenchmarkFixtures",
+            dependencies: [
+                .product(name: "AuthProviders", package: "swift-auth-providers"),
+                .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "Fixtures"
+        ),
+        // Runs one hot path N times under callgrind (Scripts/instruction-counts.sh).
+        .executableTarget(
+            name: "instruction-counts",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AuthProviders", package: "swift-auth-providers"),
+                .product(name: "AuthTesting", package: "swift-auth-providers"),
+            ],
+            path: "InstructionCounts"
+        ),
         .executableTarget(
             name: "AuthBenchmarks",
             dependencies: [
+                "BenchmarkFixtures",
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
                 .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),

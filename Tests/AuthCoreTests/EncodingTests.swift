@@ -16,6 +16,28 @@ struct EncodingTests {
         #expect(Base64URL.decode("") == Data())
     }
 
+    @Test("Base64url agrees with Foundation's base64 for every length, and refuses non-canonical final characters")
+    func base64URLAgreesWithFoundation() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<70 {
+            let bytes = Data((0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            let expected = bytes.base64EncodedString().replacingOccurrences(of: "+", with: "-")
+                .replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+            #expect(Base64URL.encode(bytes) == expected)
+            #expect(Base64URL.decode(expected) == bytes)
+            #expect(Base64URL.decode(Substring(expected)) == bytes)
+        }
+        // "QQ" is the canonical encoding of "A"; "QR" carries the same byte with non-zero unused bits, which
+        // Foundation accepts. Two texts for one value would let a token be altered without touching its signature.
+        #expect(Base64URL.decode("QQ") == Data("A".utf8))
+        #expect(Base64URL.decode("QR") == nil)
+        #expect(Base64URL.decode("QUI") == Data("AB".utf8))
+        #expect(Base64URL.decode("QUJ") == nil)
+        #expect(Base64URL.decode("QUJD=") == nil)
+        #expect(Base64URL.decode("QU\u{0}D") == nil)
+        #expect(Base64URL.decode("QUé") == nil)
+    }
+
     @Test("Form encoding escapes everything outside the unreserved set and decodes + as space")
     func formEncoding() {
         let encoded = FormEncoding.encode([("vtr", #"["Cl.Cm.P0"]"#), ("hint", "a+b/c=="), ("s", "x y")])

@@ -20,6 +20,18 @@ struct JSONParserTests {
         #expect(parse(#"{"raw":"ünïcødé"}"#)?["raw"] == .string("ünïcødé"))
     }
 
+    @Test("Integers take the exact fast path up to 15 digits and the text conversion beyond, with the same values")
+    func integers() throws {
+        let cases: [(String, Double)] = [
+            ("0", 0), ("-0", 0), ("7", 7), ("-42", -42), ("999999999999999", 999_999_999_999_999),
+            ("-999999999999999", -999_999_999_999_999), ("1000000000000000", 1e15), ("9007199254740993", Double("9007199254740993")!),
+            ("12345678901234567890", Double("12345678901234567890")!), ("1795318517", 1_795_318_517), ("2.5", 2.5), ("25e-1", 2.5),
+        ]
+        for (text, value) in cases {
+            #expect(parse(#"{"n":\#(text)}"#)?["n"] == .number(value), "\(text)")
+        }
+    }
+
     @Test("Malformed input is refused, never a crash", arguments: [
         "", "[]", "\"s\"", "{", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "{\"a\":1} x", "{\"a\":01}", "{\"a\":1.}",
         "{\"a\":-}", "{\"a\":1e}", "{\"a\":tru}", "{\"a\":\"\\x\"}", "{\"a\":\"\\ud800\"}", "{\"a\":\"\\udc00\"}",

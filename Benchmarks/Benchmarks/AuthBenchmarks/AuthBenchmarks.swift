@@ -3,6 +3,7 @@ import AuthHummingbird
 import AuthProviders
 import AuthTesting
 import Benchmark
+import BenchmarkFixtures
 import Crypto
 import Foundation
 import JWTKit
@@ -28,25 +29,14 @@ let benchmarks: @Sendable () -> Void = {
 
         Benchmark("ID token \(name): full validation (ours)") { benchmark in
             for _ in benchmark.scaledIterations {
-                blackHole(try fixture.validator.validate(fixture.token, keySet: fixture.keySet, nonce: "n-0123456789", now: TokenFixture.now))
+                blackHole(try fixture.validate())
             }
         }
 
-        if algorithm == .rs256 {
-            let key = fixture.rawRSAKey
-            let signature = _RSA.Signing.RSASignature(rawRepresentation: fixture.signature)
-            Benchmark("ID token \(name): raw signature verification (swift-crypto)") { benchmark in
-                for _ in benchmark.scaledIterations {
-                    blackHole(key.isValidSignature(signature, for: SHA256.hash(data: fixture.signingInput), padding: .insecurePKCS1v1_5))
-                }
-            }
-        } else {
-            let key = fixture.rawP256Key
-            let signature = try! P256.Signing.ECDSASignature(rawRepresentation: fixture.signature)
-            Benchmark("ID token \(name): raw signature verification (swift-crypto)") { benchmark in
-                for _ in benchmark.scaledIterations {
-                    blackHole(key.isValidSignature(signature, for: SHA256.hash(data: fixture.signingInput)))
-                }
+        let verify = fixture.rawVerifier()
+        Benchmark("ID token \(name): raw signature verification (swift-crypto)") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(verify())
             }
         }
 
@@ -69,13 +59,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    let redirectURI = URL(string: "com.example.app:/oauth/callback")!
-    let redirect = redirectURI.appendingQuery([
-        ("code", SecureRandom.token()), ("state", SecureRandom.token()), ("iss", "https://idp.example.test"),
-    ])
+    let redirect = FixedProvider.sampleRedirect()
     Benchmark("Redirect URL validation (parse + exact match)") { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try AuthorizationResponse(redirect: redirect, redirectURI: redirectURI))
+            blackHole(try AuthorizationResponse(redirect: redirect, redirectURI: FixedProvider.redirectURI))
         }
     }
 

@@ -2,6 +2,7 @@ import AuthCore
 import AuthHummingbird
 import AuthOIDC
 import AuthTesting
+import BenchmarkFixtures
 import Foundation
 import Hummingbird
 import HummingbirdTesting

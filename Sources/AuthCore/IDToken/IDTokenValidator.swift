@@ -94,9 +94,12 @@ public struct IDTokenValidator: Sendable {
         guard claims.audience.contains(clientID) else {
             throw AuthError(.invalidAudience, "The ID token is not issued for this client id.")
         }
-        let untrusted = claims.audience.filter { $0 != clientID && !policy.trustedAudiences.contains($0) }
-        guard untrusted.isEmpty else {
-            throw AuthError(.invalidAudience, "The ID token also names audiences this client does not trust: \(untrusted.joined(separator: ", ")).")
+        // One audience is this client (checked above); only several can include an untrusted one.
+        if claims.audience.count > 1 {
+            let untrusted = claims.audience.filter { $0 != clientID && !policy.trustedAudiences.contains($0) }
+            guard untrusted.isEmpty else {
+                throw AuthError(.invalidAudience, "The ID token also names audiences this client does not trust: \(untrusted.joined(separator: ", ")).")
+            }
         }
         if let party = claims.authorizedParty, party != clientID {
             throw AuthError(.invalidAuthorizedParty, "The ID token's 'azp' is not this client id.")

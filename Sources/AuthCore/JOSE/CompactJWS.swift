@@ -12,7 +12,11 @@ public struct CompactJWS: Sendable {
     /// The decoded signature bytes.
     public let signature: Data
     /// The bytes that were signed: the ASCII text `header.payload`.
-    public let signingInput: Data
+    public var signingInput: Data { Data(token.utf8.prefix(signingInputLength)) }
+
+    /// The token as received; the signing input is its first ``signingInputLength`` bytes, hashed in place.
+    private let token: String
+    private let signingInputLength: Int
 
     /// The largest token accepted, in bytes. Real ID tokens are a few kilobytes.
     public static let maximumLength = 64 * 1024
@@ -22,33 +26,53 @@ public struct CompactJWS: Sendable {
     /// - Throws: `malformed_id_token` for an oversized token, a wrong segment count, invalid base64url,
     ///   or a header that is not a JSON object with an `alg`.
     public init(parsing token: String) throws {
-        let bytes = token.utf8
-        guard bytes.count <= Self.maximumLength else {
+        var token = token
+        guard token.utf8.count <= Self.maximumLength else {
             throw AuthError(.malformedIDToken, "The token is larger than \(Self.maximumLength) bytes.")
         }
-        let segments = token.utf8.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false)
-        guard segments.count == 3 else {
-            throw AuthError(
-                .malformedIDToken,
-                "The token has \(segments.count) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
-            )
+        // One pass over the contiguous UTF-8: find the dots, decode each segment in place.
+        let parsed = token.withUTF8 { bytes -> Result<(JOSEHeader, Data, Data, Int), AuthError> in
+            let text = UnsafeRawBufferPointer(bytes)
+            var dotCount = 0
+            var first = -1, second = -1
+            for index in text.indices where text[index] == UInt8(ascii: ".") {
+                dotCount += 1
+                if dotCount == 1 { first = index } else if dotCount == 2 { second = index }
+            }
+            guard dotCount == 2 else {
+                return .failure(AuthError(
+                    .malformedIDToken,
+                    "The token has \(dotCount + 1) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
+                ))
+            }
+            guard let headerBytes = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[..<first])),
+                let payload = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[(first + 1)..<second])),
+                let signature = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[(second + 1)...]))
+            else {
+                return .failure(AuthError(.malformedIDToken, "A token segment is not valid base64url."))
+            }
+            let headerObject: [String: JSONValue]
+            do {
+                headerObject = try JSONValue.parseObject(headerBytes)
+            } catch {
+                return .failure(AuthError(.malformedIDToken, "The token header is not a JSON object."))
+            }
+            do {
+                return .success((try JOSEHeader(headerObject), payload, signature, second))
+            } catch let error as AuthError {
+                return .failure(error)
+            } catch {
+                return .failure(AuthError(.malformedIDToken, "The token header is invalid."))
+            }
         }
-        guard let headerBytes = Base64URL.decode(Substring(segments[0])),
-            let payload = Base64URL.decode(Substring(segments[1])),
-            let signature = Base64URL.decode(Substring(segments[2]))
-        else {
-            throw AuthError(.malformedIDToken, "A token segment is not valid base64url.")
-        }
-        let headerObject: [String: JSONValue]
-        do {
-            headerObject = try JSONValue.parseObject(headerBytes)
-        } catch {
-            throw AuthError(.malformedIDToken, "The token header is not a JSON object.")
-        }
-        self.header = try JOSEHeader(headerObject)
-        self.payload = payload
-        self.signature = signature
-        self.signingInput = Data(token.utf8.prefix(segments[0].count + 1 + segments[1].count))
+        (header, payload, signature, signingInputLength) = try parsed.get()
+        self.token = token
+    }
+
+    /// Calls `body` with the signing input's bytes, in place in the token.
+    func withSigningInput<Result>(_ body: (UnsafeRawBufferPointer) -> Result) -> Result {
+        var token = token
+        return token.withUTF8 { body(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer($0)[..<signingInputLength])) }
     }
 }
 
@@ -92,7 +116,7 @@ extension CompactJWS {
     ///
     /// - Throws: `invalid_signature`; `malformed` when the payload is not a JSON object. Messages name `tokenKind`.
     package func verifiedClaims(with key: JSONWebKey, algorithm: JWSAlgorithm, tokenKind: String, malformed: AuthError.Code) throws -> [String: JSONValue] {
-        guard key.isValidSignature(signature, for: signingInput, algorithm: algorithm) else {
+        guard withSigningInput({ key.isValidSignature(signature, forBytes: $0, algorithm: algorithm) }) else {
             throw AuthError(.invalidSignature, "The \(tokenKind)'s \(algorithm) signature does not verify with the provider's key.")
         }
         do {

@@ -82,6 +82,11 @@ public struct JSONWebKey: Sendable {
 
     /// Whether `signature` is a valid `algorithm` signature of `signingInput` by this key.
     public func isValidSignature(_ signature: Data, for signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
+        isValidSignature(signature, forBytes: signingInput, algorithm: algorithm)
+    }
+
+    /// Whether `signature` is a valid `algorithm` signature of the bytes `signingInput` (hashed where they lie).
+    func isValidSignature(_ signature: Data, forBytes signingInput: some DataProtocol, algorithm: JWSAlgorithm) -> Bool {
         guard canVerify(algorithm) else { return false }
         switch key {
         case .rsa(let publicKey):
@@ -142,11 +147,11 @@ public struct JSONWebKeySet: Sendable {
     ///
     /// - Throws: `missing_key_id` when there is no `kid` and several keys fit; `unknown_key_id` when none fits.
     public func key(id keyID: String?, for algorithm: JWSAlgorithm) throws -> JSONWebKey {
-        let candidates = keys.filter { $0.canVerify(algorithm) }
         if let keyID {
-            if let key = candidates.first(where: { $0.keyID == keyID }) { return key }
+            if let key = keys.first(where: { $0.keyID == keyID && $0.canVerify(algorithm) }) { return key }
             throw AuthError(.unknownKeyID, "No \(algorithm) key with kid '\(keyID)' is in the provider's JWKS.")
         }
+        let candidates = keys.filter { $0.canVerify(algorithm) }
         switch candidates.count {
         case 1: return candidates[0]
         case 0: throw AuthError(.unknownKeyID, "The provider's JWKS has no key for \(algorithm).")

@@ -5,16 +5,24 @@ import Foundation
 /// Foundation's `JSONDecoder` made ID token validation spend most of its time decoding two small objects, so the
 /// hot path parses here instead. It sees attacker input (token headers and payloads, provider responses), so it
 /// caps nesting depth, rejects trailing garbage, control characters and invalid escapes, and is fuzzed.
+/// It reads the bytes where they lie (no copy) and never lets the buffer escape a ``parse(_:)`` call.
 struct JSONParser {
     struct Failure: Error, Sendable {}
 
-    private let bytes: [UInt8]
+    private let bytes: UnsafeRawBufferPointer
     private var index = 0
     private var depth = 0
     static let maximumDepth = 64
+    /// Room reserved in each non-empty object, so that a claims set of a dozen members is one allocation
+    /// rather than a dictionary regrown four times.
+    private static let initialObjectCapacity = 12
 
     static func parse(_ data: Data) throws -> JSONValue {
-        var parser = JSONParser(bytes: [UInt8](data))
+        try data.withUnsafeBytes { try parse(bytes: $0) }
+    }
+
+    static func parse(bytes: UnsafeRawBufferPointer) throws -> JSONValue {
+        var parser = JSONParser(bytes: bytes)
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()
@@ -22,7 +30,7 @@ struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -44,9 +52,9 @@ struct JSONParser {
         guard depth <= Self.maximumDepth else { throw Failure() }
         defer { depth -= 1 }
         index += 1
-        var object: [String: JSONValue] = [:]
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return .object(object) }
+        if peek() == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        var object = [String: JSONValue](minimumCapacity: Self.initialObjectCapacity)
         while true {
             skipWhitespace()
             guard peek() == UInt8(ascii: "\"") else { throw Failure() }
@@ -95,8 +103,9 @@ struct JSONParser {
             if byte == UInt8(ascii: "\"") {
                 // RFC 8259 §8.1: text is UTF-8. Invalid sequences are refused, not replaced with U+FFFD, so two
                 // different byte strings can never decode to the same claim value.
-                guard ascii || Self.isValidUTF8(bytes[start..<index]) else { throw Failure() }
-                let text = String(decoding: bytes[start..<index], as: UTF8.self)
+                let raw = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+                guard ascii || Self.isValidUTF8(raw) else { throw Failure() }
+                let text = String(decoding: raw, as: UTF8.self)
                 index += 1
                 return text
             }
@@ -111,7 +120,7 @@ struct JSONParser {
             index += 1
             switch byte {
             case UInt8(ascii: "\""):
-                guard Self.isValidUTF8(scalars[...]) else { throw Failure() }
+                guard scalars.withUnsafeBytes({ Self.isValidUTF8($0) }) else { throw Failure() }
                 return String(decoding: scalars, as: UTF8.self)
             case UInt8(ascii: "\\"):
                 guard index < bytes.count else { throw Failure() }
@@ -150,7 +159,7 @@ struct JSONParser {
     }
 
     /// Whether `bytes` is well-formed UTF-8 (no overlong forms, surrogates, or code points past U+10FFFF).
-    private static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+    private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
         !transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true, into: { _ in })
     }
 
@@ -174,7 +183,9 @@ struct JSONParser {
 
     private mutating func parseNumber() throws -> Double {
         let start = index
-        if peek() == UInt8(ascii: "-") { index += 1 }
+        let negative = peek() == UInt8(ascii: "-")
+        if negative { index += 1 }
+        var integerOnly = true
         guard let first = peek(), first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9") else { throw Failure() }
         if first == UInt8(ascii: "0") {
             index += 1
@@ -182,15 +193,24 @@ struct JSONParser {
             skipDigits()
         }
         if peek() == UInt8(ascii: ".") {
+            integerOnly = false
             index += 1
             guard skipDigits() > 0 else { throw Failure() }
         }
         if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            integerOnly = false
             index += 1
             if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { index += 1 }
             guard skipDigits() > 0 else { throw Failure() }
         }
-        guard let value = Double(String(decoding: bytes[start..<index], as: UTF8.self)), value.isFinite else { throw Failure() }
+        // Integers of up to 15 digits (every timestamp) are exact in a Double: no text conversion needed.
+        if integerOnly, index - start <= 15 {
+            var value = 0
+            for offset in (negative ? start + 1 : start)..<index { value = value &* 10 &+ Int(bytes[offset] &- UInt8(ascii: "0")) }
+            return Double(negative ? -value : value)
+        }
+        guard let value = Double(String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)), value.isFinite
+        else { throw Failure() }
         return value
     }
 
