@@ -36,7 +36,9 @@ let package = Package(
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
             ],
-            path: "InstructionCounts"
+            // Not directly under the package directory: package-benchmark runs every executable whose folder's
+            // parent is named "Benchmarks" as a benchmark.
+            path: "Tools/InstructionCounts"
         ),
         .executableTarget(
             name: "AuthBenchmarks",

@@ -18,6 +18,11 @@ public struct SwiftLogAuthLogger: AuthLogger {
         logger.log(level: Self.level(record.level), "\(record.message)", metadata: metadata)
     }
 
+    /// Whether the swift-log logger's level lets `level` through.
+    public func isEnabled(_ level: AuthLogRecord.Level) -> Bool {
+        Self.level(level) >= logger.logLevel
+    }
+
     static func level(_ level: AuthLogRecord.Level) -> Logger.Level {
         switch level {
         case .trace: .trace

@@ -46,9 +46,11 @@ extension AuthClient {
         for scope in options.additionalScopes where !scopes.contains(scope) { scopes.append(scope) }
         let request = SignInRequest(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
 
-        let pkce = options.omitsPKCEForBackendExchange ? nil : PKCE.generate()
-        let state = try await authorizationState(chosen: options.state)
-        let nonce = scopes.contains("openid") ? SecureRandom.token() : nil
+        // One draw of the CSPRNG for the three secrets: PKCE verifier, state and nonce (256 bits each).
+        let secrets = SecureRandom.tokens(3)
+        let pkce = options.omitsPKCEForBackendExchange ? nil : PKCE(generated: secrets[0])
+        let state = try await authorizationState(chosen: options.state, generated: secrets[1])
+        let nonce = scopes.contains("openid") ? secrets[2] : nil
 
         var parameters: [(String, String)] = [
             ("response_type", "code"),
@@ -86,8 +88,8 @@ extension AuthClient {
         if !options.uiLocales.isEmpty { extra["ui_locales"] = options.uiLocales.joined(separator: " ") }
         extra.merge(provider.authorizationParameters(for: request)) { _, fromProvider in fromProvider }
         extra.merge(options.additionalParameters) { _, fromApp in fromApp }
-        let reserved = Set(extra.keys).intersection(Self.reservedParameters)
-        guard reserved.isEmpty else {
+        if extra.keys.contains(where: Self.reservedParameters.contains) {
+            let reserved = Set(extra.keys).intersection(Self.reservedParameters)
             throw AuthError(
                 .invalidConfiguration,
                 "The parameters \(reserved.sorted().joined(separator: ", ")) are set by the engine and cannot be overridden.",
@@ -127,9 +129,9 @@ extension AuthClient {
         return (authorization, pending)
     }
 
-    /// A fresh random state, or the caller's own when it is long enough, URL-safe and never used by this client.
-    private func authorizationState(chosen: String?) async throws -> String {
-        guard let chosen else { return SecureRandom.token() }
+    /// The `generated` random state, or the caller's own when it is long enough, URL-safe and never used by this client.
+    private func authorizationState(chosen: String?, generated: String) async throws -> String {
+        guard let chosen else { return generated }
         let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         guard chosen.count >= SignInOptions.minimumCallerStateLength, chosen.allSatisfy(unreserved.contains) else {
             throw AuthError(

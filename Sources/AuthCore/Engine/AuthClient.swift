@@ -133,10 +133,17 @@ public final class AuthClient: Sendable {
     }
 
     /// Logs an event through the client's logger, attributed to its provider. Providers use it for their own
-    /// steps; never pass a secret (``Secret`` values print as `<redacted>`).
-    public func log(_ level: AuthLogRecord.Level, _ event: String, _ message: String, _ metadata: [String: String] = [:]) {
+    /// steps; never pass a secret (``Secret`` values print as `<redacted>`). The message and metadata are built only
+    /// when the logger wants `level` (``AuthLogger/isEnabled(_:)``).
+    public func log(
+        _ level: AuthLogRecord.Level,
+        _ event: String,
+        _ message: @autoclosure () -> String,
+        _ metadata: @autoclosure () -> [String: String] = [:]
+    ) {
+        guard logger.isEnabled(level) else { return }
         logger.log(
-            AuthLogRecord(level: level, event: event, message: message, metadata: metadata, providerID: provider.id)
+            AuthLogRecord(level: level, event: event, message: message(), metadata: metadata(), providerID: provider.id)
         )
     }
 }

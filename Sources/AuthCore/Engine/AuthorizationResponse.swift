@@ -38,13 +38,15 @@ public struct AuthorizationResponse: Sendable {
     /// - Throws: `redirect_mismatch` for an oversized or unparsable URL; `duplicate_parameter` for a repeated
     ///   parameter (RFC 6749 §3.1).
     public init(parsing redirect: URL) throws {
-        guard redirect.absoluteString.utf8.count <= Self.maximumLength,
-            let components = URLComponents(url: redirect, resolvingAgainstBaseURL: false)
-        else {
-            throw AuthError(.redirectMismatch, "The redirect URL is unparsable or longer than \(Self.maximumLength) bytes.")
+        let pairs = try redirect.withParts { text, parts -> [(String, String)] in
+            guard text.count <= Self.maximumLength, let parts else {
+                throw AuthError(.redirectMismatch, "The redirect URL is unparsable or longer than \(Self.maximumLength) bytes.")
+            }
+            guard let query = parts.query else { return [] }
+            return FormEncoding.decode(UnsafeRawBufferPointer(rebasing: text[query]))
         }
-        var parameters: [String: String] = [:]
-        for (name, value) in FormEncoding.decode(components.percentEncodedQuery ?? "") {
+        var parameters = [String: String](minimumCapacity: pairs.count)
+        for (name, value) in pairs {
             guard parameters.updateValue(value, forKey: name) == nil else {
                 throw AuthError(.duplicateParameter, "The authorization response repeats the parameter '\(name)'.")
             }
@@ -52,28 +54,27 @@ public struct AuthorizationResponse: Sendable {
         self.parameters = parameters
     }
 
-    /// Whether `redirect` points exactly at `redirectURI`: same scheme and host (case-insensitive), same port,
-    /// same path (byte for byte). Query parameters are the response and are not compared.
+    /// Whether `redirect` points exactly at `redirectURI`: same scheme and host (case-insensitive), same user info
+    /// (normally none) and port, same path (byte for byte). Query parameters are the response and are not compared.
     public static func redirect(_ redirect: URL, matches redirectURI: URL) -> Bool {
-        guard let received = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
-            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
-        else { return false }
-        return sameOrigin(received, expected) && received.percentEncodedPath == expected.percentEncodedPath
+        redirect.withParts { received, receivedParts in
+            redirectURI.withParts { expected, expectedParts in
+                guard let receivedParts, let expectedParts else { return false }
+                return receivedParts.hasSameOrigin(in: received, as: expectedParts, in: expected)
+                    && URLParts.equalBytes(receivedParts.path, in: received, expectedParts.path, in: expected)
+            }
+        }
     }
 
     /// Whether `url` is addressed to `redirectURI`'s scheme, host and port, whatever its path (a provider's
     /// cancel or BankID return paths beside the redirect path).
     package static func url(_ url: URL, hasOriginOf redirectURI: URL) -> Bool {
-        guard let received = URLComponents(url: url, resolvingAgainstBaseURL: false),
-            let expected = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)
-        else { return false }
-        return sameOrigin(received, expected)
-    }
-
-    private static func sameOrigin(_ received: URLComponents, _ expected: URLComponents) -> Bool {
-        received.scheme?.lowercased() == expected.scheme?.lowercased()
-            && received.host?.lowercased() == expected.host?.lowercased()
-            && received.port == expected.port
+        url.withParts { received, receivedParts in
+            redirectURI.withParts { expected, expectedParts in
+                guard let receivedParts, let expectedParts else { return false }
+                return receivedParts.hasSameOrigin(in: received, as: expectedParts, in: expected)
+            }
+        }
     }
 
     static func plainText(_ text: String) -> String {

@@ -17,8 +17,14 @@ public struct PKCE: Sendable {
             length == 43
             ? SecureRandom.token(byteCount: 32)
             : SecureRandom.string(length: length, alphabet: unreservedAlphabet)
-        // A generated verifier is valid by construction.
-        return try! PKCE(verifier: Secret(text))
+        return PKCE(generated: text)
+    }
+
+    /// Wraps a verifier made by ``SecureRandom`` (valid by construction: base64url of 32 random bytes, or drawn
+    /// from the unreserved alphabet).
+    init(generated verifier: String) {
+        self.verifier = Secret(verifier)
+        self.challenge = Self.challenge(for: self.verifier)
     }
 
     /// Wraps an existing verifier, for example RFC 7636 appendix B's example.
@@ -26,9 +32,7 @@ public struct PKCE: Sendable {
     /// - Throws: `invalid_configuration` when the verifier is not 43–128 unreserved characters.
     public init(verifier: Secret) throws {
         let text = verifier.reveal()
-        guard (43...128).contains(text.utf8.count),
-            text.unicodeScalars.allSatisfy({ Self.unreservedAlphabet.unicodeScalars.contains($0) })
-        else {
+        guard (43...128).contains(text.utf8.count), text.utf8.allSatisfy(FormEncoding.isUnreserved) else {
             throw AuthError(.invalidConfiguration, "A PKCE verifier must be 43–128 characters of [A-Za-z0-9-._~].")
         }
         self.verifier = verifier
@@ -37,7 +41,9 @@ public struct PKCE: Sendable {
 
     /// The S256 challenge of `verifier`.
     public static func challenge(for verifier: Secret) -> String {
-        Base64URL.encode(Data(SHA256.hash(data: Data(verifier.reveal().utf8))))
+        var text = verifier.reveal()
+        let digest = text.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+        return digest.withUnsafeBytes { Base64URL.encode($0) }
     }
 
     static let unreservedAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"

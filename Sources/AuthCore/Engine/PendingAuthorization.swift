@@ -25,6 +25,10 @@ actor PendingAuthorizationStore {
     /// states is an unusual path, and the bound only limits how far back reuse is caught).
     private var usedCallerStates: [String] = []
     private static let usedCallerStateMemory = 1024
+    /// Expired entries are swept when the table reaches this size, which then doubles from what is left: each
+    /// insert costs O(1) amortized (sweeping on every insert made preparing a sign-in O(n) in pending sign-ins).
+    private var sweepAt = PendingAuthorizationStore.minimumSweepSize
+    private static let minimumSweepSize = 64
 
     /// Records a caller-chosen state; `false` when it is pending or was used before.
     func reserveCallerState(_ state: String) -> Bool {
@@ -35,9 +39,15 @@ actor PendingAuthorizationStore {
     }
 
     func insert(_ pending: PendingAuthorization, now: Date) {
-        entries = entries.filter { $0.value.expiresAt > now }
+        if entries.count >= sweepAt {
+            entries = entries.filter { $0.value.expiresAt > now }
+            sweepAt = max(Self.minimumSweepSize, entries.count * 2)
+        }
         entries[pending.state] = pending
     }
+
+    /// How many entries are held, expired ones not yet swept included (for tests).
+    var count: Int { entries.count }
 
     /// Removes and returns the one unexpired entry for `redirectURI`, when exactly one is pending (a callback
     /// without `state` is attributed to it only then).

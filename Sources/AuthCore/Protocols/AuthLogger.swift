@@ -5,6 +5,15 @@
 public protocol AuthLogger: Sendable {
     /// Handles one record. Called synchronously on the engine's task; keep it quick.
     func log(_ record: AuthLogRecord)
+
+    /// Whether records at `level` would be kept. The engine builds (and sanitizes) only those, so a logger that
+    /// drops debug records costs the sign-in path nothing for them. Default: every level.
+    func isEnabled(_ level: AuthLogRecord.Level) -> Bool
+}
+
+extension AuthLogger {
+    /// Every level is wanted unless the logger says otherwise.
+    public func isEnabled(_ level: AuthLogRecord.Level) -> Bool { true }
 }
 
 /// One structured log event.

@@ -158,9 +158,8 @@ struct JSONParser {
         throw Failure()
     }
 
-    /// Whether `bytes` is well-formed UTF-8 (no overlong forms, surrogates, or code points past U+10FFFF).
     private static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        !transcode(bytes.makeIterator(), from: UTF8.self, to: UTF32.self, stoppingOnError: true, into: { _ in })
+        UTF8Validation.isValid(bytes)
     }
 
     private mutating func parseHex4() throws -> UInt32 {
