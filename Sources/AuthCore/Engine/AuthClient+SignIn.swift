@@ -37,6 +37,11 @@ extension AuthClient {
         return request
     }
 
+    /// How many authorization requests are held, expired ones not yet swept included (for tests of the sweep).
+    package func heldAuthorizationCount() async -> Int {
+        await pendingAuthorizations.count
+    }
+
     /// Builds an authorization request and what its redirect will be checked against, without remembering it.
     func makeAuthorization(options: SignInOptions) async throws -> (AuthorizationRequest, PendingAuthorization) {
         let metadata = try await metadata()

@@ -27,10 +27,7 @@ public struct AuthorizationResponse: Sendable {
     ///
     /// - Throws: `redirect_mismatch` for another URL; `duplicate_parameter` for a repeated parameter.
     public init(redirect: URL, redirectURI: URL) throws {
-        guard Self.redirect(redirect, matches: redirectURI) else {
-            throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
-        }
-        try self.init(parsing: redirect)
+        try self.init(redirect, expecting: redirectURI)
     }
 
     /// Reads the response parameters of `redirect` without checking where it points.
@@ -38,7 +35,21 @@ public struct AuthorizationResponse: Sendable {
     /// - Throws: `redirect_mismatch` for an oversized or unparsable URL; `duplicate_parameter` for a repeated
     ///   parameter (RFC 6749 §3.1).
     public init(parsing redirect: URL) throws {
+        try self.init(redirect, expecting: nil)
+    }
+
+    /// Splits the redirect's text once: matches it against `redirectURI` when given, then reads its query.
+    private init(_ redirect: URL, expecting redirectURI: URL?) throws {
         let pairs = try redirect.withParts { text, parts -> [(String, String)] in
+            if let redirectURI {
+                let matches = redirectURI.withParts { expected, expectedParts in
+                    guard let parts, let expectedParts else { return false }
+                    return parts.isSameEndpoint(in: text, as: expectedParts, in: expected)
+                }
+                guard matches else {
+                    throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
+                }
+            }
             guard text.count <= Self.maximumLength, let parts else {
                 throw AuthError(.redirectMismatch, "The redirect URL is unparsable or longer than \(Self.maximumLength) bytes.")
             }
@@ -60,8 +71,7 @@ public struct AuthorizationResponse: Sendable {
         redirect.withParts { received, receivedParts in
             redirectURI.withParts { expected, expectedParts in
                 guard let receivedParts, let expectedParts else { return false }
-                return receivedParts.hasSameOrigin(in: received, as: expectedParts, in: expected)
-                    && URLParts.equalBytes(receivedParts.path, in: received, expectedParts.path, in: expected)
+                return receivedParts.isSameEndpoint(in: received, as: expectedParts, in: expected)
             }
         }
     }

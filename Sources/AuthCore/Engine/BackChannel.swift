@@ -70,20 +70,26 @@ struct BackChannel: Sendable {
         }
     }
 
+    /// Logs through the logger when it keeps `level`; the record is built only then.
+    private func log(_ level: AuthLogRecord.Level, _ event: String, _ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [String: String] = [:]) {
+        guard logger.isEnabled(level) else { return }
+        logger.log(AuthLogRecord(level: level, event: event, message: message(), metadata: metadata(), providerID: providerID))
+    }
+
     func send(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
-        let endpoint = request.summary
-        logger.log(AuthLogRecord(level: .trace, event: "http.request", message: endpoint, providerID: providerID))
+        var endpoint: String { request.summary }
+        log(.trace, "http.request", endpoint)
         let data: Data
         let response: HTTPResponse
         do {
             (data, response) = try await transport.send(request, body: body, limits: limits)
         } catch let error as AuthError {
-            logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, metadata: ["code": error.code.rawValue], providerID: providerID))
+            log(.warning, "http.failed", endpoint, ["code": error.code.rawValue])
             throw error.attributed(to: providerID)
         } catch is CancellationError {
             throw AuthError(.userCancelled, "\(endpoint) was cancelled.", providerID: providerID)
         } catch {
-            logger.log(AuthLogRecord(level: .warning, event: "http.failed", message: endpoint, providerID: providerID))
+            log(.warning, "http.failed", endpoint)
             throw AuthError(
                 .network,
                 "The request to \(request.url?.host ?? "the provider") failed; check the network connection.",
@@ -92,15 +98,7 @@ struct BackChannel: Sendable {
             )
         }
         let status = response.status.code
-        logger.log(
-            AuthLogRecord(
-                level: .trace,
-                event: "http.response",
-                message: endpoint,
-                metadata: ["status": String(status), "bytes": String(data.count)],
-                providerID: providerID
-            )
-        )
+        log(.trace, "http.response", endpoint, ["status": String(status), "bytes": String(data.count)])
         if response.status.kind == .redirection {
             throw AuthError(
                 .unexpectedRedirect,

@@ -87,6 +87,11 @@ struct URLParts {
             && portNumber(in: text) == other.portNumber(in: otherText)
     }
 
+    /// ``hasSameOrigin(in:as:in:)`` and the same path, byte for byte: exact redirect matching (RFC 9700 §4.1.3).
+    func isSameEndpoint(in text: UnsafeRawBufferPointer, as other: URLParts, in otherText: UnsafeRawBufferPointer) -> Bool {
+        hasSameOrigin(in: text, as: other, in: otherText) && Self.equalBytes(path, in: text, other.path, in: otherText)
+    }
+
     static func equal(_ a: Range<Int>?, in textA: UnsafeRawBufferPointer, _ b: Range<Int>?, in textB: UnsafeRawBufferPointer, ignoringCase: Bool) -> Bool {
         switch (a, b) {
         case (nil, nil): return true
