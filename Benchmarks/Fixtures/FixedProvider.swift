@@ -1,4 +1,5 @@
 import AuthProviders
+import AuthTesting
 import Foundation
 
 /// A provider with fixed endpoints, so building authorization requests touches no network.
@@ -8,11 +9,12 @@ public struct FixedProvider: AuthProvider {
     public static let redirectURI = URL(string: "com.example.app:/oauth/callback")!
     public init() {}
     public init(configuration: ProviderConfiguration) throws { self.init() }
-    public var endpointSource: EndpointSource {
-        .fixed(ProviderMetadata(issuer: "https://idp.example.test",
-                                authorizationEndpoint: URL(string: "https://idp.example.test/authorize")!,
-                                tokenEndpoint: URL(string: "https://idp.example.test/token")!))
-    }
+    /// Built once, as a real provider's fixed endpoints are: the benchmark measures the engine, not `URL(string:)`.
+    public let endpointSource = EndpointSource.fixed(ProviderMetadata(
+        issuer: "https://idp.example.test",
+        authorizationEndpoint: URL(string: "https://idp.example.test/authorize")!,
+        tokenEndpoint: URL(string: "https://idp.example.test/token")!
+    ))
     public func authorizationParameters(for request: SignInRequest) -> [String: String] { ["ui_locales": "en"] }
 
     /// A redirect as the provider sends it back: code, state and RFC 9207 `iss`.
@@ -21,8 +23,29 @@ public struct FixedProvider: AuthProvider {
     }
 }
 
-/// A logger that drops everything (the benchmarks measure the engine, not logging).
+/// A logger that drops everything and says so, as a production logger above debug level does for debug records
+/// (the benchmarks measure the engine, not logging).
 public struct SilentLogger: AuthLogger {
     public init() {}
     public func log(_ record: AuthLogRecord) {}
+    public func isEnabled(_ level: AuthLogRecord.Level) -> Bool { false }
+}
+
+/// A client for `FixedProvider` whose pending requests expire between iterations, so each iteration measures
+/// preparing a request in a steady state rather than a table of every request ever prepared growing without end.
+public struct AuthorizationRequestFixture: Sendable {
+    public let client: AuthClient
+    let clock = ManualClock()
+
+    public init() {
+        client = AuthClient(provider: FixedProvider(), transport: InProcessTransport(), logger: SilentLogger(), clock: clock)
+    }
+
+    /// Prepares one request, then moves the clock past its lifetime.
+    @inline(never)
+    public func prepare() async throws -> AuthorizationRequest {
+        let request = try await client.prepareSignIn()
+        clock.advance(by: client.options.authorizationLifetime + 1)
+        return request
+    }
 }

@@ -53,9 +53,9 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: 2. Authorization request and redirect validation
 
     Benchmark("Authorization request: PKCE + state + nonce + URL") { benchmark in
-        let client = AuthClient(provider: FixedProvider(), transport: InProcessTransport(), logger: SilentLogger())
+        let fixture = AuthorizationRequestFixture()
         for _ in benchmark.scaledIterations {
-            blackHole(try await client.prepareSignIn())
+            blackHole(try await fixture.prepare())
         }
     }
 

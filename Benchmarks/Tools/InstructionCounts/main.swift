@@ -34,8 +34,11 @@ case "redirect":
     let redirect = FixedProvider.sampleRedirect()
     for _ in 0..<iterations { consume(try AuthorizationResponse(redirect: redirect, redirectURI: FixedProvider.redirectURI)) }
 case "authorization-request":
-    let client = AuthClient(provider: FixedProvider(), transport: InProcessTransport(), logger: SilentLogger())
-    for _ in 0..<iterations { consume(try await client.prepareSignIn()) }
+    let fixture = AuthorizationRequestFixture()
+    // Off the main actor, as an app's or a server's task would call it.
+    try await Task.detached {
+        for _ in 0..<iterations { consume(try await fixture.prepare()) }
+    }.value
 default:
     let registry = ProviderRegistry.builtIn
     let configurations = ProviderEmulator.emulatedProviderIDs.compactMap { id in ProviderEmulator.make(for: id).map { (id, $0.configuration) } }

@@ -90,10 +90,9 @@ public struct ProviderConfiguration: Sendable, Hashable {
     ///
     /// - Throws: `missing_configuration_key` naming the key, when it is absent or blank.
     public func requiredString(_ key: String, aliases: [String] = [], providerID: ProviderID? = nil) throws -> String {
-        for candidate in [key] + aliases {
-            if let value = string(candidate)?.trimmingCharacters(in: .whitespacesAndNewlines), !value.isEmpty {
-                return value
-            }
+        if let value = Self.trimmed(string(key)) { return value }
+        for alias in aliases {
+            if let value = Self.trimmed(string(alias)) { return value }
         }
         throw AuthError(
             .missingConfigurationKey,
@@ -101,6 +100,16 @@ public struct ProviderConfiguration: Sendable, Hashable {
             providerID: providerID,
             configurationKey: key
         )
+    }
+
+    /// `text` without surrounding whitespace, `nil` when nothing is left. Values from a console rarely carry any,
+    /// so the common case returns the text as it is (Foundation's trimming cost more than the rest of building a
+    /// provider).
+    private static func trimmed(_ text: String?) -> String? {
+        guard let text, let first = text.first, let last = text.last else { return nil }
+        guard first.isWhitespace || last.isWhitespace else { return text }
+        let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        return value.isEmpty ? nil : value
     }
 
     /// An absolute URL for `key`.

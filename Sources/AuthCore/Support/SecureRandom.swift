@@ -1,14 +1,24 @@
 public import Foundation
-import Crypto
 
-/// Random values for `state`, `nonce` and PKCE verifiers, from the system CSPRNG through swift-crypto.
+/// Random values for `state`, `nonce`, PKCE verifiers and keys' ids, from the system CSPRNG.
+///
+/// The bytes come from the entry point behind the standard library's `SystemRandomNumberGenerator`
+/// (`getrandom(2)` on Linux, `arc4random_buf` on Apple platforms), called once per draw: `SystemRandomNumberGenerator`
+/// itself — and swift-crypto's `SymmetricKey`, which uses it — makes one system call per 8 bytes, twelve for a
+/// sign-in's three secrets.
 public enum SecureRandom {
     /// `count` random bytes.
     public static func bytes(_ count: Int) -> Data {
         precondition(count > 0, "SecureRandom.bytes needs a positive count")
-        // SymmetricKey draws its bytes from the platform CSPRNG (BoringSSL's RAND_bytes / SecRandomCopyBytes).
-        let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * 8))
-        return key.withUnsafeBytes { Data($0) }
+        var data = Data(count: count)
+        data.withUnsafeMutableBytes { fill($0) }
+        return data
+    }
+
+    /// Fills `buffer` with random bytes in one call to the system CSPRNG.
+    package static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        guard let base = buffer.baseAddress, buffer.count > 0 else { return }
+        systemRandom(base, buffer.count)
     }
 
     /// An unpadded base64url string carrying `byteCount` random bytes (32 bytes → 43 characters, 256 bits).
@@ -17,12 +27,13 @@ public enum SecureRandom {
     }
 
     /// `count` independent tokens of `byteCount` random bytes each, from one draw of the CSPRNG: a sign-in's PKCE
-    /// verifier, `state` and `nonce` cost one system call instead of three. The tokens share no bytes.
+    /// verifier, `state` and `nonce` cost one system call. The tokens share no bytes.
     public static func tokens(_ count: Int, byteCount: Int = 32) -> [String] {
         precondition(count > 0 && byteCount > 0, "SecureRandom.tokens needs a positive count and byte count")
-        let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * byteCount * 8))
-        return key.withUnsafeBytes { random in
-            (0..<count).map { index in
+        return withUnsafeTemporaryAllocation(byteCount: count * byteCount, alignment: 8) { random in
+            fill(random)
+            defer { random.initializeMemory(as: UInt8.self, repeating: 0) }  // no secret left on the stack
+            return (0..<count).map { index in
                 Base64URL.encode(UnsafeRawBufferPointer(rebasing: random[(index * byteCount)..<((index + 1) * byteCount)]))
             }
         }
@@ -43,3 +54,9 @@ public enum SecureRandom {
         return result
     }
 }
+
+/// The standard library's CSPRNG entry point (declared in SwiftShims' `Random.h` and part of the runtime's ABI: the
+/// inlinable `SystemRandomNumberGenerator.next()` calls it from every module). It fills any length, retries
+/// interrupted reads, and stops the process rather than return predictable bytes.
+@_silgen_name("swift_stdlib_random")
+private func systemRandom(_ buffer: UnsafeMutableRawPointer, _ count: Int)
