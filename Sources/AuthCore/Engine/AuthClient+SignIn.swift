@@ -64,6 +64,7 @@ extension AuthClient {
             ("scope", scopes.joined(separator: " ")),
             ("state", state),
         ]
+        parameters.reserveCapacity(16)
         if let nonce { parameters.append(("nonce", nonce)) }
         if let pkce { parameters += [("code_challenge", pkce.challenge), ("code_challenge_method", pkce.method)] }
         // The code is bound to the key that will redeem it (RFC 9449 §10): a stolen code is useless without the key.
@@ -101,7 +102,7 @@ extension AuthClient {
                 providerID: provider.id
             )
         }
-        parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        for (name, value) in extra.sorted(by: { $0.key < $1.key }) { parameters.append((name, value)) }
 
         let now = clock.now()
         if provider.usesSignedRequestObject {

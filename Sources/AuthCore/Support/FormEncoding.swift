@@ -9,12 +9,14 @@ public import Foundation
 public enum FormEncoding {
     /// Percent-encodes one key or value.
     public static func escape(_ value: String) -> String {
-        encode([(value, nil)])
-    }
-
-    /// Encodes ordered pairs as `k=v&k=v`.
-    public static func encode(_ pairs: [(String, String)]) -> String {
-        encode(pairs.map { ($0.0, Optional($0.1)) })
+        var value = value
+        return value.withUTF8 { bytes in
+            String(unsafeUninitializedCapacity: escapedLength(bytes)) { output in
+                var position = 0
+                write(bytes, to: output, at: &position)
+                return position
+            }
+        }
     }
 
     /// Encodes a dictionary with keys sorted, so the output is deterministic.
@@ -22,46 +24,74 @@ public enum FormEncoding {
         encode(parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
-    /// Encodes pairs (a `nil` value writes the key alone) into one string, measured first and written once.
-    private static func encode(_ pairs: [(String, String?)]) -> String {
-        var length = max(0, pairs.count - 1)
-        for (key, value) in pairs {
-            length += escapedLength(key)
-            if let value { length += 1 + escapedLength(value) }
-        }
-        return String(unsafeUninitializedCapacity: length) { output in
-            var position = 0
-            for (index, (key, value)) in pairs.enumerated() {
-                if index > 0 { output[position] = UInt8(ascii: "&"); position += 1 }
-                write(key, to: output, at: &position)
-                if let value {
+    /// Encodes ordered pairs as `k=v&k=v`: measured first, then written once into one string.
+    public static func encode(_ pairs: [(String, String)]) -> String {
+        encode(pairs, after: "", separator: nil)
+    }
+
+    /// `prefix` and `separator` (written as they are) followed by the encoded `pairs`, in one string: a URL, its
+    /// `?` or `&`, and its query.
+    static func encode(_ pairs: [(String, String)], after prefix: String, separator: UInt8?) -> String {
+        var prefix = prefix
+        return prefix.withUTF8 { head in
+            var length = head.count + (separator == nil ? 0 : 1) + max(0, pairs.count - 1)
+            for (key, value) in pairs {
+                length += escapedLength(key) + 1 + escapedLength(value)
+            }
+            return String(unsafeUninitializedCapacity: length) { output in
+                var position = 0
+                for byte in head {
+                    output[position] = byte
+                    position += 1
+                }
+                if let separator {
+                    output[position] = separator
+                    position += 1
+                }
+                for (index, (key, value)) in pairs.enumerated() {
+                    if index > 0 { output[position] = UInt8(ascii: "&"); position += 1 }
+                    write(key, to: output, at: &position)
                     output[position] = UInt8(ascii: "=")
                     position += 1
                     write(value, to: output, at: &position)
                 }
+                return position
             }
-            return position
         }
     }
 
     private static func escapedLength(_ text: String) -> Int {
-        var length = 0
-        for byte in text.utf8 { length += isUnreserved(byte) ? 1 : 3 }
+        var text = text
+        return text.withUTF8 { escapedLength($0) }
+    }
+
+    private static func escapedLength(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var length = bytes.count
+        for byte in bytes where !isUnreserved(byte) { length += 2 }
         return length
     }
 
     private static func write(_ text: String, to output: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
-        for byte in text.utf8 {
+        var text = text
+        text.withUTF8 { write($0, to: output, at: &position) }
+    }
+
+    private static func write(_ bytes: UnsafeBufferPointer<UInt8>, to output: UnsafeMutableBufferPointer<UInt8>, at position: inout Int) {
+        for byte in bytes {
             if isUnreserved(byte) {
                 output[position] = byte
                 position += 1
             } else {
                 output[position] = UInt8(ascii: "%")
-                output[position + 1] = hexDigits[Int(byte >> 4)]
-                output[position + 2] = hexDigits[Int(byte & 0x0F)]
+                output[position + 1] = hexDigit(byte >> 4)
+                output[position + 2] = hexDigit(byte & 0x0F)
                 position += 3
             }
         }
+    }
+
+    private static func hexDigit(_ value: UInt8) -> UInt8 {
+        value < 10 ? UInt8(ascii: "0") + value : UInt8(ascii: "A") + value - 10
     }
 
     /// Whether `byte` is in RFC 3986's unreserved set `A-Z a-z 0-9 - . _ ~`.
@@ -74,8 +104,6 @@ public enum FormEncoding {
             return false
         }
     }
-
-    private static let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
 
     /// Decodes `k=v&k=v` into ordered pairs (`+` is a space; a part with an invalid percent-escape, or one that
     /// decodes to invalid UTF-8, is kept literally).
@@ -144,17 +172,15 @@ extension URL {
     /// This URL with `pairs` appended to its query, strictly encoded.
     public func appendingQuery(_ pairs: [(String, String)]) -> URL {
         guard !pairs.isEmpty else { return self }
-        let encoded = FormEncoding.encode(pairs)
-        var text = absoluteString
-        // The common case, without a fragment: the query goes at the end of the text, and the URL is parsed once.
+        let text = absoluteString
+        // The common case, without a fragment: the query goes at the end of the text, written with it into one
+        // string, and the URL is parsed once.
         if !text.utf8.contains(UInt8(ascii: "#")) {
-            if !text.utf8.contains(UInt8(ascii: "?")) {
-                text += "?"
-            } else if text.utf8.last != UInt8(ascii: "?") {
-                text += "&"
-            }
-            return URL(string: text + encoded) ?? self
+            let separator: UInt8? =
+                !text.utf8.contains(UInt8(ascii: "?")) ? UInt8(ascii: "?") : text.utf8.last == UInt8(ascii: "?") ? nil : UInt8(ascii: "&")
+            return URL(string: FormEncoding.encode(pairs, after: text, separator: separator)) ?? self
         }
+        let encoded = FormEncoding.encode(pairs)
         guard var components = URLComponents(url: self, resolvingAgainstBaseURL: false) else { return self }
         if let existing = components.percentEncodedQuery, !existing.isEmpty {
             components.percentEncodedQuery = existing + "&" + encoded

@@ -59,7 +59,19 @@ extension URL {
     /// Whether the engine may send a request to (or open) this URL: `https` with a host, or `http` on a
     /// loopback IP literal.
     public var isSecureEndpoint: Bool {
-        guard let scheme = scheme?.lowercased(), let host, !host.isEmpty else { return false }
+        // On the URL's bytes: every request the engine sends is checked here, and `scheme`, `host` and
+        // `lowercased()` each built a string.
+        let scheme = withParts { text, parts -> String? in
+            guard let parts, let host = parts.host, !host.isEmpty else { return nil }
+            for candidate in ["https", "http"] {
+                var name = candidate
+                let matches = name.withUTF8 { expected in
+                    URLParts.equalIgnoringASCIICase(parts.scheme, in: text, 0..<expected.count, in: UnsafeRawBufferPointer(expected))
+                }
+                if matches { return candidate }
+            }
+            return nil
+        }
         switch scheme {
         case "https": return true
         case "http": return isLoopback
