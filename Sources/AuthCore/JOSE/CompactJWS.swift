@@ -8,9 +8,13 @@ public struct CompactJWS: Sendable {
     /// The protected header.
     public let header: JOSEHeader
     /// The decoded payload bytes.
-    public let payload: Data
+    public var payload: Data { Data(payloadBytes) }
     /// The decoded signature bytes.
-    public let signature: Data
+    public var signature: Data { Data(signatureBytes) }
+
+    // Arrays rather than `Data`: one allocation each instead of two, on the path of every ID token.
+    let payloadBytes: [UInt8]
+    let signatureBytes: [UInt8]
     /// The bytes that were signed: the ASCII text `header.payload`.
     public var signingInput: Data { Data(token.utf8.prefix(signingInputLength)) }
 
@@ -31,7 +35,7 @@ public struct CompactJWS: Sendable {
             throw AuthError(.malformedIDToken, "The token is larger than \(Self.maximumLength) bytes.")
         }
         // One pass over the contiguous UTF-8: find the dots, decode each segment in place.
-        let parsed = token.withUTF8 { bytes -> Result<(JOSEHeader, Data, Data, Int), AuthError> in
+        let parsed = token.withUTF8 { bytes -> Result<(JOSEHeader, [UInt8], [UInt8], Int), AuthError> in
             let text = UnsafeRawBufferPointer(bytes)
             var dotCount = 0
             var first = -1, second = -1
@@ -45,16 +49,25 @@ public struct CompactJWS: Sendable {
                     "The token has \(dotCount + 1) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
                 ))
             }
-            guard let headerBytes = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[..<first])),
-                let payload = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[(first + 1)..<second])),
-                let signature = Base64URL.decode(UnsafeRawBufferPointer(rebasing: text[(second + 1)...]))
-            else {
-                return .failure(AuthError(.malformedIDToken, "A token segment is not valid base64url."))
+            let malformed = AuthError(.malformedIDToken, "A token segment is not valid base64url.")
+            guard let payload = Self.decode(UnsafeRawBufferPointer(rebasing: text[(first + 1)..<second])),
+                let signature = Self.decode(UnsafeRawBufferPointer(rebasing: text[(second + 1)...]))
+            else { return .failure(malformed) }
+            // The header is read once, here: decoded on the stack and parsed from there.
+            let headerText = UnsafeRawBufferPointer(rebasing: text[..<first])
+            guard let headerLength = Base64URL.decodedLength(headerText.count) else { return .failure(malformed) }
+            var headerIsBase64 = true
+            let headerObject = withUnsafeTemporaryAllocation(byteCount: max(headerLength, 1), alignment: 1) { buffer -> [String: JSONValue]? in
+                let decoded = UnsafeMutableRawBufferPointer(rebasing: buffer[..<headerLength])
+                guard Base64URL.decode(headerText, into: decoded) else {
+                    headerIsBase64 = false
+                    return nil
+                }
+                guard case .object(let object)? = try? JSONParser.parse(bytes: UnsafeRawBufferPointer(decoded)) else { return nil }
+                return object
             }
-            let headerObject: [String: JSONValue]
-            do {
-                headerObject = try JSONValue.parseObject(headerBytes)
-            } catch {
+            guard headerIsBase64 else { return .failure(malformed) }
+            guard let headerObject else {
                 return .failure(AuthError(.malformedIDToken, "The token header is not a JSON object."))
             }
             do {
@@ -65,8 +78,19 @@ public struct CompactJWS: Sendable {
                 return .failure(AuthError(.malformedIDToken, "The token header is invalid."))
             }
         }
-        (header, payload, signature, signingInputLength) = try parsed.get()
+        (header, payloadBytes, signatureBytes, signingInputLength) = try parsed.get()
         self.token = token
+    }
+
+    /// The bytes `text` encodes, `nil` when it is not strict base64url.
+    private static func decode(_ text: UnsafeRawBufferPointer) -> [UInt8]? {
+        guard let count = Base64URL.decodedLength(text.count) else { return nil }
+        var valid = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            valid = Base64URL.decode(text, into: UnsafeMutableRawBufferPointer(buffer))
+            initialized = count
+        }
+        return valid ? bytes : nil
     }
 
     /// Calls `body` with the signing input's bytes, in place in the token.
@@ -116,11 +140,14 @@ extension CompactJWS {
     ///
     /// - Throws: `invalid_signature`; `malformed` when the payload is not a JSON object. Messages name `tokenKind`.
     package func verifiedClaims(with key: JSONWebKey, algorithm: JWSAlgorithm, tokenKind: String, malformed: AuthError.Code) throws -> [String: JSONValue] {
-        guard withSigningInput({ key.isValidSignature(signature, forBytes: $0, algorithm: algorithm) }) else {
+        guard withSigningInput({ key.isValidSignature(signatureBytes, forBytes: $0, algorithm: algorithm) }) else {
             throw AuthError(.invalidSignature, "The \(tokenKind)'s \(algorithm) signature does not verify with the provider's key.")
         }
         do {
-            return try JSONValue.parseObject(payload)
+            guard case .object(let object) = try payloadBytes.withUnsafeBytes({ try JSONParser.parse(bytes: $0) }) else {
+                throw JSONValue.NotAnObject()
+            }
+            return object
         } catch {
             throw AuthError(malformed, "The \(tokenKind)'s payload is not a JSON object.")
         }

@@ -86,7 +86,7 @@ public struct JSONWebKey: Sendable {
     }
 
     /// Whether `signature` is a valid `algorithm` signature of the bytes `signingInput` (hashed where they lie).
-    func isValidSignature(_ signature: Data, forBytes signingInput: some DataProtocol, algorithm: JWSAlgorithm) -> Bool {
+    func isValidSignature(_ signature: some DataProtocol, forBytes signingInput: some DataProtocol, algorithm: JWSAlgorithm) -> Bool {
         guard canVerify(algorithm) else { return false }
         switch key {
         case .rsa(let publicKey):
@@ -116,7 +116,7 @@ public struct JSONWebKey: Sendable {
 
     /// ECDSA signatures with r = 0 or s = 0 are invalid by definition (the "psychic signatures" class of bug);
     /// refuse them before they reach the verifier.
-    private static func hasNonZeroHalves(_ signature: Data) -> Bool {
+    private static func hasNonZeroHalves(_ signature: some Collection<UInt8>) -> Bool {
         let half = signature.count / 2
         return signature.prefix(half).contains { $0 != 0 } && signature.suffix(half).contains { $0 != 0 }
     }

@@ -21,7 +21,7 @@ public enum Base64URL {
 
     /// The length of the unpadded encoding of `count` bytes.
     package static func encodedLength(_ count: Int) -> Int {
-        (count / 3) * 4 + [0, 2, 3][count % 3]
+        (count / 3) * 4 + (count % 3 == 0 ? 0 : count % 3 + 1)
     }
 
     /// Writes the unpadded encoding of `bytes` at the start of `output` (at least ``encodedLength(_:)`` bytes).
@@ -67,47 +67,55 @@ public enum Base64URL {
 
     /// Decodes the unpadded base64url text in `text`, with the rules of ``decode(_:)``.
     package static func decode(_ text: UnsafeRawBufferPointer) -> Data? {
-        let remainder = text.count % 4
-        guard remainder != 1 else { return nil }
-        let count = (text.count / 4) * 3 + [0, 0, 1, 2][remainder]
+        guard let count = decodedLength(text.count) else { return nil }
         guard count > 0 else { return Data() }
         var data = Data(count: count)
         let valid = data.withUnsafeMutableBytes { decode(text, into: $0) }
         return valid ? data : nil
     }
 
-    /// Decodes `text` (whose length is not 1 modulo 4) into `output`, exactly its decoded length.
-    private static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
-        var out = 0
-        var index = 0
-        var invalid: UInt8 = 0
-        while index + 4 <= text.count {
-            let a = values[Int(text[index])], b = values[Int(text[index + 1])]
-            let c = values[Int(text[index + 2])], d = values[Int(text[index + 3])]
-            invalid |= (a | b | c | d) & 0x80
-            let chunk = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-            output[out] = UInt8(truncatingIfNeeded: chunk >> 16)
-            output[out + 1] = UInt8(truncatingIfNeeded: chunk >> 8)
-            output[out + 2] = UInt8(truncatingIfNeeded: chunk)
-            out += 3
-            index += 4
+    /// The decoded length of `count` base64url characters, `nil` for a length no encoder produces.
+    package static func decodedLength(_ count: Int) -> Int? {
+        count % 4 == 1 ? nil : (count / 4) * 3 + max(0, count % 4 - 1)
+    }
+
+    /// Decodes `text` (whose length is not 1 modulo 4) into `output`, exactly its decoded length; `false` for a
+    /// character outside the alphabet or a non-canonical final character.
+    package static func decode(_ text: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) -> Bool {
+        guard let input = text.baseAddress, let out = output.baseAddress else { return text.isEmpty }
+        return values.withUnsafeBufferPointer { table in
+            // Unchecked pointer arithmetic: the bounds are the loop's, and this is the token path's inner loop.
+            let value = { (offset: Int) -> UInt32 in UInt32(table[Int(input.load(fromByteOffset: offset, as: UInt8.self))]) }
+            var written = 0
+            var index = 0
+            var invalid: UInt32 = 0
+            while index + 4 <= text.count {
+                let a = value(index), b = value(index + 1), c = value(index + 2), d = value(index + 3)
+                // A valid character's value is below 64; the table's 0xFF for any other byte is not.
+                invalid |= a | b | c | d
+                let chunk = a << 18 | b << 12 | c << 6 | d
+                out.storeBytes(of: UInt8(truncatingIfNeeded: chunk >> 16), toByteOffset: written, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: chunk >> 8), toByteOffset: written + 1, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: chunk), toByteOffset: written + 2, as: UInt8.self)
+                written += 3
+                index += 4
+            }
+            guard invalid < 64 else { return false }
+            switch text.count - index {
+            case 2:
+                let a = value(index), b = value(index + 1)
+                guard (a | b) < 64, b & 0x0F == 0 else { return false }
+                out.storeBytes(of: UInt8(truncatingIfNeeded: a << 2 | b >> 4), toByteOffset: written, as: UInt8.self)
+            case 3:
+                let a = value(index), b = value(index + 1), c = value(index + 2)
+                guard (a | b | c) < 64, c & 0x03 == 0 else { return false }
+                let chunk = a << 12 | b << 6 | c
+                out.storeBytes(of: UInt8(truncatingIfNeeded: chunk >> 10), toByteOffset: written, as: UInt8.self)
+                out.storeBytes(of: UInt8(truncatingIfNeeded: chunk >> 2), toByteOffset: written + 1, as: UInt8.self)
+            default: break
+            }
+            return true
         }
-        switch text.count - index {
-        case 2:
-            let a = values[Int(text[index])], b = values[Int(text[index + 1])]
-            invalid |= (a | b) & 0x80
-            guard invalid == 0, b & 0x0F == 0 else { return false }
-            output[out] = a << 2 | b >> 4
-        case 3:
-            let a = values[Int(text[index])], b = values[Int(text[index + 1])], c = values[Int(text[index + 2])]
-            invalid |= (a | b | c) & 0x80
-            guard invalid == 0, c & 0x03 == 0 else { return false }
-            let chunk = UInt32(a) << 12 | UInt32(b) << 6 | UInt32(c)
-            output[out] = UInt8(truncatingIfNeeded: chunk >> 10)
-            output[out + 1] = UInt8(truncatingIfNeeded: chunk >> 2)
-        default: break
-        }
-        return invalid == 0
     }
 
     private static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
