@@ -39,9 +39,11 @@ public struct CompactJWS: Sendable {
             let text = UnsafeRawBufferPointer(bytes)
             var dotCount = 0
             var first = -1, second = -1
-            for index in text.indices where text[index] == UInt8(ascii: ".") {
-                dotCount += 1
-                if dotCount == 1 { first = index } else if dotCount == 2 { second = index }
+            if let base = text.baseAddress {
+                for index in 0..<text.count where base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: ".") {
+                    dotCount += 1
+                    if dotCount == 1 { first = index } else if dotCount == 2 { second = index }
+                }
             }
             guard dotCount == 2 else {
                 return .failure(AuthError(
@@ -49,13 +51,14 @@ public struct CompactJWS: Sendable {
                     "The token has \(dotCount + 1) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
                 ))
             }
-            let malformed = AuthError(.malformedIDToken, "A token segment is not valid base64url.")
+            // Built only on failure: an AuthError sanitizes its message, which costs more than parsing a header.
+            func malformed() -> AuthError { AuthError(.malformedIDToken, "A token segment is not valid base64url.") }
             guard let payload = Self.decode(UnsafeRawBufferPointer(rebasing: text[(first + 1)..<second])),
                 let signature = Self.decode(UnsafeRawBufferPointer(rebasing: text[(second + 1)...]))
-            else { return .failure(malformed) }
+            else { return .failure(malformed()) }
             // The header is read once, here: decoded on the stack and parsed from there.
             let headerText = UnsafeRawBufferPointer(rebasing: text[..<first])
-            guard let headerLength = Base64URL.decodedLength(headerText.count) else { return .failure(malformed) }
+            guard let headerLength = Base64URL.decodedLength(headerText.count) else { return .failure(malformed()) }
             var headerIsBase64 = true
             let headerObject = withUnsafeTemporaryAllocation(byteCount: max(headerLength, 1), alignment: 1) { buffer -> [String: JSONValue]? in
                 let decoded = UnsafeMutableRawBufferPointer(rebasing: buffer[..<headerLength])
@@ -66,7 +69,7 @@ public struct CompactJWS: Sendable {
                 guard case .object(let object)? = try? JSONParser.parse(bytes: UnsafeRawBufferPointer(decoded)) else { return nil }
                 return object
             }
-            guard headerIsBase64 else { return .failure(malformed) }
+            guard headerIsBase64 else { return .failure(malformed()) }
             guard let headerObject else {
                 return .failure(AuthError(.malformedIDToken, "The token header is not a JSON object."))
             }
