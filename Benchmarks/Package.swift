@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "AuthOIDC", package: "swift-auth-providers"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],

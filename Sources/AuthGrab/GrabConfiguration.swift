@@ -65,7 +65,7 @@ public struct GrabConfiguration: Sendable, Hashable {
             for key in keys { if let value = section.string(key), !value.isEmpty { return value } }
             return nil
         }
-        let scope = try section.requiredString("Scope", providerID: id).split(whereSeparator: \.isWhitespace).map(String.init)
+        let scope = ProviderConfiguration.words(try section.requiredString("Scope", providerID: id))
         guard scope.contains("openid") else {
             throw AuthError(.invalidConfiguration, "The configuration key 'Scope' must include openid (Grab's ID token and its nonce depend on it); it is '\(scope.joined(separator: " "))'.",
                             providerID: id, configurationKey: "Scope")

@@ -45,7 +45,7 @@ public struct OLOidcConfig: Sendable, Hashable {
         clientId = try configuration.requiredString("clientId", providerID: id)
         redirectUri = try configuration.requiredURL("redirectUri", providerID: id)
         let scopeText = try configuration.requiredString("scopes", providerID: id)
-        scopes = scopeText.split(whereSeparator: \.isWhitespace).map(String.init)
+        scopes = ProviderConfiguration.words(scopeText)
         guard scopes.contains("openid") else {
             throw AuthError(.invalidConfiguration, "The OneLogin 'scopes' must contain openid; got '\(scopeText)'.", providerID: id)
         }

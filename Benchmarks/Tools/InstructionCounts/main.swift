@@ -8,7 +8,7 @@ import AuthTesting
 import BenchmarkFixtures
 import Foundation
 
-let paths = ["id-token-rs256", "raw-rs256", "id-token-es256", "raw-es256", "redirect", "authorization-request", "registry"]
+let paths = ["id-token-rs256", "raw-rs256", "id-token-es256", "raw-es256", "redirect", "authorization-request", "full-sign-in", "registry"]
 let arguments = CommandLine.arguments
 guard arguments.count == 3, paths.contains(arguments[1]), let iterations = Int(arguments[2]), iterations >= 0 else {
     FileHandle.standardError.write(Data("usage: instruction-counts <\(paths.joined(separator: "|"))> <iterations>\n".utf8))
@@ -21,7 +21,7 @@ func consume<T>(_ value: T) {
 }
 
 // Scripts/instruction-counts.sh counts only the synchronous paths: valgrind 3.19 crashes in the dispatch threads of an
-// async program, so `authorization-request` (which awaits the client's actors) is for `perf record` only.
+// async program, so `authorization-request` and `full-sign-in` (which await actors) are for `perf record` only.
 // Everything a path needs is built before the loop, so the count per iteration is the path alone.
 switch arguments[1] {
 case "id-token-rs256", "id-token-es256":
@@ -38,6 +38,11 @@ case "authorization-request":
     // Off the main actor, as an app's or a server's task would call it.
     try await Task.detached {
         for _ in 0..<iterations { consume(try await fixture.prepare()) }
+    }.value
+case "full-sign-in":
+    let fixture = try SignInFixture()
+    try await Task.detached {
+        for _ in 0..<iterations { consume(try await fixture.signIn()) }
     }.value
 default:
     let registry = ProviderRegistry.builtIn

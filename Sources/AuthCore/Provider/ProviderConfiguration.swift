@@ -106,10 +106,22 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// so the common case returns the text as it is (Foundation's trimming cost more than the rest of building a
     /// provider).
     private static func trimmed(_ text: String?) -> String? {
-        guard let text, let first = text.first, let last = text.last else { return nil }
-        guard first.isWhitespace || last.isWhitespace else { return text }
+        guard let text, let first = text.utf8.first, let last = text.utf8.last else { return nil }
+        // Only ASCII whitespace or a non-ASCII byte (which may start or end Unicode whitespace) needs trimming.
+        guard mayBeWhitespace(first) || mayBeWhitespace(last) else { return text }
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         return value.isEmpty ? nil : value
+    }
+
+    /// `text` split at whitespace, as scope strings are written. Scopes are ASCII (RFC 6749 §3.3): the split runs on
+    /// the bytes, and on Unicode whitespace only for other text.
+    public static func words(_ text: String) -> [String] {
+        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(whereSeparator: \.isWhitespace).map(String.init) }
+        return text.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { String(Substring($0)) }
+    }
+
+    private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || (0x09...0x0D).contains(byte) || byte >= 0x80
     }
 
     /// An absolute URL for `key`.
@@ -146,7 +158,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// Scopes for `key`: a space-separated string or an array of strings.
     public func scopes(_ key: String) -> [String]? {
         switch values[key] {
-        case .string(let value): return value.split(whereSeparator: \.isWhitespace).map(String.init)
+        case .string(let value): return Self.words(value)
         case .array(let items): return items.compactMap(\.stringValue)
         default: return nil
         }
