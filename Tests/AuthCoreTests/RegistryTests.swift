@@ -20,6 +20,22 @@ struct RegistryTests {
         "redirect_uri": "com.example.app:/cb",
     ])
 
+    @Test("Required strings are trimmed of any whitespace (ASCII or Unicode) and scopes split on it, as before the byte-level fast paths")
+    func trimmingAndWords() throws {
+        let configuration = ProviderConfiguration([
+            "plain": "client-1", "padded": " \tclient-2\n", "unicode": "\u{00A0}client-3\u{2003}", "blank": " \u{3000} ",
+            "scope": "openid  email\tprofile\n", "unicodeScope": "openid\u{2003}email",
+        ])
+        #expect(try configuration.requiredString("plain") == "client-1")
+        #expect(try configuration.requiredString("padded") == "client-2")
+        #expect(try configuration.requiredString("unicode") == "client-3")
+        #expect(try configuration.requiredString("missing", aliases: ["padded"]) == "client-2")
+        #expect(throws: AuthError.self) { try configuration.requiredString("blank") }
+        #expect(configuration.scopes("scope") == ["openid", "email", "profile"])
+        #expect(configuration.scopes("unicodeScope") == ["openid", "email"])
+        #expect(ProviderConfiguration.words("") == [])
+    }
+
     @Test("An unknown id is an error that lists the known ids")
     func unknownProvider() {
         let error = #expect(throws: AuthError.self) {

@@ -7,14 +7,25 @@ import Foundation
 let registered = URL(string: "com.example.app:/oauth/callback")!
 let loopback = URL(string: "http://127.0.0.1:53682/callback")!
 
+/// Redirect matching as it was before the byte-level rewrite.
+func componentsMatch(_ redirect: URL, _ registered: URL) -> Bool {
+    guard let a = URLComponents(url: redirect, resolvingAgainstBaseURL: false),
+        let b = URLComponents(url: registered, resolvingAgainstBaseURL: false)
+    else { return false }
+    return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+        && a.port == b.port && a.percentEncodedPath == b.percentEncodedPath
+}
+
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzRedirect(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     _ = FormEncoding.decode(text)
     guard let url = URL(string: text) else { return 0 }
-    _ = AuthorizationResponse.redirect(url, matches: registered)
-    _ = AuthorizationResponse.redirect(url, matches: loopback)
+    // The byte-level matcher may be stricter than URLComponents (user info, escaped hosts), never looser.
+    for expected in [registered, loopback] where AuthorizationResponse.redirect(url, matches: expected) {
+        guard componentsMatch(url, expected) else { fatalError("byte-level match accepted \(url) for \(expected)") }
+    }
     if let response = try? AuthorizationResponse(parsing: url) {
         _ = (response.state, response.code, response.error, response.errorDescription, response.issuer)
     }
