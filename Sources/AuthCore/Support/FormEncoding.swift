@@ -39,10 +39,9 @@ public enum FormEncoding {
                 length += escapedLength(key) + 1 + escapedLength(value)
             }
             return String(unsafeUninitializedCapacity: length) { output in
-                var position = 0
-                for byte in head {
-                    output[position] = byte
-                    position += 1
+                var position = head.count
+                if let source = head.baseAddress, let target = output.baseAddress {
+                    target.update(from: source, count: head.count)
                 }
                 if let separator {
                     output[position] = separator
@@ -172,12 +171,14 @@ extension URL {
     /// This URL with `pairs` appended to its query, strictly encoded.
     public func appendingQuery(_ pairs: [(String, String)]) -> URL {
         guard !pairs.isEmpty else { return self }
-        let text = absoluteString
+        var text = absoluteString
+        let (hasQuery, hasFragment) = text.withUTF8 { bytes in
+            (bytes.contains(UInt8(ascii: "?")), bytes.contains(UInt8(ascii: "#")))
+        }
         // The common case, without a fragment: the query goes at the end of the text, written with it into one
         // string, and the URL is parsed once.
-        if !text.utf8.contains(UInt8(ascii: "#")) {
-            let separator: UInt8? =
-                !text.utf8.contains(UInt8(ascii: "?")) ? UInt8(ascii: "?") : text.utf8.last == UInt8(ascii: "?") ? nil : UInt8(ascii: "&")
+        if !hasFragment {
+            let separator: UInt8? = !hasQuery ? UInt8(ascii: "?") : text.utf8.last == UInt8(ascii: "?") ? nil : UInt8(ascii: "&")
             return URL(string: FormEncoding.encode(pairs, after: text, separator: separator)) ?? self
         }
         let encoded = FormEncoding.encode(pairs)
