@@ -54,7 +54,8 @@ public struct IDTokenClaims: Sendable, Hashable {
         guard let issuedAt = claims["iat"]?.timestampValue else {
             throw AuthError(.missingClaim, "The ID token has no 'iat' claim that is a valid NumericDate.")
         }
-        if let authTime = claims["auth_time"], authTime != .null, authTime.timestampValue == nil {
+        let authTime = claims["auth_time"]
+        if let authTime, authTime != .null, authTime.timestampValue == nil {
             throw AuthError(.malformedIDToken, "The ID token's 'auth_time' is not a valid NumericDate.")
         }
         self.issuer = issuer
@@ -63,7 +64,7 @@ public struct IDTokenClaims: Sendable, Hashable {
         self.expiration = expiration
         self.issuedAt = issuedAt
         self.nonce = claims["nonce"]?.stringValue
-        self.authenticationTime = claims["auth_time"]?.timestampValue
+        self.authenticationTime = authTime?.timestampValue
         self.authenticationContextClass = claims["acr"]?.stringValue
         self.authenticationMethods = claims["amr"]?.arrayValue?.compactMap(\.stringValue) ?? []
         self.authorizedParty = claims["azp"]?.stringValue

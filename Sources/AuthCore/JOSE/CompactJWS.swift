@@ -120,11 +120,12 @@ public struct JOSEHeader: Sendable, Hashable {
         guard let algorithm = members["alg"]?.stringValue else {
             throw AuthError(.malformedIDToken, "The token header has no 'alg'.")
         }
-        if let kid = members["kid"], kid.stringValue == nil {
+        let kid = members["kid"]
+        if let kid, kid.stringValue == nil {
             throw AuthError(.malformedIDToken, "The token header's 'kid' is not a string.")
         }
         self.algorithm = algorithm
-        self.keyID = members["kid"]?.stringValue
+        self.keyID = kid?.stringValue
         self.type = members["typ"]?.stringValue
         if let crit = members["crit"] {
             guard let names = crit.arrayValue?.compactMap(\.stringValue), !names.isEmpty else {
