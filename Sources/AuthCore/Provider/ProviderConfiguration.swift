@@ -76,14 +76,20 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// The string for the first of `keys` that is present (numbers and booleans are rendered as text).
     public func string(_ keys: String...) -> String? {
         for key in keys {
-            switch values[key] {
-            case .string(let value): return value
-            case .number(let value): return JSONValue.number(value).int64Value.map(String.init) ?? String(value)
-            case .bool(let value): return value ? "true" : "false"
-            default: continue
-            }
+            if let value = string(key) { return value }
         }
         return nil
+    }
+
+    /// The string for `key` (numbers and booleans are rendered as text). The one-key form builds no array of keys:
+    /// providers call it for every key they read.
+    public func string(_ key: String) -> String? {
+        switch values[key] {
+        case .string(let value): return value
+        case .number(let value): return JSONValue.number(value).int64Value.map(String.init) ?? String(value)
+        case .bool(let value): return value ? "true" : "false"
+        default: return nil
+        }
     }
 
     /// The non-empty string for `key` (or the first present alias), trimmed of surrounding whitespace.
@@ -116,8 +122,18 @@ public struct ProviderConfiguration: Sendable, Hashable {
     /// `text` split at whitespace, as scope strings are written. Scopes are ASCII (RFC 6749 §3.3): the split runs on
     /// the bytes, and on Unicode whitespace only for other text.
     public static func words(_ text: String) -> [String] {
-        guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.split(whereSeparator: \.isWhitespace).map(String.init) }
-        return text.utf8.split(whereSeparator: { $0 == 0x20 || (0x09...0x0D).contains($0) }).map { String(Substring($0)) }
+        var text = text
+        return text.withUTF8 { bytes -> [String] in
+            guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init) }
+            var words: [String] = []
+            var start = 0
+            for index in 0...bytes.count {
+                guard index == bytes.count || bytes[index] == 0x20 || (0x09...0x0D).contains(bytes[index]) else { continue }
+                if index > start { words.append(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)) }
+                start = index + 1
+            }
+            return words
+        }
     }
 
     private static func mayBeWhitespace(_ byte: UInt8) -> Bool {
