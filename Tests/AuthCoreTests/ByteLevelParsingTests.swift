@@ -73,6 +73,22 @@ struct ByteLevelParsingTests {
         }
     }
 
+    @Test("A JWS whose signature segment is re-encoded non-canonically is malformed, not merely a bad signature")
+    func nonCanonicalSignatureSegment() throws {
+        let keys = TestSigningKeys.primary
+        let token = TestJWT.make(header: ["alg": "RS256", "kid": .string(keys.keyID(for: .rs256))], claims: ["sub": "s"]) {
+            keys.sign($0, algorithm: .rs256)
+        }
+        #expect(throws: Never.self) { try CompactJWS(parsing: token) }
+        // A 256-byte signature ends in a two-character group whose second character carries 4 unused bits.
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_")
+        let last = try #require(token.last.flatMap { alphabet.firstIndex(of: $0) })
+        #expect(last & 0x0F == 0)
+        let altered = String(token.dropLast()) + String(alphabet[last + 1])
+        #expect(Base64URL.decode(String(altered.split(separator: ".")[2])) == nil)
+        #expect { try CompactJWS(parsing: altered) } throws: { ($0 as? AuthError)?.code == .malformedIDToken }
+    }
+
     @Test("A query is appended after an existing one, after a bare '?', and before a fragment")
     func appendingQuery() {
         let pairs = [("a", "x y"), ("b", "é/&=")]
