@@ -13,22 +13,39 @@ let package = Package(
     name: "swift-auth-providers",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9), .visionOS(.v1)],
     products: [
+        // The engine and its plug-in protocols.
         .library(name: "AuthCore", targets: ["AuthCore"]),
-        .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
+        // Providers: each imports AuthCore only, so a server that selects one by name links no URLSession or Apple code.
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
-        .library(name: "AuthTesting", targets: ["AuthTesting"]),
-        .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
-        .library(name: "AuthProviders", targets: ["AuthProviders"]),
-        .library(name: "AuthApple", targets: ["AuthApple"]),
-        .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
-        .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
-        .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
-        .library(name: "AuthUber", targets: ["AuthUber"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
-        .library(name: "AuthObservability", targets: ["AuthObservability"]),
+        .library(name: "AuthUber", targets: ["AuthUber"]),
+        .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
+        .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
+        .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
+        .library(name: "AuthProviders", targets: ["AuthProviders"]),
+        // Opt-in layers for apps migrating from a vendor SDK: the vendor's names over the provider, app defaults.
+        .library(name: "GrabCompat", targets: ["GrabCompat"]),
+        .library(name: "UberCompat", targets: ["UberCompat"]),
+        .library(name: "SchibstedCompat", targets: ["SchibstedCompat"]),
+        .library(name: "OneLoginCompat", targets: ["OneLoginCompat"]),
+        .library(name: "GOVUKCompat", targets: ["GOVUKCompat"]),
+        // Apps: hand-off to native apps, vendor-session adoption, persistent storage; Apple platform shells.
+        .library(name: "AuthAppSupport", targets: ["AuthAppSupport"]),
+        .library(name: "AuthApple", targets: ["AuthApple"]),
+        // Transports, user agents, observability.
+        .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
         .library(name: "AuthAsyncHTTPClient", targets: ["AuthAsyncHTTPClient"]),
+        .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
+        .library(name: "AuthObservability", targets: ["AuthObservability"]),
+        // Servers.
         .library(name: "AuthHummingbird", targets: ["AuthHummingbird"]),
+        .library(name: "AuthPostgres", targets: ["AuthPostgres"]),
+        // Tests and emulators.
+        .library(name: "AuthTesting", targets: ["AuthTesting"]),
+        .library(name: "AuthEmulators", targets: ["AuthEmulators"]),
+        // Tools: the user's CLI (links no test code), and the emulators' server and demo.
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
+        .executable(name: "auth-emulator", targets: ["AuthEmulatorTool"]),
         .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
         .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"]),
@@ -42,14 +59,22 @@ let package = Package(
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
+    // `traits: ["WebSignIn"]` brings AuthHummingbird, `traits: ["PostgresStorage"]` AuthPostgres as well.
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
         // A server signs in through AsyncHTTPClient, so this trait brings that transport too.
         .trait(
             name: "WebSignIn",
-            description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory or PostgreSQL (postgres-nio)",
+            description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory",
             enabledTraits: ["AsyncHTTPClientTransport"]
+        ),
+        // PostgreSQL is a trait of its own: a Hummingbird app that keeps sessions in memory or in its own store never
+        // resolves postgres-nio.
+        .trait(
+            name: "PostgresStorage",
+            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio)",
+            enabledTraits: ["WebSignIn"]
         ),
     ],
     dependencies: [
@@ -75,6 +100,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
+        // MARK: The engine
+
         .target(
             name: "AuthCore",
             dependencies: [
@@ -85,6 +112,60 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+
+        // MARK: Providers (AuthCore only: Scripts/check-boundaries.sh fails the test command otherwise)
+
+        .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthGrab", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthUber", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthSchibsted", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(
+            name: "AuthProviders",
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Apps
+
+        // Platform-neutral app machinery (tested on Linux); its Keychain shells compile where Security exists.
+        .target(name: "AuthAppSupport", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
+        // neutral decisions (callback matching) compile and are tested on Linux.
+        .target(name: "AuthApple", dependencies: ["AuthCore", "AuthAppSupport"], swiftSettings: strictSettings),
+        // The vendor look-alike APIs, opt-in. Their defaults (the Keychain, URLSession) live here, not in the providers.
+        .target(
+            name: "GrabCompat",
+            dependencies: ["AuthGrab", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "UberCompat",
+            dependencies: ["AuthUber", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "SchibstedCompat",
+            dependencies: [
+                "AuthSchibsted", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "OneLoginCompat",
+            dependencies: ["AuthOneLogin", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession"],
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "GOVUKCompat",
+            dependencies: ["AuthGOVUK", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession"],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Transports and user agents
+
         // URLSession (FoundationNetworking on Linux) lives here, not in AuthCore: a server that sends through
         // AsyncHTTPClient links no libcurl.
         .target(
@@ -96,7 +177,6 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthAsyncHTTPClient",
             dependencies: [
@@ -105,45 +185,6 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AuthAsyncHTTPClientTests",
-            dependencies: [
-                "AuthAsyncHTTPClient", "AuthTesting",
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-            ],
-            swiftSettings: strictSettings
-        ),
-        // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird
-        // or postgres-nio.
-        .target(
-            name: "AuthHummingbird",
-            dependencies: [
-                "AuthCore",
-                .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["WebSignIn"])),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "AuthHummingbirdTests",
-            dependencies: [
-                "AuthHummingbird", "AuthOIDC", "AuthTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-            ],
-            swiftSettings: strictSettings
-        ),
-        .target(
-            name: "AuthObservability",
-            dependencies: [
-                "AuthCore",
-                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
-                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
             ],
             swiftSettings: strictSettings
         ),
@@ -158,6 +199,43 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .target(
+            name: "AuthObservability",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Servers
+
+        // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird.
+        // It depends on no database driver.
+        .target(
+            name: "AuthHummingbird",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Compiles to nothing without the "PostgresStorage" trait: only apps that keep sessions in PostgreSQL
+        // resolve postgres-nio.
+        .target(
+            name: "AuthPostgres",
+            dependencies: [
+                "AuthCore", "AuthHummingbird",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Testing and emulators
+
+        .target(
             name: "AuthTesting",
             dependencies: [
                 "AuthCore",
@@ -167,26 +245,38 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
-        .target(name: "AuthOneLogin", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
         .target(
-            name: "AuthSchibsted",
-            dependencies: ["AuthCore", "AuthApple", "AuthURLSession", .product(name: "Crypto", package: "swift-crypto")],
+            name: "AuthEmulators",
+            dependencies: [
+                "AuthCore", "AuthTesting", "AuthAppSupport",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ],
             swiftSettings: strictSettings
         ),
-        .target(name: "AuthUber", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
-        // The vendor facades default to the platform's persistent storage (AuthApple's PersistentTokenStorage) and,
-        // like the vendors' SDKs, to URLSession (AuthURLSession).
-        .target(name: "AuthGrab", dependencies: ["AuthCore", "AuthApple", "AuthURLSession"], swiftSettings: strictSettings),
+
+        // MARK: Tools
+
+        // What both command-line tools print (results, errors, sessions); no test code.
         .target(
-            name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthURLSession", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
+            name: "CommandLineOutput",
+            dependencies: ["AuthCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             swiftSettings: strictSettings
         ),
+        // The user's tool: any provider, any issuer. Links no test code (the test command checks its symbols).
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
-                "AuthProviders", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient",
+                "AuthProviders", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "CommandLineOutput",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        // `auth-emulator emulate` and `auth-emulator demo`: the embedded emulators, in process or over HTTP.
+        .executableTarget(
+            name: "AuthEmulatorTool",
+            dependencies: [
+                "AuthProviders", "AuthEmulators", "AuthTesting", "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -194,32 +284,6 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .target(
-            name: "ExampleSupport",
-            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
-            path: "Examples/ExampleSupport",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
-        .executableTarget(name: "GOVUKExample", dependencies: ["AuthGOVUK", "AuthTesting", "ExampleSupport"], path: "Examples/GOVUKExample", swiftSettings: strictSettings),
-        .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
-        .executableTarget(name: "UberExample", dependencies: ["AuthUber", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
-        .executableTarget(name: "SchibstedExample", dependencies: ["AuthSchibsted", "ExampleSupport"], path: "Examples/SchibstedExample", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "WebSignInExample",
-            dependencies: [
-                "AuthHummingbird", "AuthProviders", "AuthTesting", "AuthAsyncHTTPClient",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"])),
-            ],
-            path: "Examples/WebSignIn",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(name: "OneLoginExample", dependencies: ["AuthOneLogin", "ExampleSupport"], path: "Examples/OneLoginExample", swiftSettings: strictSettings),
-        // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
-        // neutral decisions (Keychain attributes, OSStatus mapping, callback matching) compile and are tested on Linux.
-        .target(name: "AuthApple", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthConfigCheck", dependencies: ["AuthCore", "AuthProviders"], swiftSettings: strictSettings),
         .executableTarget(
             name: "auth-config-check",
@@ -243,18 +307,50 @@ let package = Package(
             ),
             path: "Plugins/ScaffoldProvider"
         ),
-        .testTarget(
-            name: "AuthConfigCheckTests",
-            dependencies: ["AuthConfigCheck", "AuthCore"],
-            resources: [.copy("Fixtures")],
+
+        // MARK: Examples
+
+        .target(
+            name: "ExampleSupport",
+            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient"],
+            path: "Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
-        .testTarget(
-            name: "MigrationGuideTests",
-            dependencies: ["AuthCore", "AuthGOVUK", "AuthGrab", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthTesting"],
+        .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "GOVUKExample",
+            dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthTesting", "AuthEmulators", "ExampleSupport"],
+            path: "Examples/GOVUKExample",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
+        .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
+        .executableTarget(name: "UberExample", dependencies: ["AuthUber", "UberCompat", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "SchibstedExample",
+            dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "ExampleSupport"],
+            path: "Examples/SchibstedExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "OneLoginExample",
+            dependencies: ["AuthOneLogin", "OneLoginCompat", "ExampleSupport"],
+            path: "Examples/OneLoginExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "WebSignInExample",
+            dependencies: [
+                "AuthHummingbird", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"])),
+            ],
+            path: "Examples/WebSignIn",
+            swiftSettings: strictSettings
+        ),
+
+        // MARK: Tests
+
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
@@ -266,6 +362,45 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthSchibstedTests",
+            dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AuthOneLoginTests",
+            dependencies: ["AuthOneLogin", "OneLoginCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "MigrationGuideTests",
+            dependencies: [
+                "AuthCore", "AuthGOVUK", "AuthGrab", "AuthOneLogin", "AuthSchibsted", "AuthUber",
+                "GOVUKCompat", "GrabCompat", "OneLoginCompat", "SchibstedCompat", "UberCompat", "AuthTesting", "AuthEmulators",
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "AuthAppSupportTests", dependencies: ["AuthAppSupport", "AuthCore", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthAsyncHTTPClientTests",
+            dependencies: [
+                "AuthAsyncHTTPClient", "AuthTesting",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "AuthLoopbackTests",
+            dependencies: ["AuthLoopback", "AuthTesting", "AuthURLSession", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "AuthObservabilityTests",
             dependencies: [
@@ -275,14 +410,22 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthLoopbackTests", dependencies: ["AuthLoopback", "AuthTesting", "AuthURLSession", .product(name: "Crypto", package: "swift-crypto")], swiftSettings: strictSettings),
-        .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthSchibstedTests", dependencies: ["AuthSchibsted", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthOneLoginTests", dependencies: ["AuthOneLogin", "AuthProviders", "AuthTesting"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthHummingbirdTests",
+            dependencies: [
+                // The PostgreSQL suite shares the web sign-in harness.
+                "AuthHummingbird", "AuthPostgres", "AuthOIDC", "AuthTesting",
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthConfigCheckTests",
+            dependencies: ["AuthConfigCheck", "AuthCore"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "IntegrationTests",
             dependencies: ["AuthCore", "AuthURLSession", "AuthOIDC", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],

@@ -1,6 +1,7 @@
 public import AuthCore
 import AuthProviders
 import AuthLoopback
+import AuthEmulators
 public import AuthTesting
 import Foundation
 #if AsyncHTTPClientTransport

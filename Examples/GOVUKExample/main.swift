@@ -8,6 +8,8 @@
 //     swift run govuk-example
 import AuthCore
 import AuthGOVUK
+import GOVUKCompat
+import AuthEmulators
 import AuthTesting
 import ExampleSupport
 

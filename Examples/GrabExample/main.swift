@@ -6,6 +6,8 @@
 //     swift run grab-example
 import AuthCore
 import AuthGrab
+import GrabCompat
+import AuthEmulators
 import AuthTesting
 import ExampleSupport
 import Foundation

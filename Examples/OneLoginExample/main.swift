@@ -5,6 +5,7 @@
 //     swift run onelogin-example
 import AuthCore
 import AuthOneLogin
+import OneLoginCompat
 import ExampleSupport
 
 await ExampleRunner.main(providerID: OneLoginProvider.id) { session in

@@ -6,7 +6,10 @@
 //
 //     swift run schibsted-example
 import AuthCore
+import AuthAppSupport
 import AuthSchibsted
+import SchibstedCompat
+import AuthEmulators
 import AuthTesting
 import ExampleSupport
 import Foundation

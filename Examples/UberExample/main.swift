@@ -6,8 +6,10 @@
 //
 //     swift run uber-example
 import AuthCore
+import AuthEmulators
 import AuthTesting
 import AuthUber
+import UberCompat
 import ExampleSupport
 import Foundation
 #if canImport(FoundationNetworking)

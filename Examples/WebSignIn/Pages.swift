@@ -1,4 +1,4 @@
-#if WebSignIn
+#if PostgresStorage
 import AuthCore
 import AuthHummingbird
 import Foundation

@@ -1,6 +1,7 @@
-#if WebSignIn
+#if PostgresStorage
 import AuthCore
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Hummingbird

@@ -3,12 +3,14 @@
 //
 //     swift run --traits WebSignIn web-sign-in                     # emulators in this process, sessions in memory
 //     swift run --traits WebSignIn web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/web-sign-in.sh
-#if WebSignIn
+#if PostgresStorage
 import ArgumentParser
 import AuthAsyncHTTPClient
 import AuthCore
 import AuthHummingbird
+import AuthPostgres
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Hummingbird
@@ -126,7 +128,7 @@ struct WebSignInApp: AsyncParsableCommand {
 @main
 struct WebSignInApp {
     static func main() {
-        print("web-sign-in needs the WebSignIn trait: swift run --traits WebSignIn web-sign-in")
+        print("web-sign-in needs the PostgresStorage trait (which brings WebSignIn): swift run --traits PostgresStorage web-sign-in")
     }
 }
 #endif

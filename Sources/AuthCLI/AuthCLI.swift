@@ -7,12 +7,12 @@ struct AuthCLI: AsyncParsableCommand {
         commandName: "auth-cli",
         abstract: "Sign in with any provider or OpenID Connect issuer, and manage the stored session.",
         discussion: """
-            With no issuer and no provider configuration, `login` signs in against the embedded in-process \
-            identity provider, so it works on a fresh machine without network access.
+            To try it without an account anywhere, serve an emulator first: \
+            `auth-emulator emulate oidc --config-dir /tmp/emu`, then `auth-cli login --config /tmp/emu/oidc.json`.
             """,
         subcommands: [
-            ProvidersCommand.self, LoginCommand.self, DemoCommand.self, StatusCommand.self, RefreshCommand.self,
-            UserInfoCommand.self, IntrospectCommand.self, RevokeCommand.self, LogoutCommand.self, EmulateCommand.self,
+            ProvidersCommand.self, LoginCommand.self, StatusCommand.self, RefreshCommand.self,
+            UserInfoCommand.self, IntrospectCommand.self, RevokeCommand.self, LogoutCommand.self,
         ]
     )
 }

@@ -15,8 +15,6 @@ actor CLIStore: TokenStorage {
     struct Profile: Codable {
         var version = 1
         var provider: ProviderID
-        /// Whether the session came from the embedded identity provider (which exists only during one command).
-        var embedded: Bool
         var configuration: [String: JSONValue]
         var credentials: [Credential] = []
     }
@@ -30,9 +28,9 @@ actor CLIStore: TokenStorage {
     private var holdsLock = false
 
     /// A store that will write `profile` to `url`.
-    init(url: URL, provider: ProviderID, embedded: Bool, configuration: ProviderConfiguration) {
+    init(url: URL, provider: ProviderID, configuration: ProviderConfiguration) {
         self.url = url
-        self.profile = Profile(provider: provider, embedded: embedded, configuration: configuration.values)
+        self.profile = Profile(provider: provider, configuration: configuration.values)
         self.opened = false
     }
 
@@ -63,7 +61,6 @@ actor CLIStore: TokenStorage {
     private var lock: FileLock { FileLock(url: url.appendingPathExtension("lock")) }
 
     var providerID: ProviderID { profile.provider }
-    var isEmbedded: Bool { profile.embedded }
     var configuration: ProviderConfiguration { ProviderConfiguration(profile.configuration) }
 
     /// The credential as the file holds it now: another auth-cli may have refreshed or logged out since this one

@@ -1,20 +1,21 @@
 import ArgumentParser
 import AuthLoopback
 import AuthProviders
-import AuthTesting
+import CommandLineOutput
 import Foundation
 
 /// `auth-cli login`: sign in and store the session.
 struct LoginCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "login",
-        abstract: "Sign in with a registered provider, any OpenID Connect issuer, or the embedded identity provider.",
+        abstract: "Sign in with a registered provider or any OpenID Connect issuer, and store the session.",
         discussion: """
-            auth-cli login                                   # the embedded identity provider (no network)
             auth-cli login --provider oidc --config oidc.json
             auth-cli login --issuer https://id.example.com --client-id cli \\
                            --redirect-uri http://127.0.0.1:53682/callback --browser print
             auth-cli login --provider oidc --config oidc.json --device   # approve on a phone (RFC 8628)
+            No account anywhere? `auth-emulator emulate oidc --config-dir /tmp/emu` serves an emulator and writes \
+            /tmp/emu/oidc.json for --config.
             """
     )
 
@@ -51,7 +52,7 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "A prompt value: login, consent, select_account, none (repeatable).")
     var prompt: [String] = []
 
-    @Option(help: "How to show the authorization page: system, print, none (none: embedded identity provider only).")
+    @Option(help: "How to show the authorization page: system (open the browser) or print (print the URL).")
     var browser: BrowserChoice?
 
     @Flag(help: "Sign in on another device (RFC 8628): show a code and a URL instead of opening a browser. The default when no browser can be opened and the provider supports it.")
@@ -75,63 +76,45 @@ struct LoginCommand: AsyncParsableCommand {
             let setup = try resolve()
             let logger = TerminalLogger(minimum: self.output.verbose ? .trace : .warning)
             let provider = try ProviderRegistry.builtIn.provider(named: setup.providerID.rawValue, configuration: setup.configuration)
-            // Sessions from the embedded identity provider are stored only when --store is given.
-            let storage: any TokenStorage =
-                setup.emulator != nil && store.store == nil
-                ? InMemoryTokenStorage()
-                : CLIStore(url: store.url, provider: setup.providerID, embedded: setup.emulator != nil, configuration: setup.configuration)
+            let storage = CLIStore(url: store.url, provider: setup.providerID, configuration: setup.configuration)
             guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be at least 1 second.") }
             var clientOptions = AuthClient.Options()
             clientOptions.requestTimeout = .seconds(requestTimeout)
             let client = AuthClient(
                 provider: provider,
                 storage: storage,
-                transport: try setup.emulator?.transport ?? CLITransport.shared(),
+                transport: try CLITransport.shared(),
                 logger: logger,
-                clock: setup.emulator?.clock ?? SystemWallClock(),
                 options: clientOptions
             )
             let options = SignInOptions(loginHint: loginHint, prompt: prompt, maxAge: maxAge)
             let session: Session
-            if try await usesDeviceFlow(client, emulated: setup.emulator != nil) {
+            if try await usesDeviceFlow(client) {
                 session = try await DeviceSignIn.run(client)
                 var object = await output.describe(session)
-                if storage is CLIStore { object["store"] = .string(store.url.path) }
+                object["store"] = .string(store.url.path)
                 output.emit(object, human: ["signed in on this device"] + (await output.humanLines(session)))
                 return
             }
-            switch browser ?? (setup.emulator == nil ? .system : .none) {
-            case .none:
-                guard let emulator = setup.emulator else {
-                    throw ValidationError("--browser none needs the embedded identity provider; use system or print with a real issuer.")
-                }
-                session = try await client.signIn(with: emulator.userAgent, options: options)
-            case .system, .print:
-                guard setup.emulator == nil else {
-                    throw ValidationError("The embedded identity provider has no browser page; use --browser none (the default).")
-                }
-                session = try await client.signInWithLoopback(
-                    browser: browser == .print ? .print : .system,
-                    timeout: .seconds(timeout),
-                    options: options
-                )
-            }
+            session = try await client.signInWithLoopback(
+                browser: browser == .print ? .print : .system,
+                timeout: .seconds(timeout),
+                options: options
+            )
             var object = await output.describe(session)
-            if storage is CLIStore { object["store"] = .string(store.url.path) }
-            var human = ["signed in"] + (await output.humanLines(session))
-            if storage is CLIStore { human.append("stored     \(store.url.path)") }
+            object["store"] = .string(store.url.path)
+            let human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(store.url.path)"]
             output.emit(object, human: human)
         }
     }
 
     /// `--device`, or no browser to open (no `--browser`, no display) with a provider that offers the device flow.
-    private func usesDeviceFlow(_ client: AuthClient, emulated: Bool) async throws -> Bool {
+    private func usesDeviceFlow(_ client: AuthClient) async throws -> Bool {
         if device {
             guard browser == nil else { throw ValidationError("--device signs in without a browser; leave out --browser.") }
-            guard !emulated else { throw ValidationError("--device needs a provider to approve on; the embedded identity provider signs in with --browser none.") }
             return true
         }
-        guard browser == nil, !emulated, !Self.browserAvailable else { return false }
+        guard browser == nil, !Self.browserAvailable else { return false }
         return (try? await client.metadata().deviceAuthorizationEndpoint) != nil
     }
 
@@ -148,7 +131,6 @@ struct LoginCommand: AsyncParsableCommand {
     private struct Setup {
         let providerID: ProviderID
         let configuration: ProviderConfiguration
-        let emulator: ProviderEmulator?
     }
 
     /// The client secret from `--client-secret`, `--client-secret-file` or `AUTH_CLI_CLIENT_SECRET` (at most one).
@@ -188,7 +170,10 @@ struct LoginCommand: AsyncParsableCommand {
             if !parameters.isEmpty {
                 values["parameters"] = .object(Dictionary(parameters.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
             }
-            return Setup(providerID: "oidc", configuration: ProviderConfiguration(values), emulator: nil)
+            return Setup(providerID: "oidc", configuration: ProviderConfiguration(values))
+        }
+        guard provider != nil || config != nil else {
+            throw ValidationError("Say whom to sign in with: --issuer URL --client-id ID (any OpenID Connect issuer), or --provider NAME --config FILE. To try it locally, `auth-emulator emulate oidc --config-dir /tmp/emu` writes /tmp/emu/oidc.json.")
         }
         let providerID = ProviderID(rawValue: provider ?? "oidc")
         let registry = ProviderRegistry.builtIn
@@ -196,13 +181,10 @@ struct LoginCommand: AsyncParsableCommand {
             let known = registry.providerIDs.map(\.rawValue).joined(separator: ", ")
             throw AuthError(.unknownProvider, "No provider is registered as '\(providerID)'. Known providers: \(known).")
         }
-        if let config {
-            let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-            return Setup(providerID: providerID, configuration: try ProviderConfiguration(contentsOf: url), emulator: nil)
+        guard let config else {
+            throw AuthError(.invalidConfiguration, "'\(providerID)' needs its settings: pass --config FILE (a JSON or property-list dictionary).", configurationKey: "--config")
         }
-        guard let emulator = ProviderEmulator.make(for: providerID) else {
-            throw AuthError(.invalidConfiguration, "'\(providerID)' has no embedded emulator; pass --config FILE with its settings.")
-        }
-        return Setup(providerID: providerID, configuration: emulator.configuration, emulator: emulator)
+        let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
+        return Setup(providerID: providerID, configuration: try ProviderConfiguration(contentsOf: url))
     }
 }

@@ -1,18 +1,7 @@
 import ArgumentParser
 import AuthProviders
+import CommandLineOutput
 import Foundation
-
-/// `--json` and `--show-tokens`, shared by every command.
-struct OutputOptions: ParsableArguments {
-    @Flag(help: "Print the result (or the error) as one JSON object.")
-    var json = false
-
-    @Flag(help: "Include token values in the output. They are secrets: never paste them anywhere.")
-    var showTokens = false
-
-    @Flag(help: "Log the engine's steps to standard error (never secrets).")
-    var verbose = false
-}
 
 /// `--store FILE`, shared by the commands that use the stored session.
 struct StoreOptions: ParsableArguments {
@@ -32,8 +21,6 @@ enum BrowserChoice: String, ExpressibleByArgument, CaseIterable {
     case system
     /// Print the URL on a line of its own and listen on the loopback redirect.
     case print
-    /// The in-process headless agent (only with the embedded identity provider).
-    case none
 }
 
 /// A `key=value` argument.

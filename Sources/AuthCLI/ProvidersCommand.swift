@@ -1,6 +1,6 @@
 import ArgumentParser
 import AuthProviders
-import AuthTesting
+import CommandLineOutput
 
 /// `auth-cli providers`: the registered provider ids.
 struct ProvidersCommand: AsyncParsableCommand {
@@ -10,14 +10,13 @@ struct ProvidersCommand: AsyncParsableCommand {
 
     func run() async throws {
         let registry = ProviderRegistry.builtIn
-        let emulated = Set(ProviderEmulator.emulatedProviderIDs)
         let entries: [JSONValue] = registry.registeredProviders.map {
-            ["id": .string($0.id.rawValue), "name": .string($0.displayName), "emulator": .bool(emulated.contains($0.id))]
+            ["id": .string($0.id.rawValue), "name": .string($0.displayName)]
         }
         Output(options: output).emit(
             ["providers": .array(entries)],
             human: registry.registeredProviders.map {
-                "\($0.id.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.displayName)\(emulated.contains($0.id) ? "  (emulator available)" : "")"
+                "\($0.id.rawValue.padding(toLength: 12, withPad: " ", startingAt: 0))\($0.displayName)"
             }
         )
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthProviders
+import CommandLineOutput
 import Foundation
 
 /// Opens the stored session for the commands that act on it.
@@ -9,12 +10,6 @@ struct StoredSession {
 
     static func open(_ store: StoreOptions, verbose: Bool) async throws -> StoredSession {
         let file = try CLIStore(opening: store.url)
-        if await file.isEmbedded {
-            throw AuthError(
-                .invalidConfiguration,
-                "This session came from the embedded identity provider, which exists only during one command; log in against a real issuer to use it."
-            )
-        }
         let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
         let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: TerminalLogger(minimum: verbose ? .trace : .warning))
         guard let session = try await client.restoreSession() else {
@@ -60,7 +55,6 @@ struct StatusCommand: AsyncParsableCommand {
                     "expires_at": credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null,
                     "expired": .bool(credential.isExpired(at: Date())),
                     "has_refresh_token": .bool(credential.refreshToken != nil),
-                    "embedded": .bool(await file.isEmbedded),
                 ],
                 human: [
                     "provider   \(credential.providerID)", "issuer     \(credential.issuer)",

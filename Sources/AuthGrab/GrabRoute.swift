@@ -28,13 +28,12 @@ public struct GrabCustomProtocol: Sendable, Hashable, Codable {
     /// - Throws: `grab_custom_protocol_invalid` (Grab's `customProtocolsService` / `invalidCustomProtocolUrl`) for a
     ///   response or entry that does not decode.
     public static func parse(publicInfo data: Data) throws -> [GrabCustomProtocol] {
-        let operation = GrabError.Domain.customProtocolsService.name
         guard let object = try? JSONValue.parseObject(data) else {
-            throw AuthError(.grabCustomProtocolInvalid, "The Grab client public info is not a JSON object.", providerID: GrabProvider.id, operation: operation)
+            throw AuthError(.grabCustomProtocolInvalid, "The Grab client public info is not a JSON object.", providerID: GrabProvider.id)
         }
         return try (object["custom_protocols"]?.arrayValue ?? []).map { entry in
             guard let text = entry.stringValue, let decoded = try? JSONDecoder().decode(GrabCustomProtocol.self, from: Data(text.utf8)) else {
-                throw AuthError(.grabCustomProtocolInvalid, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id, operation: operation)
+                throw AuthError(.grabCustomProtocolInvalid, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id)
             }
             return decoded
         }

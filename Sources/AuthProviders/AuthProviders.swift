@@ -1,5 +1,4 @@
 @_exported public import AuthCore
-@_exported public import AuthURLSession
 @_exported public import AuthOIDC
 @_exported public import AuthGOVUK
 @_exported public import AuthOneLogin

@@ -66,18 +66,18 @@ public enum SchibstedEnvironment: Sendable, Hashable {
     }
 
     /// Whether the country-specific eID methods (`eid-dk`, `eid-fi`, `eid-no`, `eid-se`) may be requested.
-    var allowsCountryEID: Bool {
+    package var allowsCountryEID: Bool {
         switch self {
         case .pre, .custom: true
         default: false
         }
     }
 
-    func endpoint(_ path: String) -> URL {
+    package func endpoint(_ path: String) -> URL {
         URL(string: serverURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path)!
     }
 
-    func sessionServiceEndpoint(_ path: String) -> URL {
+    package func sessionServiceEndpoint(_ path: String) -> URL {
         URL(string: sessionServiceURL.absoluteString + path)!
     }
 }

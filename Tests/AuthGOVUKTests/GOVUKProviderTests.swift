@@ -1,6 +1,8 @@
 import AuthCore
 import AuthGOVUK
+import GOVUKCompat
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 #if canImport(FoundationNetworking)

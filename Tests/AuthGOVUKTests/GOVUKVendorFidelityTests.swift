@@ -1,6 +1,8 @@
 import AuthCore
 import AuthGOVUK
+import GOVUKCompat
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 #if canImport(FoundationNetworking)
@@ -169,7 +171,7 @@ struct GOVUKVendorFidelityTests {
         let provider = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: emulator.configuration)
         let storage = InMemoryTokenStorage()
         let client = AuthClient(provider: provider, storage: storage, transport: emulator.transport, clock: emulator.clock)
-        let login: any AuthGOVUK.LoginSession = OneLoginSession(client: client)
+        let login: any GOVUKCompat.LoginSession = OneLoginSession(client: client)
         let welsh = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
         let request = try await login.present(configuration: welsh)
         #expect(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ui_locales" }?.value == "cy")

@@ -1,6 +1,9 @@
 import AuthCore
+import AuthAppSupport
 import AuthGrab
+import GrabCompat
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing
@@ -19,7 +22,7 @@ struct GrabTests {
             try await GrabTests().harness(appInstalled: appInstalled, plist: plist, clock: clock, idp: idp, storage: storage, deviceId: deviceId, wrap: wrap)
         }
         @discardableResult
-        func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> AuthGrab.LoginSession {
+        func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> GrabCompat.LoginSession {
             try await GrabTests().login(harness, options: options)
         }
         func untilWaiting(_ grab: GrabIdPartner) async throws { try await GrabTests().untilWaiting(grab) }
@@ -52,7 +55,7 @@ struct GrabTests {
     }
 
     @discardableResult
-    fileprivate func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> AuthGrab.LoginSession {
+    fileprivate func login(_ harness: Harness, options: SignInOptions = SignInOptions()) async throws -> GrabCompat.LoginSession {
         try await harness.grab.login(loginSession: try await harness.grab.loadLoginSession(), options: options)
     }
 
@@ -157,14 +160,14 @@ struct GrabTests {
     @Test("Not installed: the App Store opens and the login ends with launchAppStoreLink (or failedTolaunchAppStoreLink)")
     func appStoreFallback() async throws {
         let harness = try await harness(appInstalled: false)
-        let error = await #expect(throws: AuthError.self) { _ = try await login(harness) }
+        let error = await #expect(throws: GrabError.self) { _ = try await login(harness) }
         #expect(error?.grabError == GrabError(domain: .appStore, code: .launchAppStoreLink))
         #expect(await harness.app.opened.first?.scheme == "itms-apps")
         #expect(await harness.storage.isEmpty)
 
         let refusing = try await self.harness(appInstalled: false)
         await refusing.app.setRefusesToOpen(true)
-        let failed = await #expect(throws: AuthError.self) { _ = try await login(refusing) }
+        let failed = await #expect(throws: GrabError.self) { _ = try await login(refusing) }
         #expect(failed?.grabError == GrabError(domain: .appStore, code: .failedTolaunchAppStoreLink))
     }
 
@@ -178,9 +181,9 @@ struct GrabTests {
                 return (try JSONValue.object(document).jsonData(), response)
             }
         })
-        let error = await #expect(throws: AuthError.self) { _ = try await harness.grab.loadLoginSession() }
-        #expect(error?.code == .discoveryFailed)
-        #expect(error?.message.contains("id_token_verification_endpoint") == true)
+        let error = await #expect(throws: GrabError.self) { _ = try await harness.grab.loadLoginSession() }
+        #expect(error?.authError?.code == .discoveryFailed)
+        #expect(error?.authError?.message.contains("id_token_verification_endpoint") == true)
         #expect(error?.grabError == GrabError(domain: .serviceDiscovery, code: .discoveryServiceFailed))
     }
 
@@ -188,7 +191,7 @@ struct GrabTests {
     func idTokenValidated() async throws {
         let harness = try await harness()
         await harness.idp.update { $0.signing = .corruptSignature }
-        let error = await #expect(throws: AuthError.self) { _ = try await login(harness) }
+        let error = await #expect(throws: GrabError.self) { _ = try await login(harness) }
         #expect(error?.grabError == GrabError(domain: .exchangeToken, code: .invalidIdToken))
         #expect(await harness.storage.isEmpty)
     }
@@ -217,7 +220,9 @@ struct GrabTests {
         #expect(AuthError(.stateMismatch, "x").grabError == GrabError(domain: .authorization, code: .securityValidationFailed))
         #expect(AuthError(.nonceMismatch, "x").grabError == GrabError(domain: .exchangeToken, code: .invalidNonce))
         #expect(AuthError(.network, "x").grabError == GrabError(domain: .exchangeToken, code: .network))
-        #expect(AuthError(.network, "x", operation: "getIdTokenInfo").grabError == GrabError(domain: .getIdTokenInfo, code: .network))
+        #expect(GrabError(AuthError(.network, "x"), domain: .getIdTokenInfo) == GrabError(domain: .getIdTokenInfo, code: .network))
+        #expect(GrabError(AuthError(.httpError, "x"), domain: .getIdTokenInfo).code == .idTokenInfoServiceFailed)
+        #expect(GrabError(AuthError(.httpError, "x"), domain: .exchangeToken).code == .exchangeTokenServiceFailed)
         #expect(GrabError.Code.partnerAppError.rawValue == 10_000 && GrabError.Code.partnerApp(7).rawValue == 10_007)
         #expect(GrabError.Code.partnerApp(7).isPartnerAppError && GrabError.Code.partnerApp(7).description == "partnerAppError+7")
     }
@@ -342,8 +347,8 @@ struct GrabVendorFidelityTests {
         harness.clock.advance(by: 599)
         #expect(harness.grab.appCallbacks.isWaiting, "not before the deadline")
         harness.clock.advance(by: 2)
-        let error = await #expect(throws: AuthError.self) { try await login.value }
-        #expect(error?.code == .timedOut)
+        let error = await #expect(throws: GrabError.self) { try await login.value }
+        #expect(error?.authError?.code == .timedOut)
         #expect(error?.grabError == GrabError(domain: .authorization, code: .authorizationFailed))
         #expect(await harness.storage.isEmpty)
         #expect(harness.grab.handleOpenUrl(TestIdentityProvider.grabRedirectURL.appendingQuery([("code", "late")])) == false)
@@ -356,8 +361,8 @@ struct GrabVendorFidelityTests {
         let login = Task { try await helper.login(harness) }
         try await helper.untilWaiting(harness.grab)
         login.cancel()
-        let error = await #expect(throws: AuthError.self) { try await login.value }
-        #expect(error?.code == .signInCancelled)
+        let error = await #expect(throws: GrabError.self) { try await login.value }
+        #expect(error?.authError?.code == .signInCancelled)
         #expect(!harness.grab.appCallbacks.isWaiting && harness.clock.sleeperCount == 0, "no waiter, no timer left behind")
         #expect(await harness.storage.isEmpty)
     }
@@ -372,8 +377,8 @@ struct GrabVendorFidelityTests {
         while await harness.app.opened.isEmpty { await Task.yield() }
         await harness.app.setNeverCallsBack(false)
         let second = try await helper.login(harness)
-        let error = await #expect(throws: AuthError.self) { try await first.value }
-        #expect(error?.code == .signInSuperseded)
+        let error = await #expect(throws: GrabError.self) { try await first.value }
+        #expect(error?.authError?.code == .signInSuperseded)
         #expect(second.accessToken != nil)
 
         await harness.app.setNeverCallsBack(true)
@@ -382,8 +387,8 @@ struct GrabVendorFidelityTests {
         let third = Task { try await harness.grab.login(loginSession: fresh) }
         try await helper.untilWaiting(harness.grab)
         #expect(harness.grab.loginCompleted(loginSession: fresh))
-        let cancelled = await #expect(throws: AuthError.self) { try await third.value }
-        #expect(cancelled?.code == .userCancelled)
+        let cancelled = await #expect(throws: GrabError.self) { try await third.value }
+        #expect(cancelled?.authError?.code == .userCancelled)
         #expect(harness.grab.loginCompleted(loginSession: fresh) == false, "nothing left to close")
     }
 
@@ -399,7 +404,7 @@ struct GrabVendorFidelityTests {
 
         let other = try await helper.harness(appInstalled: true)
         let stray = try await other.grab.loadLoginSession()
-        let error = await #expect(throws: AuthError.self) {
+        let error = await #expect(throws: GrabError.self) {
             try await other.grab.exchangeToken(loginSession: stray, url: TestIdentityProvider.grabRedirectURL.appendingQuery([("code", "x"), ("state", "y")]))
         }
         #expect(error?.grabError == GrabError(domain: .exchangeToken, code: .securityValidationFailed))
@@ -417,7 +422,7 @@ struct GrabVendorFidelityTests {
             }
         })
         let session = try await helper.login(harness)
-        let error = await #expect(throws: AuthError.self) { _ = try await harness.grab.getIdTokenInfo(loginSession: session) }
+        let error = await #expect(throws: GrabError.self) { _ = try await harness.grab.getIdTokenInfo(loginSession: session) }
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidNonce))
         #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1, "the check ran on a 200 answer")
         #expect(await session.session?.credential.annotations == nil)
@@ -437,8 +442,8 @@ struct GrabVendorFidelityTests {
         #expect(await relaunched.transport.exchanges(pathSuffix: "/token_info").isEmpty, "served from the stored cache")
 
         clock.advance(by: 3601)
-        let error = await #expect(throws: AuthError.self) { _ = try await relaunched.grab.getIdTokenInfo(loginSession: restored) }
-        #expect(error?.code == .tokenExpired)
+        let error = await #expect(throws: GrabError.self) { _ = try await relaunched.grab.getIdTokenInfo(loginSession: restored) }
+        #expect(error?.authError?.code == .tokenExpired)
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidIdToken))
         #expect(await relaunched.transport.exchanges(pathSuffix: "/token_info").isEmpty)
     }
@@ -450,7 +455,7 @@ struct GrabVendorFidelityTests {
         try await harness.grab.login(loginSession: loginSession)   // seed style: the same value before and after
         try await harness.grab.logout(loginSession: loginSession)
         #expect(await harness.storage.isEmpty && loginSession.accessToken == nil)
-        let error = await #expect(throws: AuthError.self) { try await harness.grab.logout(loginSession: loginSession) }
+        let error = await #expect(throws: GrabError.self) { try await harness.grab.logout(loginSession: loginSession) }
         #expect(error?.grabError == GrabError(domain: .logout, code: .logoutFailed))
     }
 
@@ -467,7 +472,7 @@ struct GrabVendorFidelityTests {
         let offline = try await helper.harness(wrap: { _ in
             InProcessTransport().adding(host: "partner-api.grab.com") { _ in throw URLError(.notConnectedToInternet) }
         })
-        let network = await #expect(throws: AuthError.self) { try await helper.login(offline) }
+        let network = await #expect(throws: GrabError.self) { try await helper.login(offline) }
         #expect(network?.grabError == GrabError(domain: .serviceDiscovery, code: .network))
         #expect(network?.grabError.serviceError != nil && network?.grabError.localizeMessage?.isEmpty == false)
 
@@ -481,7 +486,7 @@ struct GrabVendorFidelityTests {
             }
         })
         let session = try await helper.login(failing)
-        let service = await #expect(throws: AuthError.self) { _ = try await failing.grab.getIdTokenInfo(loginSession: session) }
+        let service = await #expect(throws: GrabError.self) { _ = try await failing.grab.getIdTokenInfo(loginSession: session) }
         #expect(service?.grabError == GrabError(domain: .getIdTokenInfo, code: .idTokenInfoServiceFailed))
 
         // A client public info that does not decode: customProtocolsService / invalidCustomProtocolUrl.
@@ -519,8 +524,8 @@ struct GrabVendorFidelityTests {
                 return (try JSONValue.object(info).jsonData(), response)
             }
         })
-        let error = await #expect(throws: AuthError.self) { _ = try await harness.grab.getIdTokenInfo(loginSession: try await helper.login(harness)) }
-        #expect(error?.code == .invalidResponse && error?.message.contains("'pid'") == true)
+        let error = await #expect(throws: GrabError.self) { _ = try await harness.grab.getIdTokenInfo(loginSession: try await helper.login(harness)) }
+        #expect(error?.authError?.code == .invalidResponse && error?.authError?.message.contains("'pid'") == true)
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidResponse))
     }
 
@@ -556,8 +561,8 @@ struct GrabVendorFidelityTests {
                 return (try JSONValue.object(document).jsonData(), response)
             }
         })
-        let error = await #expect(throws: AuthError.self) { try await helper.login(harness) }
-        #expect(error?.endpoint == "jwks_uri" && error?.message.contains("validate the ID token") == true)
+        let error = await #expect(throws: GrabError.self) { try await helper.login(harness) }
+        #expect(error?.authError?.endpoint == "jwks_uri" && error?.authError?.message.contains("validate the ID token") == true)
         #expect(error?.grabError == GrabError(domain: .serviceDiscovery, code: .discoveryServiceFailed))
     }
 }

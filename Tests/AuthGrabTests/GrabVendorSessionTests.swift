@@ -1,5 +1,8 @@
 import AuthCore
+import AuthAppSupport
 import AuthGrab
+import GrabCompat
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing

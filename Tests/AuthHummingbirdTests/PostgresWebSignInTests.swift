@@ -1,6 +1,7 @@
-#if WebSignIn
+#if PostgresStorage
 import AuthCore
 import AuthHummingbird
+import AuthPostgres
 import AuthTesting
 import Crypto
 import Foundation

@@ -1,5 +1,8 @@
 import AuthCore
+import AuthAppSupport
 import AuthOneLogin
+import OneLoginCompat
+import AuthEmulators
 import AuthTesting
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,3 +1,5 @@
+import OneLoginCompat
+import AuthEmulators
 import AuthTesting
 
 /// The OneLogin configuration both OneLogin suites sign in with against the emulator: its issuer, client, redirect,

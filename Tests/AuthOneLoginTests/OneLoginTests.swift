@@ -1,6 +1,8 @@
 import AuthCore
 import AuthOneLogin
+import OneLoginCompat
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing

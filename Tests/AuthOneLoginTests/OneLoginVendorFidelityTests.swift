@@ -1,5 +1,7 @@
 import AuthCore
 import AuthOneLogin
+import OneLoginCompat
+import AuthEmulators
 import AuthTesting
 import Foundation
 #if canImport(FoundationNetworking)

@@ -1,6 +1,8 @@
 import AuthCore
 import AuthProviders
 import AuthSchibsted
+import SchibstedCompat
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing

@@ -1,5 +1,8 @@
 import AuthCore
+import AuthAppSupport
 import AuthSchibsted
+import SchibstedCompat
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing

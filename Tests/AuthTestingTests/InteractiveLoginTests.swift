@@ -1,4 +1,5 @@
 import AuthCore
+import AuthEmulators
 import AuthTesting
 import Foundation
 import Testing

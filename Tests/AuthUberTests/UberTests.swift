@@ -1,7 +1,10 @@
 import AuthCore
+import AuthAppSupport
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import AuthUber
+import UberCompat
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)

@@ -1,12 +1,18 @@
-// The code of each migration guide (Sources/Auth<Provider>/Auth<Provider>.docc/Migrating*.md), compiled and run
+// The code of each migration guide (Sources/<Vendor>Compat/<Vendor>Compat.docc/Migrating*.md), compiled and run
 // against the provider's emulator so the guides cannot rot.
 import AuthCore
 import AuthGOVUK
 import AuthGrab
 import AuthOneLogin
 import AuthSchibsted
+import AuthEmulators
 import AuthTesting
 import AuthUber
+import GOVUKCompat
+import GrabCompat
+import OneLoginCompat
+import SchibstedCompat
+import UberCompat
 import Foundation
 import Testing
 #if canImport(FoundationNetworking)
@@ -37,8 +43,7 @@ struct MigrationGuideTests {
                                       serviceDiscoveryUrl: TestIdentityProvider.grabServiceDiscoveryURL.absoluteString)
         do {
             _ = try await grab.getIdTokenInfo(loginSession: manual)
-        } catch let error as AuthError {
-            let grabError = error.grabError                                   // GrabIdPartnerError
+        } catch let grabError as GrabError {                                  // GrabIdPartnerError
             print(grabError.domain, grabError.code.rawValue, grabError.localizeMessage ?? "")
             #expect(grabError.domain == .getIdTokenInfo && grabError.code == .invalidIdToken)
         }

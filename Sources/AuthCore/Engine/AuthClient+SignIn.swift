@@ -329,7 +329,7 @@ extension AuthClient {
         )
     }
 
-    func store(_ credential: Credential) async throws {
+    package func store(_ credential: Credential) async throws {
         do {
             try await storage.store(credential, for: credential.storageKey)
         } catch let error as AuthError {

@@ -365,12 +365,12 @@ extension AuthClient {
     }
 
     /// The failures of loading a document that mean "not reachable now", as opposed to a document that is wrong.
-    static let offlineCodes: Set<AuthError.Code> = [.network, .serverError, .timedOut]
+    package static let offlineCodes: Set<AuthError.Code> = [.network, .serverError, .timedOut]
 
     /// The issuer, without the network when the configuration names it: discovery's document must name exactly the
     /// configured issuer, and fixed endpoints carry it; only a provider-specific document has to be loaded. So stored
     /// sessions are reachable offline, and discovery waits until an endpoint is needed.
-    func knownIssuer() async throws -> String {
+    package func knownIssuer() async throws -> String {
         switch provider.endpointSource {
         case .discovery(let issuer): issuer.absoluteString
         case .fixed(let metadata): metadata.issuer

@@ -38,12 +38,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     /// one does: a member missing from discovery, an endpoint the provider lacks, or the endpoint whose answer was
     /// refused. Vendor-shaped error views map on it, never on message text.
     public var endpoint: String?
-    /// The configuration key the error concerns (`ClientId`, `RedirectUrl`, …), when one does. Vendor-shaped error
-    /// views map on it (Grab's `invalidClientId`), never on message text.
+    /// The configuration key the error concerns (`ClientId`, `RedirectUrl`, an environment variable), when one
+    /// does: the key to fix. Programs map on it, never on message text.
     public var configurationKey: String?
-    /// The facade operation that failed, in the vendor SDK's own words (Grab's `getIdTokenInfo`, `logout`, …), when
-    /// a provider's vendor-named API set it; vendor-shaped error views take their domain from it.
-    public var operation: String?
     /// The lower-level error that caused this one (a `URLError`, a decoding error, …), if any.
     ///
     /// Not included in ``description``: lower layers do not promise to keep secrets out of their descriptions.
@@ -58,7 +55,6 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         httpStatus: Int? = nil,
         endpoint: String? = nil,
         configurationKey: String? = nil,
-        operation: String? = nil,
         underlying: (any Error & Sendable)? = nil
     ) {
         self.code = code
@@ -70,7 +66,6 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         self.httpStatus = httpStatus
         self.endpoint = endpoint
         self.configurationKey = configurationKey
-        self.operation = operation
         self.underlying = underlying
     }
 
@@ -90,14 +85,6 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
         text += ": \(message)"
         if let oauthError, !message.contains(oauthError) { text += " (OAuth error: \(oauthError))" }
         return text
-    }
-
-    /// A copy of this error with ``operation`` set to `operation`, unless it already names one (the innermost
-    /// facade operation wins).
-    public func during(_ operation: String) -> AuthError {
-        var copy = self
-        if copy.operation == nil { copy.operation = operation }
-        return copy
     }
 
     /// A copy of this error attributed to `providerID`, unless it already names one.

@@ -1,0 +1,147 @@
+import ArgumentParser
+import AuthCore
+import AuthEmulators
+import AuthTesting
+import CommandLineOutput
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// `auth-emulator emulate`: serves providers' emulators on 127.0.0.1 over HTTP — the same implementation the tests use in
+/// process, behind an HTTP front — with a login page for people and browsers, and writes a configuration per
+/// emulator that `auth-cli login --config` (or an app) signs in with.
+struct EmulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "emulate",
+        abstract: "Serve providers' emulators on 127.0.0.1 over HTTP and write a configuration that signs in against each.",
+        discussion: """
+            auth-emulator emulate grab --port 8780 --config-dir /tmp/emulators
+            auth-cli login --provider grab --config /tmp/emulators/grab.json --browser system
+            auth-emulator emulate all                         # every emulator, each on its own port
+
+            Emulators: \(ProviderEmulator.servedEmulatorNames.joined(separator: ", ")). Each keeps its vendor's \
+            quirks and strictness (Schibsted needs X-OIDC: v1 on token requests, GOV.UK a vtr, Uber's PAR, Grab's \
+            acr_values and its own discovery document, …). govuk-service is GOV.UK One Login as a government web service \
+            sees it (private_key_jwt, identity P2).
+
+            The login page accepts the test accounts it lists (password \(TestIdentityProvider.testPassword)); "Deny" \
+            answers access_denied. To rehearse a failure, queue one for the next response:
+              curl -d next=expired_token <issuer>/_emulator/faults    (server_error, slow, expired_token, wrong_nonce)
+            """
+    )
+
+    @Argument(help: "The emulator to serve, or all.")
+    var emulator: String
+
+    @Option(help: "The port on 127.0.0.1 (0: any free port, printed); with all, the first of consecutive ports.")
+    var port: Int = 0
+
+    @Option(help: "The host the issuer names (default 127.0.0.1; e.g. 10.0.2.2 for an Android emulator). The server listens on 127.0.0.1 only.")
+    var issuerHost: String = "127.0.0.1"
+
+    @Option(help: "Where to write the configuration files (default: a new temporary directory).")
+    var configDir: String?
+
+    func run() async throws {
+        let names = emulator == "all" ? ProviderEmulator.servedEmulatorNames : [emulator]
+        guard names.allSatisfy(ProviderEmulator.servedEmulatorNames.contains) else {
+            throw ValidationError("Unknown emulator '\(emulator)'; choose one of \(ProviderEmulator.servedEmulatorNames.joined(separator: ", ")) or all.")
+        }
+        guard (0...65535).contains(port), port == 0 || port + names.count - 1 <= 65535 else { throw ValidationError("--port must be 0…65535.") }
+        guard !issuerHost.isEmpty, !issuerHost.contains(where: { "/?#@ ".contains($0) }) else {
+            throw ValidationError("--issuer-host must be a host name or address, without scheme, port or path.")
+        }
+        let directory = URL(fileURLWithPath: configDir.map { ($0 as NSString).expandingTildeInPath }
+            ?? NSTemporaryDirectory() + "auth-emulator-\(ProcessInfo.processInfo.processIdentifier)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+
+        var channels: [any Channel] = []
+        for (index, name) in names.enumerated() {
+            let served = try await Self.serve(name, port: port == 0 ? 0 : port + index, issuerHost: issuerHost)
+            channels.append(served.channel)
+            let file = try Self.writeConfiguration(name, emulator: served.emulator, to: directory)
+            // Written unbuffered: a script reading this through a pipe sees it at once.
+            FileHandle.standardOutput.write(Data(Self.describe(name, served: served, configuration: file).utf8))
+        }
+        FileHandle.standardOutput.write(Data("ready\n".utf8))
+        for channel in channels { try await channel.closeFuture.get() }
+    }
+
+    struct Served {
+        let channel: any Channel
+        let emulator: ProviderEmulator
+        let origin: URL
+        let accounts: [TestIdentityProvider.TestAccount]
+    }
+
+    /// Binds 127.0.0.1:`port`, then builds the emulator for the bound port (its issuer names the port).
+    static func serve(_ name: String, port: Int, issuerHost: String) async throws -> Served {
+        let route = LockedValue<(@Sendable (CapturedRequest) async -> (Data, HTTPResponse))?>(nil)
+        let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelInitializer { child in
+                child.eventLoop.makeCompletedFuture {
+                    try child.pipeline.syncOperations.configureHTTPServerPipeline()
+                    let serve: @Sendable (CapturedRequest) async -> (Data, HTTPResponse) = { request in
+                        guard let handler = route.withLock({ $0 }) else { return (Data(), .make(status: 503)) }
+                        return await handler(request)
+                    }
+                    try child.pipeline.syncOperations.addHandler(EmulatorHTTPHandler(serve: serve))
+                }
+            }
+            .bind(host: "127.0.0.1", port: port)
+            .get()
+        let boundPort = channel.localAddress?.port ?? port
+        let host = issuerHost.contains(":") && !issuerHost.hasPrefix("[") ? "[\(issuerHost)]" : issuerHost
+        guard let origin = URL(string: "http://\(host):\(boundPort)"),
+            let emulator = ProviderEmulator.served(name, at: origin)
+        else {
+            try await channel.close()
+            throw ValidationError("'\(issuerHost)' does not make a valid issuer URL.")
+        }
+        guard let idp = emulator.identityProvider else {
+            try await channel.close()
+            throw ValidationError("The \(name) emulator has no identity provider to serve.")
+        }
+        // People sign in on the login page (govuk-service's configuration predates it and is switched here).
+        await idp.update { $0.interactiveLogin = true }
+        route.withLock { $0 = { request in await idp.handle(request) } }
+        return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)
+    }
+
+    /// Writes `<name>.json`: the emulator's configuration, with a test-only key file for govuk-service.
+    static func writeConfiguration(_ name: String, emulator: ProviderEmulator, to directory: URL) throws -> URL {
+        var values = emulator.configuration.values
+        if let pem = values["private_key"]?.stringValue {
+            let keyFile = directory.appendingPathComponent("\(name)-key.pem")
+            try Data(pem.utf8).write(to: keyFile, options: .atomic)
+            try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: keyFile.path)
+            values["private_key"] = nil
+            values["private_key_file"] = .string(keyFile.path)
+            values["redirect_uri"] = .string(TestIdentityProvider.loopbackRedirectURI.absoluteString)
+        }
+        let file = directory.appendingPathComponent("\(name).json")
+        try JSONValue.object(values).jsonData().write(to: file, options: .atomic)
+        return file
+    }
+
+    static func describe(_ name: String, served: Served, configuration file: URL) -> String {
+        let origin = served.origin.absoluteString
+        let accounts = served.accounts.map { "\($0.username) / \($0.password) (subject \($0.user.subject))" }
+        let written = (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
+        let signIn = name == "govuk"
+            ? "an app whose universal link is \(TestIdentityProvider.govUKRedirectURI.absoluteString) (auth-cli: use govuk-service)"
+            : "auth-cli login --provider \(served.emulator.providerID) --config \(file.path) --browser system"
+        return """
+            \(name): \(served.emulator.providerID) emulator at \(origin)
+              test accounts  \(accounts.joined(separator: "; "))
+              faults         curl -d next=server_error \(origin)\(TestIdentityProvider.emulatorPathPrefix)faults
+              configuration  \(file.path)
+              \(written)
+            sign in with:
+              \(signIn)
+
+            """
+    }
+}

@@ -1,0 +1,60 @@
+import AuthCore
+import AuthTesting
+public import AuthAppSupport
+public import Foundation
+
+/// A vendor SDK's Keychain items and `UserDefaults` values, in memory: fill it with fixtures in the vendor's format.
+public actor InMemoryVendorStore: VendorStore {
+    private struct Item: Hashable {
+        let service: String?
+        let account: String
+    }
+
+    private var items: [Item: Data] = [:]
+    private var defaults: [String: Data] = [:]
+
+    /// An empty store.
+    public init() {}
+
+    /// Adds a generic-password item.
+    public func setGenericPassword(_ data: Data, service: String?, account: String) {
+        items[Item(service: service, account: account)] = data
+    }
+
+    /// Sets a `UserDefaults` value.
+    public func setUserDefaultsData(_ data: Data, forKey key: String) {
+        defaults[key] = data
+    }
+
+    /// Whether nothing is left.
+    public var isEmpty: Bool { items.isEmpty && defaults.isEmpty }
+
+    /// The item's data; a `nil` service matches any item with this account, as a Keychain query without one does.
+    public func genericPassword(service: String?, account: String) -> Data? {
+        items.first { $0.key.account == account && (service == nil || $0.key.service == service) }?.value
+    }
+
+    /// Deletes the matching items.
+    public func removeGenericPassword(service: String?, account: String) {
+        items = items.filter { !($0.key.account == account && (service == nil || $0.key.service == service)) }
+    }
+
+    /// The items with this service, by account.
+    public func genericPasswords(service: String) -> [String: Data] {
+        Dictionary(items.filter { $0.key.service == service }.map { ($0.key.account, $0.value) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Replaces an existing item's data; `false` when there is none.
+    public func replaceGenericPassword(_ data: Data, service: String, account: String) -> Bool {
+        let item = Item(service: service, account: account)
+        guard items[item] != nil else { return false }
+        items[item] = data
+        return true
+    }
+
+    /// The value's data.
+    public func userDefaultsData(forKey key: String) -> Data? { defaults[key] }
+
+    /// Removes the value.
+    public func removeUserDefaultsValue(forKey key: String) { defaults[key] = nil }
+}

@@ -1,0 +1,142 @@
+#if PostgresStorage
+public import AuthCore
+public import AuthHummingbird
+import Crypto
+public import Foundation
+import Logging
+public import PostgresNIO
+
+/// A ``WebSessionStore`` in PostgreSQL (postgres-nio), shared by every instance of a web app: a sign-in started on
+/// one instance completes on another, a session works on all, and a refresh runs once across them all.
+///
+/// Everything secret is sealed with AES-256-GCM under the app's key before it reaches the database — pending sign-ins
+/// (PKCE verifier, nonce, DPoP key), session records (CSRF token) and credentials (tokens) — each bound to its row's
+/// key, so rows cannot be swapped. Session ids and sign-in states are stored as their SHA-256. Run
+/// ``prepare()`` once at start-up (it creates the tables if needed); the caller runs the `PostgresClient`.
+public final class PostgresWebSessionStore: WebSessionStore {
+    let sealer: Sealer
+    let statements: PostgresStatements
+    /// The users' credentials, in the `auth_credentials` table.
+    public let tokenStorage: any TokenStorage
+
+    /// Creates a store.
+    ///
+    /// - Parameters:
+    ///   - client: a running `PostgresClient` (for example added to the app's services).
+    ///   - encryptionKey: 32 bytes for AES-256-GCM, the same on every instance (keep it in a secret manager).
+    /// - Throws: `invalid_configuration` for a key that is not 32 bytes.
+    public init(client: PostgresClient, encryptionKey: Data, logger: Logger = Logger(label: "auth.postgres")) throws {
+        guard encryptionKey.count == 32 else {
+            throw AuthError(.invalidConfiguration, "The PostgresWebSessionStore encryption key must be 32 bytes (AES-256); it has \(encryptionKey.count).")
+        }
+        self.sealer = Sealer(key: SymmetricKey(data: encryptionKey))
+        self.statements = PostgresStatements(client: client, logger: logger, purpose: "session-store")
+        self.tokenStorage = PostgresTokenStorage(
+            sealer: sealer, statements: PostgresStatements(client: client, logger: logger, purpose: "credential")
+        )
+    }
+
+    /// Creates the tables and indexes when they do not exist. Instances starting together take turns (a transaction
+    /// holding an advisory lock): PostgreSQL's `CREATE TABLE IF NOT EXISTS` is not safe against itself running at
+    /// the same moment.
+    public func prepare() async throws {
+        let statements: [PostgresQuery] = [
+            "CREATE TABLE IF NOT EXISTS auth_pending_sign_ins (state_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS auth_pending_sign_ins_expiry ON auth_pending_sign_ins (expires_at)",
+            "CREATE TABLE IF NOT EXISTS auth_sessions (session_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at)",
+            "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
+        ]
+        let logger = self.statements.logger
+        do {
+            try await self.statements.client.withTransaction(logger: logger) { connection in
+                try await connection.query("SELECT pg_advisory_xact_lock(hashtext('swift-auth-providers schema'))", logger: logger)
+                for statement in statements { try await connection.query(statement, logger: logger) }
+            }
+        } catch {
+            throw AuthError(.storageUnavailable, "PostgreSQL could not create the session store's tables: \(String(reflecting: error))", underlying: error)
+        }
+    }
+
+    /// Keeps `signIn` until it expires.
+    public func savePendingSignIn(_ signIn: PendingWebSignIn) async throws {
+        let key = Self.digest(signIn.state)
+        let sealed = try sealer.seal(try JSONEncoder().encode(signIn), context: "pending:" + key)
+        try await run(
+            "INSERT INTO auth_pending_sign_ins (state_hash, sealed, expires_at) VALUES (\(key), \(sealed), \(signIn.expiresAt)) ON CONFLICT (state_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at"
+        )
+    }
+
+    /// Removes and returns the unexpired pending sign-in with `state`, at most once.
+    public func takePendingSignIn(state: String, now: Date) async throws -> PendingWebSignIn? {
+        let key = Self.digest(state)
+        // DELETE … RETURNING: exactly one instance gets the row, however many callbacks race for it.
+        let rows = try await query("DELETE FROM auth_pending_sign_ins WHERE state_hash = \(key) RETURNING sealed, expires_at")
+        for try await (sealed, expiresAt) in rows.decode((Data, Date).self) {
+            guard expiresAt > now else { return nil }
+            return try JSONDecoder().decode(PendingWebSignIn.self, from: try sealer.open(sealed, context: "pending:" + key))
+        }
+        return nil
+    }
+
+    /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
+    public func saveSession(_ session: WebSessionRecord, key: String) async throws {
+        let sealed = try sealer.seal(try JSONEncoder().encode(session), context: "session:" + key)
+        try await run(
+            "INSERT INTO auth_sessions (session_hash, sealed, expires_at) VALUES (\(key), \(sealed), \(session.expiresAt)) ON CONFLICT (session_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at"
+        )
+    }
+
+    /// The unexpired session under `key`.
+    public func session(key: String, now: Date) async throws -> WebSessionRecord? {
+        let rows = try await query("SELECT sealed FROM auth_sessions WHERE session_hash = \(key) AND expires_at > \(now)")
+        for try await sealed in rows.decode(Data.self) {
+            return try JSONDecoder().decode(WebSessionRecord.self, from: try sealer.open(sealed, context: "session:" + key))
+        }
+        return nil
+    }
+
+    /// Forgets the session under `key`.
+    public func removeSession(key: String) async throws {
+        try await run("DELETE FROM auth_sessions WHERE session_hash = \(key)")
+    }
+
+    /// Deletes expired pending sign-ins and sessions.
+    public func removeExpired(now: Date) async throws {
+        try await run("DELETE FROM auth_pending_sign_ins WHERE expires_at <= \(now)")
+        try await run("DELETE FROM auth_sessions WHERE expires_at <= \(now)")
+    }
+
+    /// How many sign-ins are waiting and how many sessions exist (for tests and health pages).
+    public func counts() async throws -> (pendingSignIns: Int, sessions: Int) {
+        let rows = try await query("SELECT (SELECT count(*) FROM auth_pending_sign_ins), (SELECT count(*) FROM auth_sessions)")
+        for try await (pending, sessions) in rows.decode((Int, Int).self) { return (pending, sessions) }
+        return (0, 0)
+    }
+
+    private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }
+    private func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence { try await statements.query(statement) }
+
+    static func digest(_ value: String) -> String { sha256Hex(value) }
+}
+
+/// AES-256-GCM with the row's key as associated data: a sealed value opens only in the row it was written to.
+struct Sealer: Sendable {
+    let key: SymmetricKey
+
+    func seal(_ data: Data, context: String) throws -> Data {
+        guard let combined = try AES.GCM.seal(data, using: key, authenticating: Data(context.utf8)).combined else {
+            throw AuthError(.storageFailed, "A value could not be sealed for the database.")
+        }
+        return combined
+    }
+
+    func open(_ data: Data, context: String) throws -> Data {
+        do {
+            return try AES.GCM.open(try AES.GCM.SealedBox(combined: data), using: key, authenticating: Data(context.utf8))
+        } catch {
+            throw AuthError(.storageCorrupted, "A sealed value in the database does not open with this key (another key, or a moved or altered row).")
+        }
+    }
+}
+#endif

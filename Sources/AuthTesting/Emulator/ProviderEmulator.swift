@@ -1,0 +1,83 @@
+public import AuthCore
+public import Foundation
+
+/// An in-process stand-in for one provider's servers (and, where the provider hands off to a native app, for
+/// that app), with the configuration dictionary that points the provider's module at it.
+///
+/// `auth-cli demo`, the sample executables and the provider tests sign in against these.
+public struct ProviderEmulator: Sendable {
+    /// The provider id the emulator stands in for.
+    public let providerID: ProviderID
+    /// The configuration to build the provider from (as an app would from Info.plist or JSON).
+    public let configuration: ProviderConfiguration
+    /// Routes the provider's hosts to the emulator.
+    public let transport: any HTTPTransport
+    /// A user agent that completes the authorization step (a headless browser, or the emulated app).
+    public let userAgent: any UserAgent
+    /// The clock the emulator stamps tokens with.
+    public let clock: any WallClock
+    /// How the sign-in reaches the user, for display (`web`, `app hand-off`, …).
+    public let route: String
+    /// Whether the provider supports refresh.
+    public let supportsRefresh: Bool
+    /// The identity provider behind ``transport``, for fronts that serve it another way (`auth-cli emulate` over
+    /// HTTP) and tests that change its behaviour.
+    public let identityProvider: TestIdentityProvider?
+
+    /// Creates an emulator description.
+    public init(
+        providerID: ProviderID,
+        configuration: ProviderConfiguration,
+        transport: any HTTPTransport,
+        userAgent: any UserAgent,
+        clock: any WallClock,
+        route: String,
+        supportsRefresh: Bool,
+        identityProvider: TestIdentityProvider? = nil
+    ) {
+        self.providerID = providerID
+        self.configuration = configuration
+        self.transport = transport
+        self.userAgent = userAgent
+        self.clock = clock
+        self.route = route
+        self.supportsRefresh = supportsRefresh
+        self.identityProvider = identityProvider
+    }
+
+    /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client.
+    ///
+    /// - Parameters:
+    ///   - clock: the clock the emulator stamps tokens with.
+    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
+    ///   - dpop: DPoP support (RFC 9449) for the issuer, and `dpop: true` in the client's configuration; `nil` for
+    ///     bearer tokens.
+    public static func openIDConnect(
+        clock: any WallClock = SystemWallClock(),
+        origin: URL? = nil,
+        dpop: TestIdentityProvider.DPoPSettings? = nil
+    ) -> ProviderEmulator {
+        var configuration = TestIdentityProvider.Configuration()
+        configuration.displayName = "Example OpenID Provider"
+        configuration.dpop = dpop
+        let idp = TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
+        var client: [String: JSONValue] = [
+            "issuer": .string(idp.configuration.issuer.absoluteString),
+            "client_id": .string(TestIdentityProvider.defaultClientID),
+            "redirect_uri": .string((origin == nil ? TestIdentityProvider.defaultRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
+            "scope": "openid email profile offline_access",
+        ]
+        if dpop != nil { client["dpop"] = true }
+        return ProviderEmulator(
+            providerID: "oidc",
+            configuration: ProviderConfiguration(client),
+            transport: idp.transport,
+            userAgent: HeadlessUserAgent(transport: idp.transport),
+            clock: clock,
+            route: "web",
+            supportsRefresh: true,
+            identityProvider: idp
+        )
+    }
+}

@@ -1,0 +1,143 @@
+package import AuthCore
+import ArgumentParser
+package import Foundation
+
+/// Writes results and errors in the chosen format.
+package struct Output {
+    /// The flags that choose it.
+    package let options: OutputOptions
+
+    /// An output for `options`.
+    package init(options: OutputOptions) {
+        self.options = options
+    }
+
+    /// Runs `body`; on failure prints a one-line message (or `{"error":…}` with `--json`) and exits 1.
+    package func reportingErrors(_ body: () async throws -> Void) async throws {
+        do {
+            try await body()
+        } catch let error as AuthError {
+            fail(code: error.code.rawValue, message: error.message + Self.hint(for: error))
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            fail(code: "error", message: "\(error)")
+        }
+    }
+
+    private func fail(code: String, message: String) -> Never {
+        if options.json {
+            print(Self.jsonText(["error": ["code": .string(code), "message": .string(message)]]))
+        } else {
+            FileHandle.standardError.write(Data("error: \(ProviderText.sanitized(message, limit: 4000)) [\(code)]\n".utf8))
+        }
+        Foundation.exit(1)
+    }
+
+    private static func hint(for error: AuthError) -> String {
+        switch error.code {
+        case .notSignedIn: ""
+        case .invalidGrant: " Run `auth-cli login` again."
+        case .network, .serverError: " Check the network and the issuer URL, then retry."
+        case .discoveryFailed, .discoveryIssuerMismatch: " Check --issuer: it must be the issuer exactly as the provider publishes it."
+        default: ""
+        }
+    }
+
+    /// Prints `object` as JSON or, for people, as `key: value` lines.
+    package func emit(_ object: [String: JSONValue], human: [String]) {
+        if options.json {
+            print(Self.jsonText(object))
+        } else {
+            // Lines quote provider text (issuer, subject, claims): no escape sequence reaches the terminal.
+            human.forEach { print(ProviderText.sanitized($0, limit: 4000)) }
+        }
+    }
+
+    package static func jsonText(_ object: [String: JSONValue]) -> String {
+        // Encoding a JSONValue cannot fail.
+        String(decoding: try! JSONValue.object(object).jsonData(), as: UTF8.self)
+    }
+
+    /// The JSON description of a session; token values only with `--show-tokens`.
+    package func describe(_ session: Session) async -> [String: JSONValue] {
+        let credential = await session.credential
+        var object: [String: JSONValue] = [
+            "provider": .string(credential.providerID.rawValue),
+            "issuer": .string(credential.issuer),
+            "client_id": .string(credential.clientID),
+            "subject": credential.subject.map(JSONValue.string) ?? .null,
+            "scopes": .array(credential.scopes.map(JSONValue.string)),
+            "expires_at": credential.expiresAt.map { .string(Self.timestamp($0)) } ?? .null,
+            "has_refresh_token": .bool(credential.refreshToken != nil),
+        ]
+        if let claims = await session.idTokenClaims { object["id_token_claims"] = .object(claims.all) }
+        if options.showTokens {
+            var tokens: [String: JSONValue] = ["access_token": .string(credential.accessToken.reveal())]
+            if let refresh = credential.refreshToken { tokens["refresh_token"] = .string(refresh.reveal()) }
+            if let idToken = credential.idToken { tokens["id_token"] = .string(idToken.reveal()) }
+            object["tokens"] = .object(tokens)
+        }
+        return object
+    }
+
+    /// Lines for people describing a session.
+    package func humanLines(_ session: Session) async -> [String] {
+        let credential = await session.credential
+        var lines = [
+            "provider   \(credential.providerID)",
+            "issuer     \(credential.issuer)",
+            "subject    \(credential.subject ?? "-")",
+            "expires    \(credential.expiresAt.map(Self.timestamp) ?? "unknown")",
+            "scopes     \(credential.scopes.joined(separator: " "))",
+            "refresh    \(credential.refreshToken == nil ? "none" : "stored")",
+        ]
+        if let claims = await session.idTokenClaims {
+            for (name, value) in claims.all.sorted(by: { $0.key < $1.key }) where !["iss", "sub"].contains(name) {
+                lines.append("claim      \(name) = \(Self.jsonText(["v": value]).dropFirst(5).dropLast())")
+            }
+        }
+        if options.showTokens {
+            lines.append("access     \(credential.accessToken.reveal())")
+            if let refresh = credential.refreshToken { lines.append("refresh    \(refresh.reveal())") }
+        }
+        return lines
+    }
+
+    package static func timestamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        return formatter.string(from: date)
+    }
+}
+
+/// An ``AuthLogger`` for the terminal: warnings and errors on standard error, everything with `--verbose`.
+package struct TerminalLogger: AuthLogger {
+    /// The lowest level shown.
+    package let minimum: AuthLogRecord.Level
+
+    /// A logger that shows `minimum` and above.
+    package init(minimum: AuthLogRecord.Level) {
+        self.minimum = minimum
+    }
+
+    package func log(_ record: AuthLogRecord) {
+        guard record.level >= minimum else { return }
+        let metadata = record.metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+        FileHandle.standardError.write(Data("[\(record.level)] \(record.event): \(record.message)\(metadata)\n".utf8))
+    }
+}
+
+/// `--json` and `--show-tokens`, shared by every command.
+package struct OutputOptions: ParsableArguments {
+    @Flag(help: "Print the result (or the error) as one JSON object.")
+    package var json = false
+
+    @Flag(help: "Include token values in the output. They are secrets: never paste them anywhere.")
+    package var showTokens = false
+
+    @Flag(help: "Log the engine's steps to standard error (never secrets).")
+    package var verbose = false
+
+    /// No flag given.
+    package init() {}
+}

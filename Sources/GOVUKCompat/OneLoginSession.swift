@@ -1,0 +1,155 @@
+public import AuthCore
+import AuthGOVUK
+public import Foundation
+
+/// The vendor SDK's login session: start a sign-in, then complete it with the callback. An app's code depends on
+/// this protocol, and its tests give it a stand-in.
+public protocol LoginSession: Sendable {
+    /// Starts a sign-in with `configuration` (fresh PKCE verifier, state and nonce) and returns the authorization
+    /// request whose URL the app opens.
+    func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest
+    /// Completes the pending sign-in with the callback URL.
+    func finalise(callback: URL) async throws -> LoginTokens
+}
+
+/// The vendor SDK's `present` / `finalise(callback:)` shape on top of the shared engine.
+///
+/// The split flow is the app's to drive: `present` returns the URL (and whether the web session should be
+/// ephemeral); the app opens it — `ASWebAuthenticationSession` with its `callback: .https(host:path:)` on iOS 17.4 and
+/// later, where the session itself catches the universal link and the app closes it by getting the result. On iOS 16
+/// to 17.3 a web session cannot catch an `https` callback: the universal link arrives in the scene delegate instead.
+/// With `present(with:options:)` showing the web session, `finalise(callback:)` from the scene delegate closes it
+/// (as the vendor's `finalise` dismisses it); with a web session the app opened itself, the app closes it.
+///
+/// ```swift
+/// let login = OneLoginSession(client: AuthClient(provider: GOVUKProvider(configuration: configuration)))
+/// let request = try await login.present()          // open request.url in ASWebAuthenticationSession
+/// // … the universal link arrives in the scene delegate:
+/// let tokens = try await login.finalise(callback: url)
+/// let userInfo = try await UserService(session: login.session!).fetchUserInfo()
+/// ```
+public actor OneLoginSession: LoginSession {
+    /// The client that runs the protocol.
+    public nonisolated let client: AuthClient
+    /// The signed-in session after a successful `finalise(callback:)`.
+    public private(set) var session: Session?
+    private var pending: AuthorizationRequest?
+    /// The client of the sign-in in progress (one built for `present(configuration:)`, or ``client``).
+    private var activeClient: AuthClient?
+    /// The web session `present(with:options:)` is showing, which `finalise(callback:)` closes.
+    private var presentingAgent: Task<URL, any Error>?
+    /// A sign-in the app finalised while `present(with:options:)` was showing the web session.
+    private var appFinalisation: Task<LoginTokens, any Error>?
+
+    /// Creates a login session for `client` (whose provider is a `GOVUKProvider`).
+    public init(client: AuthClient) {
+        self.client = client
+    }
+
+    /// Starts a sign-in: a fresh PKCE verifier, state and nonce, and the authorization URL to open (with
+    /// `AuthorizationRequest/prefersEphemeralSession` from the configuration). A previous unfinished sign-in is
+    /// abandoned.
+    public func present(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
+        try await present(using: client, options: options)
+    }
+
+    /// Starts a sign-in with another configuration for this one call (the vendor's `present(configuration:)`): the
+    /// same storage, transport, logger, clock and options as ``client``, this configuration's provider.
+    public func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest {
+        let configured = AuthClient(
+            provider: GOVUKProvider(configuration: configuration),
+            storage: client.storage,
+            transport: client.transport,
+            logger: client.logger,
+            clock: client.clock,
+            options: client.options
+        )
+        return try await present(using: configured, options: SignInOptions())
+    }
+
+    private func present(using client: AuthClient, options: SignInOptions) async throws -> AuthorizationRequest {
+        let request = try await client.prepareSignIn(options: options)
+        pending = request
+        appFinalisation = nil
+        activeClient = client
+        return request
+    }
+
+    /// Presents with `userAgent` and finalises, in one call (the vendor's `performLoginFlow`).
+    ///
+    /// The callback may come back two ways: through the web session (which then closes itself), or — on iOS 16 to
+    /// 17.3, where a web session cannot catch an `https` callback — to the app's scene delegate, which passes it to
+    /// ``finalise(callback:)``: that closes the web session (cancels `userAgent`'s task, as the vendor's `finalise`
+    /// dismisses it) and completes the sign-in, and this call returns the same tokens.
+    public func present(with userAgent: any UserAgent, options: SignInOptions = SignInOptions()) async throws -> LoginTokens {
+        let request = try await present(options: options)
+        let agent = Task { try await userAgent.authorize(request) }
+        presentingAgent = agent
+        defer { presentingAgent = nil }
+        let callback: URL
+        do {
+            callback = try await agent.value
+        } catch {
+            if let finalisation = appFinalisation { return try await finalisation.value }
+            pending = nil
+            throw error
+        }
+        if let finalisation = appFinalisation { return try await finalisation.value }
+        return try await complete(callback)
+    }
+
+    /// Completes the sign-in with the universal-link callback.
+    ///
+    /// - Throws: `AuthError`; its `AuthError/govUKLoginError` is `.invalidRedirectURL(reason:)` for a callback
+    ///   that does not belong to this session (reason `"error: error_description"` when the callback carries an
+    ///   OAuth error), and `.generic` when `present(options:)` was not called.
+    public func finalise(callback: URL) async throws -> LoginTokens {
+        if let agent = presentingAgent, appFinalisation == nil {
+            // The app got the callback itself: close the web session ``present(with:options:)`` opened.
+            let finalisation = Task { try await self.complete(callback) }
+            appFinalisation = finalisation
+            agent.cancel()
+            return try await finalisation.value
+        }
+        return try await complete(callback)
+    }
+
+    private func complete(_ callback: URL) async throws -> LoginTokens {
+        guard let pending else {
+            throw AuthError(.signInInProgress, "There is no login in progress: call present() before finalise(callback:).", providerID: GOVUKProvider.id)
+        }
+        let response = try? AuthorizationResponse(parsing: callback)
+        guard AuthorizationResponse.redirect(callback, matches: pending.redirectURI), response?.state == pending.state else {
+            let reason = response?.error.map { error in
+                [error, response?.errorDescription].compactMap { $0 }.joined(separator: ": ")
+            } ?? "The callback does not belong to this login session."
+            throw AuthError(.redirectMismatch, reason, providerID: GOVUKProvider.id, oauthError: response?.error)
+        }
+        self.pending = nil
+        let session = try await (activeClient ?? client).completeSignIn(redirect: callback)
+        self.session = session
+        return LoginTokens(await session.credential)
+    }
+}
+
+/// The tokens `finalise(callback:)` returns (the vendor's `TokenResponse`).
+public struct LoginTokens: Sendable {
+    /// The access token.
+    public let accessToken: Secret
+    /// The token type (`Bearer`).
+    public let tokenType: String
+    /// When the access token expires.
+    public let expiryDate: Date?
+    /// The refresh token, when issued (`offline_access`).
+    public let refreshToken: Secret?
+    /// The ID token (already validated), when issued.
+    public let idToken: Secret?
+
+    init(_ credential: Credential) {
+        accessToken = credential.accessToken
+        tokenType = credential.tokenType
+        expiryDate = credential.expiresAt
+        refreshToken = credential.refreshToken
+        idToken = credential.idToken
+    }
+}

@@ -1,0 +1,264 @@
+import AuthApple
+public import AuthAppSupport
+public import AuthCore
+import AuthUber
+public import AuthURLSession
+public import Foundation
+
+/// The vendor's `UberAuth`: login in app or through a native Uber app, `handle(url)` for the app's callback.
+///
+/// ```swift
+/// let uber = UberAuth(configuration: try UberConfiguration(plist), webAgent: webSession, appHandoff: apps)
+/// let client = try await uber.login(context: AuthContext(authDestination: .native, prompt: [.consent]))
+/// // SceneDelegate / onOpenURL:
+/// _ = await uber.handle(url)
+/// ```
+public actor UberAuth {
+    /// The engine.
+    public nonisolated let authClient: AuthClient
+    /// The configuration.
+    public nonisolated let configuration: UberConfiguration
+    /// Awaits a native app's callback: ``handle(_:)`` delivers it; it times out, ``cancel()`` or a cancelled task
+    /// ends it, so a login never hangs.
+    public nonisolated let appCallbacks: AppCallbackWaiter
+    private let webAgent: any UserAgent
+    private let appHandoff: (any AppHandoff)?
+    private let vendorStore: (any VendorStore)?
+    private var vendorSessionChecked = false
+    private var inProgress = false
+
+    /// Creates the login coordinator.
+    ///
+    /// - Parameters:
+    ///   - configuration: the `Uber` Info.plist settings.
+    ///   - webAgent: the in-app web session (ASWebAuthenticationSession, loopback, or a test agent).
+    ///   - appHandoff: opens native apps; without it every login is in app.
+    ///   - storage: where the tokens are kept.
+    ///   - transport: how requests are sent.
+    ///   - logger: where events go.
+    ///   - clock: the source of the current time and of the native hand-off's deadline.
+    ///   - appCallbackTimeout: how long a hand-off to a native app waits for its callback.
+    ///   - vendorStore: where UberAuth kept its token (the app's Keychain on Apple platforms); a token found there is
+    ///     moved into `storage` once, so its user stays logged in. `nil` skips it.
+    public init(
+        configuration: UberConfiguration,
+        webAgent: any UserAgent,
+        appHandoff: (any AppHandoff)? = nil,
+        storage: any TokenStorage = PersistentTokenStorage.makeDefault(),
+        transport: any HTTPTransport = URLSessionTransport(),
+        logger: any AuthLogger = SwiftLogAuthLogger(),
+        clock: any WallClock = SystemWallClock(),
+        appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout,
+        vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
+    ) {
+        self.configuration = configuration
+        self.vendorStore = vendorStore
+        appCallbacks = AppCallbackWaiter(providerID: UberProvider.id, clock: clock, timeout: appCallbackTimeout)
+        self.webAgent = webAgent
+        self.appHandoff = appHandoff
+        authClient = AuthClient(provider: UberProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
+    }
+
+    /// Logs in as `context` says and returns the result.
+    ///
+    /// A native destination tries each installed app in order; an app that does not open leads to the next, and
+    /// after the last to the in-app login (the vendor's fallback). Waiting for an app's callback always ends: the
+    /// callback, ``cancel()``, task cancellation, or the timeout.
+    ///
+    /// - Throws: `AuthError`; `AuthError/uberAuthError` gives the vendor's cases (`existingAuthSession` while
+    ///   another login runs, `cancelled`, `oAuth(…)`, …).
+    public func login(context: AuthContext = AuthContext()) async throws -> UberClient {
+        guard !inProgress else {
+            throw AuthError(.signInInProgress, "An Uber login is already in progress.", providerID: UberProvider.id)
+        }
+        inProgress = true
+        defer { inProgress = false }
+
+        var installed: Set<UberApp> = []
+        if let appHandoff {
+            for app in UberApp.allCases where await appHandoff.canOpen(URL(string: "\(app.scheme)://")!) { installed.insert(app) }
+        }
+        var callback: URL?
+        for route in UberRoute.candidates(context.authDestination, canOpen: installed.contains) {
+            let request = try await prepare(route, context: context)
+            authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
+            guard case .native(let app) = route, let appHandoff else {
+                callback = try await authorizeInApp(request)
+                break
+            }
+            let native = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
+            do {
+                callback = try await appCallbacks.handOff(native.url, through: appHandoff, redirectURI: native.redirectURI, appName: "The \(app.rawValue) app")
+                break
+            } catch let error as AuthError where error.code == .appNotOpened {
+                // Forget this attempt, so a callback without `state` can only belong to the login that goes on.
+                await authClient.abandon(native)
+                authClient.log(.notice, "uber.app.not_opened", "The app did not open; trying the next destination.", ["route": route.pathID])
+            } catch {
+                await authClient.abandon(native)
+                throw error
+            }
+        }
+        // `candidates` always ends in app, which returns a callback or throws.
+        guard let callback else { throw AuthError(.authorizationFailed, "No login route was tried.", providerID: UberProvider.id) }
+        if context.shouldExchangeAuthCode {
+            let session = try await authClient.completeSignIn(redirect: callback)
+            return UberClient(await session.credential)
+        }
+        return UberClient(code: try await authClient.completeAuthorization(redirect: callback))
+    }
+
+    /// The vendor's completion-handler form of ``login(context:)``, for code written for it; `completion` runs on an
+    /// arbitrary task with the result or the vendor's error.
+    public nonisolated func login(context: AuthContext = AuthContext(), completion: @escaping @Sendable (Result<UberClient, UberAuthError>) -> Void) {
+        Task {
+            do {
+                completion(.success(try await self.login(context: context)))
+            } catch let error as AuthError {
+                completion(.failure(error.uberAuthError))
+            } catch {
+                completion(.failure(.other))
+            }
+        }
+    }
+
+    /// Offers a URL the app received; `true` when it is the waiting login's callback (same scheme, host and path as
+    /// the redirect URI), which then continues. A second delivery returns `false`. Synchronous, so
+    /// `application(_:open:options:)` can return its answer.
+    public nonisolated func handle(_ url: URL) -> Bool {
+        appCallbacks.deliver(url)
+    }
+
+    /// Ends a login waiting for a native app's callback with `cancelled`; `true` when one was waiting.
+    @discardableResult
+    public nonisolated func cancel() -> Bool {
+        appCallbacks.cancel()
+    }
+
+    /// The in-app login through the web agent; an agent's own error still becomes an `AuthError`.
+    private func authorizeInApp(_ request: AuthorizationRequest) async throws -> URL {
+        do {
+            return try await webAgent.authorize(request)
+        } catch let error as AuthError {
+            throw error
+        } catch is CancellationError {
+            throw AuthError(.signInCancelled, "The in-app login was cancelled.", providerID: UberProvider.id)
+        } catch {
+            // A third-party web agent's own error: still an AuthError, so `uberAuthError` always applies.
+            throw AuthError(.authorizationFailed, "The in-app web session failed.", providerID: UberProvider.id, underlying: error)
+        }
+    }
+
+    private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {
+        var options = SignInOptions(prompt: route.promptValues(context.prompt))
+        options.omitsPKCEForBackendExchange = !context.shouldExchangeAuthCode && !context.backendExchangeUsesPKCE
+        if route == .inApp, let prefill = context.prefill, let requestURI = await pushPrefill(prefill) {
+            options.additionalParameters["request_uri"] = requestURI
+        }
+        return try await authClient.prepareSignIn(options: options)
+    }
+
+    /// The stored session, if the user is logged in (the vendor's `isLoggedIn` / `TokenManager.getToken()`); a token
+    /// UberAuth stored is moved over first, once. Needs no network.
+    public func session() async throws -> Session? {
+        await adoptVendorSession()
+        return try await authClient.restoreSession()
+    }
+
+    /// Whether a session is stored (the vendor's `UberAuth.isLoggedIn`).
+    public var isLoggedIn: Bool {
+        get async { ((try? await session()) ?? nil) != nil }
+    }
+
+    /// Moves UberAuth's stored token into this package's storage, once (again later only when offline).
+    private func adoptVendorSession() async {
+        guard let vendorStore, !vendorSessionChecked else { return }
+        let (configuration, clock) = (self.configuration, authClient.clock)
+        let outcome = await authClient.adoptVendorSessionIfPresent({ issuer in
+            try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+        }, removingVendorCopy: {
+            try await UberVendorSession.remove(from: vendorStore)
+        })
+        vendorSessionChecked = outcome != .offline
+    }
+
+    /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).
+    public func logout() async throws {
+        for key in try await authClient.storage.storedKeys() where key.providerID == UberProvider.id && key.clientID == configuration.clientID {
+            try await authClient.storage.removeCredential(for: key)
+        }
+    }
+
+    /// Pushes the prefill (RFC 9126); on failure logs and continues without it.
+    private func pushPrefill(_ prefill: Prefill) async -> String? {
+        do {
+            let metadata = try await authClient.metadata()
+            guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else { return nil }
+            var request = HTTPRequest(method: .post, url: endpoint)
+            request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
+            // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
+            let authentication = try authClient.clientAuthentication(for: metadata)
+            for (name, value) in authentication.headers { request.headerFields.set(value, forName: name) }
+            let body = Data(FormEncoding.encode(
+                authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
+            ).utf8)
+            let (data, response) = try await authClient.transport.send(request, body: body)
+            guard (200..<300).contains(response.status.code), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
+                authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.status.code)])
+                return nil
+            }
+            return uri
+        } catch {
+            authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.")
+            return nil
+        }
+    }
+}
+
+extension AuthorizationRequest {
+    /// The same request sent to another authorize path (a native app's universal link).
+    func replacingPath(of endpoint: URL) -> AuthorizationRequest {
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        components.path = endpoint.path
+        return AuthorizationRequest(providerID: providerID, url: components.url!, redirectURI: redirectURI, state: state,
+                                    prefersEphemeralSession: prefersEphemeralSession, expiresAt: expiresAt)
+    }
+}
+
+/// The login result (the vendor's `Client`): tokens when the code was exchanged here, else only the code.
+public struct UberClient: Sendable {
+    /// The authorization code, for a backend exchange (then every token is `nil`).
+    public let authorizationCode: Secret?
+    /// The PKCE verifier the backend must send with the code (safer here: PKCE is never turned off).
+    public let codeVerifier: Secret?
+    /// The access token.
+    public let accessToken: Secret?
+    /// The refresh token.
+    public let refreshToken: Secret?
+    /// The token type.
+    public let tokenType: String?
+    /// Seconds until the access token expires.
+    public let expiresIn: Int?
+    /// The granted scopes.
+    public let scope: [String]?
+
+    init(_ credential: Credential) {
+        authorizationCode = nil
+        codeVerifier = nil
+        accessToken = credential.accessToken
+        refreshToken = credential.refreshToken
+        tokenType = credential.tokenType
+        expiresIn = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSince(credential.updatedAt).rounded()) }
+        scope = credential.scopes
+    }
+
+    init(code: AuthorizationCodeResult) {
+        authorizationCode = code.code
+        codeVerifier = code.codeVerifier
+        accessToken = nil
+        refreshToken = nil
+        tokenType = nil
+        expiresIn = nil
+        scope = nil
+    }
+}
