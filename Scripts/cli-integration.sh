@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 : "${AUTH_IT_ISSUER:?export the variables from Scripts/idp/dot.sh env first}"
 cli="$(swift build --show-bin-path)/auth-cli"
+emulator="$(swift build --show-bin-path)/auth-emulator"
 work="$(mktemp -d)"
 cleanup() {
   if [ -n "${login_pid:-}" ]; then kill "$login_pid" 2>/dev/null || true; fi
@@ -15,9 +16,14 @@ trap cleanup EXIT
 store="$work/session.json"
 redirect="http://127.0.0.1:53682/callback"
 
-# The embedded identity provider: no network, nothing stored.
-"$cli" login --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["subject"]=="user-1234" and r["expires_at"], r; print("cli-integration: embedded login ok")'
-"$cli" demo --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["providers"] and all(p["ok"] for p in d["providers"]), d; print("cli-integration: demo ok,", len(d["providers"]), "provider(s)")'
+# The emulators' demo (auth-emulator, not auth-cli): no network, nothing stored.
+"$emulator" demo --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["providers"] and all(p["ok"] for p in d["providers"]), d; print("cli-integration: auth-emulator demo ok,", len(d["providers"]), "provider(s)")'
+# auth-cli embeds no identity provider: a login that names none says what to pass.
+if "$cli" login --json > "$work/nothing" 2>/dev/null; then echo "cli-integration: a login naming no provider or issuer succeeded"; exit 1; fi
+grep -q -- "--issuer" "$work/nothing" || { echo "cli-integration: a login naming no issuer does not say what to pass"; cat "$work/nothing"; exit 1; }
+for gone in demo emulate; do
+  if "$cli" "$gone" --help > /dev/null 2>&1; then echo "cli-integration: auth-cli still has '$gone' (it belongs to auth-emulator)"; exit 1; fi
+done
 if "$cli" login --provider no-such-provider --json > "$work/unknown" 2>/dev/null; then echo "cli-integration: unknown provider accepted"; exit 1; fi
 grep -q '"unknown_provider"' "$work/unknown" || { echo "cli-integration: wrong error for an unknown provider"; cat "$work/unknown"; exit 1; }
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The provider emulators over real HTTP (issue 23): `auth-cli emulate all` serves every emulator on 127.0.0.1;
+# The provider emulators over real HTTP: `auth-emulator emulate all` serves every emulator on 127.0.0.1;
 # for each provider `auth-cli login --browser print` prints the authorization URL, a scripted browser
 # (Scripts/emulator-browser.py) fills in the emulator's login page, and refresh, userinfo and logout follow on the
 # stored session. Then the login page's "Deny" and a wrong password, faults queued at /_emulator/faults, and each
@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli="$(swift build --show-bin-path)/auth-cli"
+emulator="$(swift build --show-bin-path)/auth-emulator"
 work="$(mktemp -d)"
 cleanup() {
   if [ -n "${login_pid:-}" ]; then kill "$login_pid" 2>/dev/null || true; fi
@@ -16,10 +17,10 @@ cleanup() {
 trap cleanup EXIT
 fail() { echo "emulators-http: $*" >&2; exit 1; }
 
-"$cli" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
+"$emulator" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 1 150); do grep -q "^ready" "$work/emulate.out" 2>/dev/null && break; sleep 0.1; done
-grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-cli emulate all did not come up"; }
+grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-emulator emulate all did not come up"; }
 origin() { grep -E "^$1: " "$work/emulate.out" | sed -E 's/.* at (http[^ ]+)$/\1/'; }
 account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
 

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# GOV.UK One Login for a web service, end to end over real HTTP: `auth-cli emulate govuk-service` serves the
+# GOV.UK One Login for a web service, end to end over real HTTP: `auth-emulator emulate govuk-service` serves the
 # simulator-faithful emulator on 127.0.0.1; `auth-cli login --provider govuk --config <file>` signs in with the
 # private key from a file (private_key_jwt), a scripted browser hop (curl) follows the printed URL; `auth-cli userinfo`
 # prints the core identity only after verifying it against the DID document. Exits non-zero on the first failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cli="$(swift build --show-bin-path)/auth-cli"
+emulator="$(swift build --show-bin-path)/auth-emulator"
 work="$(mktemp -d)"
 cleanup() {
   if [ -n "${login_pid:-}" ]; then kill "$login_pid" 2>/dev/null || true; fi
@@ -14,7 +15,7 @@ cleanup() {
 }
 trap cleanup EXIT
 
-"$cli" emulate govuk-service --port 0 --config-dir "$work/govuk" > "$work/emulator.out" 2>&1 &
+"$emulator" emulate govuk-service --port 0 --config-dir "$work/govuk" > "$work/emulator.out" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 1 100); do [ -s "$work/govuk/govuk-service.json" ] && grep -q "sign in with" "$work/emulator.out" && break; sleep 0.1; done
 [ -s "$work/govuk/govuk-service.json" ] || { echo "govuk-service: the emulator wrote no configuration"; cat "$work/emulator.out"; exit 1; }

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The web sign-in sample end to end (issue 24): the provider emulators over HTTP (auth-cli emulate all), PostgreSQL
+# The web sign-in sample end to end the provider emulators over HTTP (auth-emulator emulate all), PostgreSQL
 # (Scripts/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
 # Screenshots in .build/web-sign-in/. Run by Scripts/test.sh after a build with the WebSignIn trait.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn)"
+bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)"
 work="$(mktemp -d)"
 pids=()
 cleanup() {
@@ -26,10 +26,10 @@ export AUTH_PG_DATABASE=auth_web_sample
 pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
 pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
 
-"$bin/auth-cli" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
+"$bin/auth-emulator" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 150); do grep -q "^ready" "$work/emulate.out" 2>/dev/null && break; sleep 0.1; done
-grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-cli emulate all did not come up"; }
+grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-emulator emulate all did not come up"; }
 account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
 
 AUTH_WEB_ENCRYPTION_KEY="$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"

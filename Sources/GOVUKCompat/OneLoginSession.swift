@@ -1,5 +1,7 @@
 public import AuthCore
-import AuthGOVUK
+public import AuthAppSupport
+public import AuthURLSession
+public import AuthGOVUK
 public import Foundation
 
 /// The vendor SDK's login session: start a sign-in, then complete it with the callback. An app's code depends on
@@ -22,47 +24,64 @@ public protocol LoginSession: Sendable {
 /// (as the vendor's `finalise` dismisses it); with a web session the app opened itself, the app closes it.
 ///
 /// ```swift
-/// let login = OneLoginSession(client: AuthClient(provider: GOVUKProvider(configuration: configuration)))
+/// let login = OneLoginSession(configuration: configuration)     // the Keychain and URLSession by default
 /// let request = try await login.present()          // open request.url in ASWebAuthenticationSession
 /// // … the universal link arrives in the scene delegate:
 /// let tokens = try await login.finalise(callback: url)
 /// let userInfo = try await UserService(session: login.session!).fetchUserInfo()
 /// ```
 public actor OneLoginSession: LoginSession {
-    /// The client that runs the protocol.
-    public nonisolated let client: AuthClient
+    /// The engine for the configuration this session was made with.
+    public nonisolated let authClient: AuthClient
     /// The signed-in session after a successful `finalise(callback:)`.
     public private(set) var session: Session?
     private var pending: AuthorizationRequest?
-    /// The client of the sign-in in progress (one built for `present(configuration:)`, or ``client``).
+    /// The client of the sign-in in progress (one built for `present(configuration:)`, or ``authClient``).
     private var activeClient: AuthClient?
     /// The web session `present(with:options:)` is showing, which `finalise(callback:)` closes.
     private var presentingAgent: Task<URL, any Error>?
     /// A sign-in the app finalised while `present(with:options:)` was showing the web session.
     private var appFinalisation: Task<LoginTokens, any Error>?
 
-    /// Creates a login session for `client` (whose provider is a `GOVUKProvider`).
-    public init(client: AuthClient) {
-        self.client = client
+    /// Creates a login session (the vendor's `AppAuthSession(window:)`), with the engine for `configuration`.
+    ///
+    /// - Parameters:
+    ///   - configuration: the sign-in settings (client id, redirect, scopes, vectors of trust, locale, …).
+    ///   - storage: where sessions are kept; by default the platform's persistent store (the Keychain on Apple
+    ///     platforms), so a relaunch finds the user signed in.
+    ///   - transport: how requests are sent; URLSession by default, as the vendor SDK.
+    ///   - logger: where events go.
+    ///   - clock: the source of the current time.
+    ///   - options: the engine's options (timeouts, lifetimes).
+    public init(
+        configuration: LoginSessionConfiguration,
+        storage: any TokenStorage = PersistentTokenStorage.makeDefault(),
+        transport: any HTTPTransport = URLSessionTransport(),
+        logger: any AuthLogger = SwiftLogAuthLogger(),
+        clock: any WallClock = SystemWallClock(),
+        options: AuthClient.Options = AuthClient.Options()
+    ) {
+        authClient = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: storage, transport: transport,
+                                logger: logger, clock: clock, options: options)
     }
 
     /// Starts a sign-in: a fresh PKCE verifier, state and nonce, and the authorization URL to open (with
     /// `AuthorizationRequest/prefersEphemeralSession` from the configuration). A previous unfinished sign-in is
     /// abandoned.
     public func present(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
-        try await present(using: client, options: options)
+        try await present(using: authClient, options: options)
     }
 
     /// Starts a sign-in with another configuration for this one call (the vendor's `present(configuration:)`): the
-    /// same storage, transport, logger, clock and options as ``client``, this configuration's provider.
+    /// same storage, transport, logger, clock and options as ``authClient``, this configuration's provider.
     public func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest {
         let configured = AuthClient(
             provider: GOVUKProvider(configuration: configuration),
-            storage: client.storage,
-            transport: client.transport,
-            logger: client.logger,
-            clock: client.clock,
-            options: client.options
+            storage: authClient.storage,
+            transport: authClient.transport,
+            logger: authClient.logger,
+            clock: authClient.clock,
+            options: authClient.options
         )
         return try await present(using: configured, options: SignInOptions())
     }
@@ -126,7 +145,7 @@ public actor OneLoginSession: LoginSession {
             throw AuthError(.redirectMismatch, reason, providerID: GOVUKProvider.id, oauthError: response?.error)
         }
         self.pending = nil
-        let session = try await (activeClient ?? client).completeSignIn(redirect: callback)
+        let session = try await (activeClient ?? authClient).completeSignIn(redirect: callback)
         self.session = session
         return LoginTokens(await session.credential)
     }

@@ -23,10 +23,10 @@ struct GOVUKProviderTests {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
         var configuration = emulator.configuration
         change(&configuration)
-        let provider = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: configuration)
         let transport = RecordingTransport(emulator.transport)
-        let client = AuthClient(provider: provider, transport: transport, logger: RecordingLogger(), clock: emulator.clock)
-        return Harness(emulator: emulator, transport: transport, client: client, login: OneLoginSession(client: client))
+        let login = OneLoginSession(configuration: try LoginSessionConfiguration(dictionary: configuration), storage: InMemoryTokenStorage(),
+                                    transport: transport, logger: RecordingLogger(), clock: emulator.clock)
+        return Harness(emulator: emulator, transport: transport, client: login.authClient, login: login)
     }
 
     // MARK: Configuration
@@ -166,9 +166,10 @@ struct GOVUKProviderTests {
             return (try JSONValue.object(body).jsonData(), response)
         }
         let storage = InMemoryTokenStorage()
-        let client = AuthClient(provider: harness.client.provider, storage: storage, transport: stripping, clock: harness.emulator.clock)
+        let configuration = try LoginSessionConfiguration(dictionary: harness.emulator.configuration)
         let error = await #expect(throws: AuthError.self) {
-            _ = try await OneLoginSession(client: client).present(with: HeadlessUserAgent(transport: stripping))
+            _ = try await OneLoginSession(configuration: configuration, storage: storage, transport: stripping, clock: harness.emulator.clock)
+                .present(with: HeadlessUserAgent(transport: stripping))
         }
         #expect(error?.code == .invalidResponse)
         #expect(await storage.isEmpty)

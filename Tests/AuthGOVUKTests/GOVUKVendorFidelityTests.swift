@@ -88,8 +88,7 @@ struct GOVUKVendorFidelityTests {
             tokenParameters: await counter.next(),
             tokenHeaders: ["X-Attested": "yes"]
         )
-        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), transport: transport, logger: RecordingLogger(), clock: clock)
-        let login = OneLoginSession(client: client)
+        let login = OneLoginSession(configuration: configuration, storage: InMemoryTokenStorage(), transport: transport, logger: RecordingLogger(), clock: clock)
         for _ in 0..<2 { _ = try await login.present(with: HeadlessUserAgent(transport: idp.transport)) }
         let session = try #require(await login.session)
         try await session.refresh()
@@ -121,9 +120,8 @@ struct GOVUKVendorFidelityTests {
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
             clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString
         )
-        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: InMemoryTokenStorage(), transport: idp.transport,
-                                logger: RecordingLogger(), clock: clock)
-        let login = OneLoginSession(client: client)
+        let login = OneLoginSession(configuration: configuration, storage: InMemoryTokenStorage(), transport: idp.transport,
+                                    logger: RecordingLogger(), clock: clock)
         let webSession = StallingWebSession()
         let presented = Task { try await login.present(with: webSession) }
         var request: AuthorizationRequest?
@@ -153,9 +151,8 @@ struct GOVUKVendorFidelityTests {
             tokenParameters: try { () throws -> [String: String]? in throw AttestationUnavailable() }()
         )
         let storage = InMemoryTokenStorage()
-        let client = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: storage, transport: idp.transport, clock: clock)
         do {
-            _ = try await OneLoginSession(client: client).present(with: HeadlessUserAgent(transport: idp.transport))
+            _ = try await OneLoginSession(configuration: configuration, storage: storage, transport: idp.transport, clock: clock).present(with: HeadlessUserAgent(transport: idp.transport))
             Issue.record("the sign-in succeeded")
         } catch let error as AuthError {
             #expect(error.code == .tokenRequestFailed)
@@ -168,10 +165,9 @@ struct GOVUKVendorFidelityTests {
     @Test("Row 21: present(configuration:) per call — this call's locale, the same storage")
     func presentWithConfiguration() async throws {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
-        let provider = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: emulator.configuration)
         let storage = InMemoryTokenStorage()
-        let client = AuthClient(provider: provider, storage: storage, transport: emulator.transport, clock: emulator.clock)
-        let login: any GOVUKCompat.LoginSession = OneLoginSession(client: client)
+        let login: any GOVUKCompat.LoginSession = OneLoginSession(configuration: try LoginSessionConfiguration(dictionary: emulator.configuration),
+                                                                  storage: storage, transport: emulator.transport, clock: emulator.clock)
         let welsh = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
         let request = try await login.present(configuration: welsh)
         #expect(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ui_locales" }?.value == "cy")

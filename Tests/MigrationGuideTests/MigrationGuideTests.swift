@@ -120,6 +120,7 @@ struct MigrationGuideTests {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
         let settings = emulator.configuration
         let url = URL(string: settings["authorizationEndpoint"]!.stringValue!)!
+        let sessions: any TokenStorage = InMemoryTokenStorage()   // the guide leaves it out: the Keychain by default
         // --- guide ---
         let configuration = try LoginSessionConfiguration(authorizationEndpoint: url,   // the seed's code, as it was
                                                           responseType: .code,
@@ -129,9 +130,8 @@ struct MigrationGuideTests {
                                                           redirectURI: "https://app.example.gov.uk/oauth/redirect",
                                                           vectorsOfTrust: "Cl.Cm.P0",
                                                           locale: .en)
-        let client = AuthClient(provider: GOVUKProvider(configuration: configuration),
-                                transport: emulator.transport, clock: emulator.clock)
-        let login = OneLoginSession(client: client)                                // AppAuthSession(window:)
+        let login = OneLoginSession(configuration: configuration, storage: sessions,  // AppAuthSession(window:)
+                                    transport: emulator.transport, clock: emulator.clock)
         let request = try await login.present(configuration: configuration)       // present(configuration:)
         let callback = try await emulator.userAgent.authorize(request)             // the universal link arrives
         let tokens = try await login.finalise(callback: callback)                  // finalise(callback:)
@@ -160,6 +160,41 @@ private func schibstedReadmeSnippet(configuration: ClientConfiguration, url: URL
     // Errors are AuthError; `error.schibstedError` gives .login(.missingExpectedMFA), .idToken(.invalidNonce), …
     // --- end ---
     _ = (login, externalId, data, response, resumed)
+}
+
+@Suite("Migration guides")
+struct MigrationGuideTextTests {
+    /// The `// --- guide ---` sections of this file, trimmed, without blank lines and the tests' own `#expect`s.
+    private func guideSections() throws -> [[String]] {
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        var sections: [[String]] = []
+        var current: [String]?
+        for line in source.components(separatedBy: "\n").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if line == "// --- guide ---" { current = []; continue }
+            if line == "// --- end ---", let section = current { sections.append(section); current = nil; continue }
+            if !line.isEmpty, !line.hasPrefix("#expect") { current?.append(line) }
+        }
+        return sections
+    }
+
+    @Test("Each guide's code block is, line for line, code this suite compiles and runs", arguments: [
+        "GrabCompat/GrabCompat.docc/MigratingGrabidpartnersdk.md",
+        "SchibstedCompat/SchibstedCompat.docc/MigratingAccountSdkIosWeb.md",
+        "UberCompat/UberCompat.docc/MigratingUberauth.md",
+        "OneLoginCompat/OneLoginCompat.docc/MigratingOloidc.md",
+        "GOVUKCompat/GOVUKCompat.docc/MigratingMobileIosAuthentication.md",
+    ])
+    func guideMatchesCompiledCode(_ path: String) throws {
+        let sources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources")
+        let guide = try String(contentsOf: sources.appendingPathComponent(path), encoding: .utf8)
+        let intro = try #require(guide.range(of: "This code is compiled and run"))
+        let open = try #require(guide[intro.upperBound...].range(of: "```swift\n"))
+        let close = try #require(guide[open.upperBound...].range(of: "```"))
+        let code = guide[open.upperBound..<close.lowerBound].components(separatedBy: "\n")
+            .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        #expect(try guideSections().contains(code), "the code block of \(path) is not one of this file's guide sections")
+    }
 }
 
 @Suite("README code")

@@ -30,7 +30,7 @@ extension AuthClient {
     /// its redirect arrives (at most ``Options/authorizationLifetime``).
     ///
     /// Use this with ``completeSignIn(redirect:)`` when the redirect reaches the app by another path than a
-    /// ``UserAgent`` (a universal link, an app hand-off).
+    /// ``UserAgent`` (a universal link, a native app's callback).
     public func prepareSignIn(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
         let (request, pending) = try await makeAuthorization(options: options)
         await pendingAuthorizations.insert(pending, now: pending.createdAt)

@@ -7,7 +7,7 @@ public protocol WallClock: Sendable {
 
     /// Suspends until this clock reads `deadline` or later (a deadline in the past returns at once).
     ///
-    /// Deadlines the engine waits on — how long an app hand-off may take — go through the clock, so a test's
+    /// Deadlines the engine and its callers wait on (how long a native app may take to call back) go through the clock, so a test's
     /// manual clock decides when they pass and no test sleeps in real time. The default waits in real time.
     ///
     /// - Throws: `CancellationError` when the waiting task is cancelled.
