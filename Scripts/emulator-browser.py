@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A scripted browser for the HTTP emulators' login page (auth-cli emulate).
+"""A scripted browser for the HTTP emulators' login page (auth-emulator emulate).
 
 Usage: emulator-browser.py URL USERNAME PASSWORD [approve|deny]
 

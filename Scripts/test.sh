@@ -6,11 +6,15 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
-# transport), so nothing is built twice; the last step checks that the trait-gated targets also build without them.
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn)
+# transport, web sign-in, PostgreSQL storage), so nothing is built twice; the last step checks that the trait-gated
+# targets also build without them.
+traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)
 
 echo "==> swift build (all targets, warnings as errors, with the opt-in traits)"
 swift build --build-tests "${traits[@]}"
+
+echo "==> module boundaries: providers import AuthCore only, no app support in AuthCore, no test code in auth-cli"
+Scripts/check-boundaries.sh
 
 echo "==> starting the identity server for the integration tests, and PostgreSQL for the web sign-in tests"
 trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true; Scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
@@ -59,13 +63,13 @@ if ldd "$acme" | grep -iE "FoundationNetworking|libcurl"; then
 fi
 echo "acme-sign-in links neither FoundationNetworking nor libcurl"
 
-echo "==> auth-cli end to end (embedded identity provider, then the real server)"
+echo "==> auth-emulator demo, then auth-cli end to end against the real server"
 Scripts/cli-integration.sh
 
-echo "==> GOV.UK One Login for a service over real HTTP (auth-cli emulate govuk-service, login with a key file)"
+echo "==> GOV.UK One Login for a service over real HTTP (auth-emulator emulate govuk-service, auth-cli login with a key file)"
 Scripts/govuk-service-cli.sh
 
-echo "==> every provider's emulator over real HTTP (auth-cli emulate all), its login page in Chromium"
+echo "==> every provider's emulator over real HTTP (auth-emulator emulate all), its login page in Chromium"
 Scripts/emulators-http.sh
 
 echo "==> web sign-in: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
@@ -78,8 +82,10 @@ AUTH_CLI_TRANSPORT=urlsession Scripts/hostile-http.sh
 
 echo "==> documentation for every public module, warnings as errors"
 swift package generate-documentation --warnings-as-errors \
-  --target AuthCore --target AuthURLSession --target AuthOIDC --target AuthTesting --target AuthLoopback --target AuthApple \
-  --target AuthGrab --target AuthSchibsted --target AuthUber --target AuthOneLogin --target AuthGOVUK > /tmp/docc.log 2>&1 \
+  --target AuthCore --target AuthURLSession --target AuthOIDC --target AuthTesting --target AuthEmulators --target AuthLoopback \
+  --target AuthApple --target AuthAppSupport --target AuthGrab --target AuthSchibsted --target AuthUber --target AuthOneLogin \
+  --target AuthGOVUK --target GrabCompat --target UberCompat --target SchibstedCompat --target OneLoginCompat --target GOVUKCompat \
+  > /tmp/docc.log 2>&1 \
   || { grep -iE "warning|error" /tmp/docc.log | head -40; echo "documentation failed" >&2; exit 1; }
 echo "documentation: every catalog built with no warning"
 
@@ -90,6 +96,6 @@ Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 # nothing then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
 echo "==> the trait-gated targets without their traits"
 swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests \
-  --target AuthHummingbird --target AuthHummingbirdTests --target WebSignInExample > /tmp/no-traits.log 2>&1 \
+  --target AuthHummingbird --target AuthPostgres --target AuthHummingbirdTests --target WebSignInExample > /tmp/no-traits.log 2>&1 \
   || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building without the traits failed" >&2; exit 1; }
-echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, IntegrationTests and the web sign-in sample build"
+echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthPostgres, IntegrationTests and the web sign-in sample build"

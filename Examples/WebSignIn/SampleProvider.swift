@@ -15,13 +15,13 @@ struct SampleProvider: Sendable {
     /// The emulator's test accounts, when this process serves it (shown on the page).
     let accounts: [TestIdentityProvider.TestAccount]
 
-    /// Every provider's emulator, by its `auth-cli emulate` name and its route name (GOV.UK One Login signs in to a
+    /// Every provider's emulator, by its `auth-emulator emulate` name and its route name (GOV.UK One Login signs in to a
     /// web service with the service flow).
     static let emulators: [(emulator: String, route: String)] = [
         ("oidc", "oidc"), ("grab", "grab"), ("schibsted", "schibsted"), ("uber", "uber"), ("onelogin", "onelogin"), ("govuk-service", "govuk"),
     ]
 
-    /// The providers of the configuration files `auth-cli emulate all --config-dir DIR` wrote.
+    /// The providers of the configuration files `auth-emulator emulate all --config-dir DIR` wrote.
     static func fromDirectory(_ directory: URL) throws -> [SampleProvider] {
         try emulators.map { entry in
             let configuration = try ProviderConfiguration(contentsOf: directory.appendingPathComponent("\(entry.emulator).json"))
@@ -43,7 +43,7 @@ struct SampleProvider: Sendable {
                 throw AuthError(.invalidConfiguration, "No emulator named \(entry.emulator).")
             }
             // People sign in on the login page (govuk-service's configuration predates it and is switched here).
-            await idp.update { $0.interactiveLogin = true }
+            await idp.showLoginPage()
             let provider = SampleProvider(
                 name: entry.route,
                 provider: try ProviderRegistry.builtIn.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration),

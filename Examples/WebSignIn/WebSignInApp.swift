@@ -1,8 +1,8 @@
 // The web sign-in sample: a Hummingbird 2 app with a "Sign in with …" button per provider (AuthHummingbird's
-// routes), pointed at the provider emulators over HTTP. Needs the WebSignIn trait:
+// routes), pointed at the provider emulators over HTTP. Needs the PostgresStorage trait (which brings WebSignIn):
 //
-//     swift run --traits WebSignIn web-sign-in                     # emulators in this process, sessions in memory
-//     swift run --traits WebSignIn web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/web-sign-in.sh
+//     swift run --traits PostgresStorage web-sign-in                  # emulators in this process, sessions in memory
+//     swift run --traits PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/web-sign-in.sh
 #if PostgresStorage
 import ArgumentParser
 import AuthAsyncHTTPClient
@@ -31,7 +31,7 @@ struct WebSignInApp: AsyncParsableCommand {
     @Option(help: "The URL browsers reach the app at (callbacks are built from it); default http://127.0.0.1:<port>.")
     var publicURL: String?
 
-    @Option(help: "Configuration files written by `auth-cli emulate all --config-dir DIR`; without it the emulators run in this process.")
+    @Option(help: "Configuration files written by `auth-emulator emulate all --config-dir DIR`; without it the emulators run in this process.")
     var emulatorsDir: String?
 
     @Option(help: "The first port of the emulators this process serves (without --emulators-dir).")

@@ -1,7 +1,7 @@
 public import AuthCore
 import Foundation
 
-/// What ``AuthClient/adoptVendorSessionIfPresent(_:removingVendorCopy:)`` did.
+/// What ``AuthCore/AuthClient/adoptVendorSessionIfPresent(_:removingVendorCopy:)`` did.
 public enum VendorSessionAdoption: Sendable, Equatable {
     /// The vendor's session was moved into storage and its copy deleted.
     case adopted

@@ -1,11 +1,11 @@
 import AuthCore
 public import Foundation
 
-/// Where a vendor SDK kept its session: generic-password Keychain items and `UserDefaults` values. AuthApple reads
-/// the real ones (`SystemVendorStore`); tests use a store filled with fixtures in the vendor's format.
+/// Where a vendor SDK kept its session: generic-password Keychain items and `UserDefaults` values. On Apple platforms
+/// `SystemVendorStore` reads the real ones; tests use AuthEmulators' store filled with fixtures in the vendor's format.
 ///
-/// Providers read a vendor's session through this once, into the app's ``TokenStorage`` (see
-/// ``AuthClient/adoptVendorSession(_:removingVendorCopy:)``), so users stay signed in after the switch.
+/// The compatibility modules read a vendor's session through this once, into the app's `TokenStorage` (see
+/// ``AuthCore/AuthClient/adoptVendorSession(_:removingVendorCopy:)``), so users stay signed in after the switch.
 public protocol VendorStore: Sendable {
     /// The data of the generic-password item with this service and account, or `nil` when there is none. A `nil`
     /// service matches by account alone (OneLogin's SDK stored its item without one).

@@ -11,7 +11,7 @@ extension ProviderEmulator {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there (the redirect stays the app's universal link); `nil` in process.
     public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.govUK(clock: clock, origin: origin)
@@ -51,7 +51,7 @@ extension TestIdentityProvider {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func govUK(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,

@@ -18,7 +18,7 @@ extension ProviderEmulator {
     ///
     /// - Parameter clock: the clock the emulator stamps tokens with.
     /// - Parameter issuer: the emulator's issuer (trailing slash included); GOV.UK's integration environment by
-    ///   default, `http://127.0.0.1:<port>/` when `auth-cli emulate` serves it over HTTP.
+    ///   default, `http://127.0.0.1:<port>/` when `auth-emulator emulate` serves it over HTTP.
     /// - Parameter user: who signs in (by default the simulator's user with a proved identity; see
     ///   `TestIdentityProvider/govUKServiceUserWithoutIdentity(returnCodes:)` for the return-code case).
     public static func govUKService(

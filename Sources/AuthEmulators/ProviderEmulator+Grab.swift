@@ -8,7 +8,7 @@ extension ProviderEmulator {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.grab(clock: clock, origin: origin)
@@ -61,7 +61,7 @@ extension TestIdentityProvider {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(

@@ -11,7 +11,7 @@ extension ProviderEmulator {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.oneLogin(clock: clock, origin: origin)
@@ -46,7 +46,7 @@ extension TestIdentityProvider {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,

@@ -7,7 +7,7 @@ extension ProviderEmulator {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.schibsted(clock: clock, origin: origin)
@@ -56,7 +56,7 @@ extension TestIdentityProvider {
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
+    ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
         let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
             "email": "kari@example.no", "legacy_user_id": "12345678",

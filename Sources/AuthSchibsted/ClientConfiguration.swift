@@ -158,8 +158,8 @@ public struct ClientConfiguration: Sendable, Hashable {
         self.redirectURI = redirectURI
     }
 
-    /// The environment, by the vendor SDK 5 name (`clientConfiguration.env`), for example to pass to
-    /// ``SimplifiedLoginManager``.
+    /// The environment, by the vendor SDK 5 name (`clientConfiguration.env`), for example to pass to SchibstedCompat's
+    /// `SimplifiedLoginManager`.
     public var env: SchibstedEnvironment { environment }
 
     /// The issuer: the server URL.

@@ -15,7 +15,8 @@ public import AuthAppSupport
 /// _ = grab.handleOpenUrl(url)
 /// ```
 ///
-/// Every error is an `AuthError` whose `grabError` gives the vendor's domain (the operation that failed) and code.
+/// Every error is a ``GrabError``, as the vendor's were: the vendor's domain (the operation that failed) and code, and
+/// the underlying `AuthError` with this package's stable code.
 public actor GrabIdPartner {
     /// The engine for ``configuration``.
     public nonisolated let authClient: AuthClient

@@ -28,7 +28,7 @@ public actor OLOidc {
     }
 
     /// The engine.
-    public nonisolated let client: AuthClient
+    public nonisolated let authClient: AuthClient
     /// The configuration.
     public nonisolated let configuration: OLOidcConfig
     private let secureStorage: (any TokenStorage)?
@@ -63,7 +63,7 @@ public actor OLOidc {
         let configuration = try configuration ?? OLOidcConfig(plist: OLOidcConfig.defaultPlistName, bundle: .main)
         self.configuration = configuration
         self.secureStorage = useSecureStorage ? secureStorage : nil
-        client = AuthClient(
+        authClient = AuthClient(
             provider: OneLoginProvider(configuration: configuration, ephemeralSession: ephemeralSession),
             storage: useSecureStorage ? secureStorage : InMemoryTokenStorage(),
             transport: transport,
@@ -74,13 +74,13 @@ public actor OLOidc {
         guard useSecureStorage else { return }
         if let vendorStore {
             // The issuer is configured, so this never waits for the network; a failure is logged and left in place.
-            _ = await client.adoptVendorSessionIfPresent({ issuer in
+            _ = await authClient.adoptVendorSessionIfPresent({ issuer in
                 try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
             }, removingVendorCopy: {
                 try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
             })
         }
-        session = try await client.restoreSession()
+        session = try await authClient.restoreSession()
     }
 
     /// The current authentication state: empty once the session ended (signed out, or its refresh token rejected).
@@ -93,7 +93,7 @@ public actor OLOidc {
 
     /// Signs in with `userAgent`; the result is saved (with secure storage) and available in `olAuthState`.
     public func signIn(with userAgent: any UserAgent) async throws {
-        session = try await client.signIn(with: userAgent)
+        session = try await authClient.signIn(with: userAgent)
     }
 
     /// Removes the local session (storage included). Does not revoke anything at the server.
@@ -108,12 +108,12 @@ public actor OLOidc {
         let credential = try await requireSession().credential
         switch tokenType {
         case .accessToken:
-            try await client.revoke(credential.accessToken, hint: .accessToken)
+            try await authClient.revoke(credential.accessToken, hint: .accessToken)
         case .refreshToken:
             guard let refreshToken = credential.refreshToken else {
                 throw AuthError(.notSignedIn, "There is no refresh token to revoke.", providerID: OneLoginProvider.id)
             }
-            try await client.revoke(refreshToken, hint: .refreshToken)
+            try await authClient.revoke(refreshToken, hint: .refreshToken)
         }
     }
 
@@ -143,11 +143,11 @@ public actor OLOidc {
     /// Loads the latest session of this client from `storage` (the vendor's `readFromKeychain()`).
     @discardableResult
     public func readFromSecureStorage(_ storage: any TokenStorage) async throws -> Bool {
-        let reader = AuthClient(provider: client.provider, storage: storage, transport: client.transport, logger: client.logger, clock: client.clock)
+        let reader = AuthClient(provider: authClient.provider, storage: storage, transport: authClient.transport, logger: authClient.logger, clock: authClient.clock)
         guard let stored = try await reader.restoreSession() else { return false }
         let credential = await stored.credential
-        try await client.storage.store(credential, for: credential.storageKey)
-        session = try await client.restoreSession(account: credential.storageKey.account)
+        try await authClient.storage.store(credential, for: credential.storageKey)
+        session = try await authClient.restoreSession(account: credential.storageKey.account)
         return session != nil
     }
 

@@ -27,10 +27,9 @@ struct WebSignInHarness {
     private init(idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite, clock: any WallClock = SystemWallClock()) throws {
         let configuration = WebSignInConfiguration(publicURL: Self.appURL, sessionCookieSameSite: sameSite)
         let callback = configuration.callbackURL(for: "oidc")
-        var idpConfiguration = TestIdentityProvider.Configuration(
+        let idpConfiguration = TestIdentityProvider.Configuration(
             clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]
         )
-        idpConfiguration.displayName = "Example"
         idp = existing ?? TestIdentityProvider(configuration: idpConfiguration, clock: clock)
         let provider = OpenIDProvider(
             issuer: TestIdentityProvider.defaultIssuer,

@@ -23,7 +23,7 @@ private struct StandardProvider: AuthProvider {
 }
 
 /// The HTTP emulators' login page and faults, driven through the identity provider's handler (the same code
-/// `auth-cli emulate` serves; Scripts/emulators-http.sh drives it over real HTTP).
+/// `auth-emulator emulate` serves; Scripts/emulators-http.sh drives it over real HTTP).
 @Suite("issue 23: the emulators' login page, faults, and serving at another origin")
 struct InteractiveLoginTests {
     private let origin = URL(string: "http://127.0.0.1:8799")!
@@ -61,14 +61,14 @@ struct InteractiveLoginTests {
     @Test("Served at an origin: issuer and endpoints move there with their paths, and the loopback redirect is accepted")
     func servedAtOrigin() async throws {
         var configuration = TestIdentityProvider.grab().configuration
-        configuration.initialBehavior.interactiveLogin = false
+        configuration.showsLoginPage = false
         let served = configuration.served(at: origin)
         #expect(served.issuer.absoluteString == "http://127.0.0.1:8799")
         #expect(served.endpointBase?.absoluteString == "http://127.0.0.1:8799/grabid/v1/oauth2")
         #expect(served.quirks.discoveryExtras["id_token_verification_endpoint"]?.stringValue
             == "http://127.0.0.1:8799/grabid/v1/oauth2/id_tokens/token_info")
         #expect(served.clients.allSatisfy { $0.redirectURIs.contains(TestIdentityProvider.loopbackRedirectURI) })
-        #expect(served.initialBehavior.interactiveLogin)
+        #expect(served.showsLoginPage)
         // The quirks are the vendor's own: a request without acr_values is still refused.
         let idp = TestIdentityProvider(configuration: served)
         let (_, response) = await idp.handle(CapturedRequest(url: idp.endpoint("/authorize").appendingQuery([

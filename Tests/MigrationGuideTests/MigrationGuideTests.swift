@@ -214,7 +214,7 @@ struct ReadmeCodeTests {
             .appendingPathComponent("README.md")
         let readme = try String(contentsOf: readmeURL, encoding: .utf8)
         let section = try #require(readme.range(of: "### Schibsted account (`schibsted`"))
-        let block = try #require(readme[section.upperBound...].range(of: "```swift\nimport AuthSchibsted\n"))
+        let block = try #require(readme[section.upperBound...].range(of: "```swift\nimport SchibstedCompat\n"))
         let close = try #require(readme[block.upperBound...].range(of: "```"))
         let readmeLines = readme[block.upperBound..<close.lowerBound].components(separatedBy: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }

@@ -1,5 +1,5 @@
 // Compiled on Apple platforms only (Security). The items' names and formats are decided by each provider's
-// platform-neutral reader (for example AuthGrab's GrabVendorSession), which is tested on Linux with fixtures.
+// platform-neutral reader (for example GrabCompat's GrabVendorSession), which is tested on Linux with fixtures.
 #if canImport(Security)
 public import AuthCore
 public import Foundation

@@ -105,7 +105,7 @@ struct EmulateCommand: AsyncParsableCommand {
             throw ValidationError("The \(name) emulator has no identity provider to serve.")
         }
         // People sign in on the login page (govuk-service's configuration predates it and is switched here).
-        await idp.update { $0.interactiveLogin = true }
+        await idp.showLoginPage()
         route.withLock { $0 = { request in await idp.handle(request) } }
         return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)
     }

@@ -1,10 +1,10 @@
 public import AuthCore
-public import Foundation
+package import Foundation
 
 /// An in-process stand-in for one provider's servers (and, where the provider hands off to a native app, for
 /// that app), with the configuration dictionary that points the provider's module at it.
 ///
-/// `auth-cli demo`, the sample executables and the provider tests sign in against these.
+/// `auth-emulator demo`, the sample executables and the provider tests sign in against these.
 public struct ProviderEmulator: Sendable {
     /// The provider id the emulator stands in for.
     public let providerID: ProviderID
@@ -20,7 +20,7 @@ public struct ProviderEmulator: Sendable {
     public let route: String
     /// Whether the provider supports refresh.
     public let supportsRefresh: Bool
-    /// The identity provider behind ``transport``, for fronts that serve it another way (`auth-cli emulate` over
+    /// The identity provider behind ``transport``, for fronts that serve it another way (`auth-emulator emulate` over
     /// HTTP) and tests that change its behaviour.
     public let identityProvider: TestIdentityProvider?
 
@@ -45,36 +45,36 @@ public struct ProviderEmulator: Sendable {
         self.identityProvider = identityProvider
     }
 
-    /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client.
+    /// A standard OpenID Connect issuer: the `TestIdentityProvider` with its default client, in process (AuthEmulators
+    /// adds `openIDConnect(clock:origin:dpop:)`, served over HTTP by `auth-emulator emulate`).
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
-    ///   - origin: where `auth-cli emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
-    ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     ///   - dpop: DPoP support (RFC 9449) for the issuer, and `dpop: true` in the client's configuration; `nil` for
     ///     bearer tokens.
-    public static func openIDConnect(
-        clock: any WallClock = SystemWallClock(),
-        origin: URL? = nil,
-        dpop: TestIdentityProvider.DPoPSettings? = nil
-    ) -> ProviderEmulator {
+    public static func openIDConnect(clock: any WallClock = SystemWallClock(), dpop: TestIdentityProvider.DPoPSettings? = nil) -> ProviderEmulator {
         var configuration = TestIdentityProvider.Configuration()
-        configuration.displayName = "Example OpenID Provider"
         configuration.dpop = dpop
-        let idp = TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
+        let idp = TestIdentityProvider(configuration: configuration, clock: clock)
+        return openIDConnect(idp, redirectURI: TestIdentityProvider.defaultRedirectURI)
+    }
+
+    /// The emulator of `idp`, a standard OpenID Connect issuer, for its default client redirecting to `redirectURI`
+    /// (with `dpop: true` when the issuer supports DPoP).
+    package static func openIDConnect(_ idp: TestIdentityProvider, redirectURI: URL) -> ProviderEmulator {
         var client: [String: JSONValue] = [
             "issuer": .string(idp.configuration.issuer.absoluteString),
             "client_id": .string(TestIdentityProvider.defaultClientID),
-            "redirect_uri": .string((origin == nil ? TestIdentityProvider.defaultRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
+            "redirect_uri": .string(redirectURI.absoluteString),
             "scope": "openid email profile offline_access",
         ]
-        if dpop != nil { client["dpop"] = true }
+        if idp.configuration.dpop != nil { client["dpop"] = true }
         return ProviderEmulator(
             providerID: "oidc",
             configuration: ProviderConfiguration(client),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
-            clock: clock,
+            clock: idp.clock,
             route: "web",
             supportsRefresh: true,
             identityProvider: idp

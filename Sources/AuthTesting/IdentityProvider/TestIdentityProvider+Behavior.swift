@@ -24,9 +24,6 @@ extension TestIdentityProvider {
             case ecdsaZeroS
         }
 
-        /// Whether a valid authorization request is answered with an HTML login page (username, password, "Sign in"
-        /// and "Deny") instead of an immediate redirect: what the HTTP emulators serve to people and browsers.
-        public var interactiveLogin = false
         /// The `interval` of device authorization responses, in seconds (RFC 8628's default: 5).
         public var devicePollInterval = 5
         /// The `expires_in` of device codes, in seconds.

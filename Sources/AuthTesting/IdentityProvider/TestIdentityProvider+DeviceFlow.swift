@@ -20,6 +20,11 @@ extension TestIdentityProvider {
         answerDevice(userCode: userCode, with: .approved(user))
     }
 
+    /// Approves the device sign-in with `userCode` as `approver` (the account signed in on the verification page).
+    package func approveDevice(userCode: String, as approver: User) -> Bool {
+        answerDevice(userCode: userCode, with: .approved(approver))
+    }
+
     /// Declines the device sign-in with `userCode` (the page's "Deny").
     @discardableResult
     public func denyDevice(userCode: String) -> Bool {
@@ -83,54 +88,6 @@ extension TestIdentityProvider {
             return tokenResponse(client: client, scope: grant.scope, family: family, nonce: nil,
                                  includeRefresh: configuration.issuesRefreshTokens, url: url)
         }
-    }
-
-    /// `GET /device`: the verification page (the user code, prefilled from `verification_uri_complete`, and the
-    /// account's username and password), answered by `POST /_emulator/device`.
-    func deviceVerificationPage(url: URL, error: String? = nil, status: Int = 200) -> (Data, HTTPResponse) {
-        let prefilled = queryParameters(url)["user_code"] ?? ""
-        let name = Self.html(configuration.displayName)
-        let html = """
-            <!doctype html>
-            <html lang="en">
-            <head><meta charset="utf-8"><title>Connect a device – \(name) (emulator)</title>
-            <style>body { font-family: system-ui, sans-serif; margin: 3em; } label { display: block; margin-top: 1em; font-weight: 600; }</style></head>
-            <body>
-            <h1>Connect a device to \(name)</h1>
-            \(error.map { "<p class=\"error\" role=\"alert\">\(Self.html($0))</p>" } ?? "")
-            <form method="post" action="\(Self.html(endpoint(Self.emulatorPathPrefix + "device").absoluteString))">
-            <label for="user_code">Code shown on the device</label>
-            <input type="text" id="user_code" name="user_code" value="\(Self.html(prefilled))" autocomplete="off">
-            <label for="username">Username</label>
-            <input type="text" id="username" name="username" autocomplete="username">
-            <label for="password">Password</label>
-            <input type="password" id="password" name="password" autocomplete="current-password">
-            <p><button type="submit" id="sign-in" name="action" value="approve">Connect</button>
-            <button type="submit" id="deny" name="action" value="deny">Deny</button></p>
-            </form>
-            </body>
-            </html>
-            """
-        return (Data(html.utf8), .make(status: status, headers: [
-            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-        ]))
-    }
-
-    /// `POST /_emulator/device`: the verification page's answer.
-    func answerDeviceVerification(_ form: [String: String], url: URL) -> (Data, HTTPResponse) {
-        let userCode = form["user_code"] ?? ""
-        if form["action"] == "deny" {
-            return denyDevice(userCode: userCode)
-                ? page("The device was not connected.", status: 200, url: url)
-                : deviceVerificationPage(url: url, error: "Unknown or expired code.", status: 400)
-        }
-        guard let account = account(signingInWith: form) else {
-            return deviceVerificationPage(url: url, error: "Wrong username or password.", status: 401)
-        }
-        return answerDevice(userCode: userCode, with: .approved(account.user))
-            ? page("The device is connected; you can return to it.", status: 200, url: url)
-            : deviceVerificationPage(url: url, error: "Unknown or expired code.", status: 400)
     }
 
     /// Upper case, without spaces; the hyphen is optional when typed.

@@ -1,4 +1,5 @@
 import AuthCore
+public import AuthTesting
 public import Foundation
 
 extension TestIdentityProvider {
@@ -14,13 +15,14 @@ extension TestIdentityProvider {
 }
 
 extension TestIdentityProvider.Configuration {
-    /// This configuration as served over HTTP at `origin` (`http://127.0.0.1:<port>`) by `auth-cli emulate`.
+    /// This configuration as served over HTTP at `origin` (`http://127.0.0.1:<port>`) by `auth-emulator emulate`.
     ///
     /// The issuer and the endpoint base keep their paths on the new origin (so an issuer on another host than the
     /// endpoints, as Grab's, lands on the same one), discovery extras that named the old origins follow, every
-    /// client also accepts ``TestIdentityProvider/loopbackRedirectURI`` and ``TestIdentityProvider/loopbackWebCallbackURIs``, and valid authorization requests get the
-    /// login page. The rules — paths, quirks, strictness — are this configuration's own: one implementation, two
-    /// fronts.
+    /// client also accepts ``TestIdentityProvider/loopbackRedirectURI`` and
+    /// ``TestIdentityProvider/loopbackWebCallbackURIs``, and valid authorization requests get the login page
+    /// (``showsLoginPage``). The rules — paths, quirks, strictness — are this configuration's own: one implementation,
+    /// two fronts.
     public func served(at origin: URL) -> Self {
         var served = self
         let oldOrigins = Set([issuer, endpointBase].compactMap { $0.map(Self.origin(of:)) })
@@ -38,7 +40,7 @@ extension TestIdentityProvider.Configuration {
             client.redirectURIs += TestIdentityProvider.loopbackWebCallbackURIs
             return client
         }
-        served.initialBehavior.interactiveLogin = true
+        served.showsLoginPage = true
         return served
     }
 

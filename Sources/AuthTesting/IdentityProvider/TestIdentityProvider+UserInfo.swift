@@ -1,0 +1,74 @@
+import AuthCore
+import Foundation
+
+// User info and the protected API: the endpoints that accept the issued access tokens (bearer or DPoP-bound).
+extension TestIdentityProvider {
+    /// User info: the claims of the access token's subject, for a token whose scope has `openid`.
+    func userInfo(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
+        let record: AccessRecord
+        switch presentedAccessToken(request, url: url) {
+        case .success(let presented) where presented.scope.contains("openid"): record = presented
+        case .success: return invalidToken(url: url)
+        case .failure(let refusal): return refusal.response
+        }
+        var claims = record.subject == user.subject ? user.claims : [:]
+        claims["sub"] = .string(record.subject)
+        if let shape = configuration.quirks.userInfo { claims = shape(record.subject, claims, familyParameters[record.family] ?? [:]) }
+        claims.merge(behavior.userInfoOverrides) { _, override in override }
+        return json(claims, url: url)
+    }
+
+    /// A protected API: 200 with the caller's subject for an active bearer token, else 401.
+    func protectedResource(_ request: CapturedRequest, url: URL) -> (Data, HTTPResponse) {
+        switch presentedAccessToken(request, url: url) {
+        case .success(let record):
+            var body: [String: JSONValue] = ["ok": true, "client_id": .string(record.clientID)]
+            if let bound = record.dpopKeyThumbprint { body["jkt"] = .string(bound) }
+            return json(body, url: url)
+        case .failure(let refusal): return refusal.response
+        }
+    }
+
+    /// The subject of the request's access token when it is active (and, for a DPoP-bound one, proven).
+    func bearerSubject(_ request: CapturedRequest) -> String? {
+        guard let url = request.url, case .success(let record) = presentedAccessToken(request, url: url) else { return nil }
+        return record.subject
+    }
+
+    /// Why a protected request was refused, with the 401 to send.
+    private struct AccessRefusal: Error {
+        let response: (Data, HTTPResponse)
+    }
+
+    /// The active access token of a protected request: `Authorization: Bearer` for a bearer token; for a DPoP-bound
+    /// one `Authorization: DPoP` and a proof of the bound key over this method and URL with `ath` (RFC 9449 §7).
+    private func presentedAccessToken(_ request: CapturedRequest, url: URL) -> Result<AccessRecord, AccessRefusal> {
+        let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
+        let (scheme, token) = header.firstIndex(of: " ").map { (header[..<$0].lowercased(), String(header[header.index(after: $0)...])) } ?? ("", "")
+        guard let record = accessTokens[token], isActive(record) else { return .failure(AccessRefusal(response: invalidToken(url: url))) }
+        guard let bound = record.dpopKeyThumbprint else {
+            return scheme == "bearer" ? .success(record) : .failure(AccessRefusal(response: invalidToken(url: url)))
+        }
+        // A bound token presented as a bearer token, or without a proof, is refused (RFC 9449 §7.2).
+        guard scheme == "dpop", let proof = request.value(forHTTPHeaderField: "DPoP") else {
+            dpopProofFailures.append(.missingProof)
+            return .failure(AccessRefusal(response: resourceDPoPError(.missingProof, url: url)))
+        }
+        switch verifyDPoPProof(proof, method: request.httpMethod, url: url, accessToken: token) {
+        case .success(let thumbprint) where thumbprint == bound: return .success(record)
+        case .success:
+            dpopProofFailures.append(.keyMismatch)
+            return .failure(AccessRefusal(response: resourceDPoPError(.keyMismatch, url: url)))
+        case .failure(let failure): return .failure(AccessRefusal(response: resourceDPoPError(failure, url: url)))
+        }
+    }
+
+    private func invalidToken(url: URL) -> (Data, HTTPResponse) {
+        json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+    }
+
+    /// Whether an access token is neither expired nor of a revoked family.
+    func isActive(_ record: AccessRecord) -> Bool {
+        record.expiresAt > clock.now() && !revokedFamilies.contains(record.family)
+    }
+}
