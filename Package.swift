@@ -312,7 +312,7 @@ let package = Package(
 
         .target(
             name: "ExampleSupport",
-            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient"],
+            dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient", "AuthURLSession"],
             path: "Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),

@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The AsyncHTTPClient transport is behind a trait of the root package.
-        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport", "WebSignIn"]),
+        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport", "PostgresStorage"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
@@ -36,6 +36,7 @@ let package = Package(
                 "BenchmarkFixtures",
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "AuthEmulators", package: "swift-auth-providers"),
             ],
             // Not directly under the package directory: package-benchmark runs every executable whose folder's
             // parent is named "Benchmarks" as a benchmark.
@@ -48,7 +49,10 @@ let package = Package(
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
                 .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),
+                .product(name: "AuthURLSession", package: "swift-auth-providers"),
                 .product(name: "AuthHummingbird", package: "swift-auth-providers"),
+                .product(name: "AuthPostgres", package: "swift-auth-providers"),
+                .product(name: "AuthEmulators", package: "swift-auth-providers"),
                 .product(name: "AuthOIDC", package: "swift-auth-providers"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -96,6 +96,7 @@ Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 # nothing then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
 echo "==> the trait-gated targets without their traits"
 swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests \
-  --target AuthHummingbird --target AuthPostgres --target AuthHummingbirdTests --target WebSignInExample > /tmp/no-traits.log 2>&1 \
+  --target AuthHummingbird --target AuthPostgres --target AuthHummingbirdTests --target WebSignInExample \
+  --target AuthEmulatorTool --target OIDCExample > /tmp/no-traits.log 2>&1 \
   || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building without the traits failed" >&2; exit 1; }
-echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthPostgres, IntegrationTests and the web sign-in sample build"
+echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthPostgres, IntegrationTests, the web sign-in sample, auth-emulator and the samples (URLSession) build"

@@ -6,6 +6,8 @@ public import AuthTesting
 import Foundation
 #if AsyncHTTPClientTransport
 import AuthAsyncHTTPClient
+#else
+import AuthURLSession
 #endif
 
 /// What a sample sends real requests through: AsyncHTTPClient when the package is built with the

@@ -1,6 +1,9 @@
 import AuthAsyncHTTPClient
 import AuthHummingbird
+import AuthPostgres
 import AuthProviders
+import AuthURLSession
+import AuthEmulators
 import AuthTesting
 import Benchmark
 import BenchmarkFixtures

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthHummingbird
+import AuthPostgres
 import AuthOIDC
 import AuthTesting
 import BenchmarkFixtures

@@ -4,6 +4,7 @@
 //
 //     instruction-counts <path> <iterations>
 import AuthProviders
+import AuthEmulators
 import AuthTesting
 import BenchmarkFixtures
 import Foundation
