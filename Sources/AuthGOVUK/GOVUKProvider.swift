@@ -47,8 +47,8 @@ public struct GOVUKProvider: AuthProvider {
         IDTokenPolicy(allowedAlgorithms: [.es256, .rs256], issuerComparison: .ignoringTrailingSlash)
     }
 
-    /// `true` unless configured otherwise.
-    public var prefersEphemeralWebSession: Bool { configuration.prefersEphemeralWebSession }
+    /// An ephemeral web session unless configured otherwise; otherwise standard.
+    public var behavior: ProviderBehavior { ProviderBehavior(prefersEphemeralWebSession: configuration.prefersEphemeralWebSession) }
 
     /// `vtr` (JSON array text), `ui_locales`, and `govuk_signin_session_id` when set.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] {

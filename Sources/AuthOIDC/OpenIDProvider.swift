@@ -40,6 +40,11 @@ public struct OpenIDProvider: AuthProvider {
     /// Whether authorization requests are signed request objects (RFC 9101).
     public let usesSignedRequestObject: Bool
 
+    /// The ephemeral-session and signed-request-object settings; otherwise standard.
+    public var behavior: ProviderBehavior {
+        ProviderBehavior(usesSignedRequestObject: usesSignedRequestObject, prefersEphemeralWebSession: prefersEphemeralWebSession)
+    }
+
     /// Creates a provider in code.
     public init(
         issuer: URL,

@@ -26,6 +26,9 @@ public struct OneLoginProvider: AuthProvider {
     }
 
     /// The client id, redirect and scopes.
+    /// An ephemeral web session when configured so; otherwise standard.
+    public var behavior: ProviderBehavior { ProviderBehavior(prefersEphemeralWebSession: prefersEphemeralWebSession) }
+
     public var client: ClientRegistration {
         ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUri, scopes: configuration.scopes)
     }

@@ -24,8 +24,8 @@ public struct SchibstedProvider: AuthProvider {
     }
 
     /// `Bearer` when a token response has no `token_type`: Schibsted's SDK accepts such responses, and its tokens
-    /// are bearer tokens.
-    public var tokenTypeWhenAbsent: String? { "Bearer" }
+    /// are bearer tokens. One retry of a token request on a 5xx or a transport failure, as the vendor SDK does.
+    public var behavior: ProviderBehavior { ProviderBehavior(tokenRequestRetries: 1, tokenTypeWhenAbsent: "Bearer") }
 
     /// The client, with the scopes every Schibsted login requests: `openid offline_access`.
     public var client: ClientRegistration {
@@ -49,8 +49,6 @@ public struct SchibstedProvider: AuthProvider {
     /// The issuer compared ignoring a trailing `/`, as the vendor SDK does.
     public var idTokenPolicy: IDTokenPolicy { IDTokenPolicy(issuerComparison: .ignoringTrailingSlash) }
 
-    /// One retry on a 5xx or a transport failure, as the vendor SDK does.
-    public var tokenRequestRetries: Int { 1 }
 
     /// Without MFA, `prompt=select_account`; with MFA the engine sends `acr_values` and no prompt.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] {

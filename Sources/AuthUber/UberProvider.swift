@@ -22,13 +22,11 @@ public struct UberProvider: AuthProvider {
         self.init(configuration: try UberConfiguration(configuration))
     }
 
-    /// `true`: the Uber apps call back with only `code` (the vendor SDK never sent `state`; its tests call back with
-    /// `test://app?code=123`). Such a callback is accepted only for the one login pending, which PKCE protects.
-    public var acceptsResponsesWithoutState: Bool { true }
-
-    /// `Bearer` when a token response has no `token_type`: Uber's SDK accepts such responses, and its tokens are
-    /// bearer tokens.
-    public var tokenTypeWhenAbsent: String? { "Bearer" }
+    /// Responses without `state` accepted: the Uber apps call back with only `code` (the vendor SDK never sent
+    /// `state`; its tests call back with `test://app?code=123`); such a callback is accepted only for the one login
+    /// pending, which PKCE protects. `Bearer` when a token response has no `token_type`: Uber's SDK accepts such
+    /// responses, and its tokens are bearer tokens.
+    public var behavior: ProviderBehavior { ProviderBehavior(acceptsResponsesWithoutState: true, tokenTypeWhenAbsent: "Bearer") }
 
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {

@@ -127,7 +127,7 @@ struct ClientAssertionTests {
             client = ClientRegistration(clientID: "service", redirectURI: TestIdentityProvider.defaultRedirectURI, signingKey: key)
         }
         var endpointSource: EndpointSource { .discovery(issuer: TestIdentityProvider.defaultIssuer) }
-        var usesSignedRequestObject: Bool { true }
+        var behavior: ProviderBehavior { ProviderBehavior(usesSignedRequestObject: true) }
         func authorizationParameters(for request: SignInRequest) -> [String: String] { ["ui_locales": "cy"] }
     }
 

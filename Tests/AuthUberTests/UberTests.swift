@@ -341,7 +341,7 @@ struct UberStatelessCallbackTests {
         #expect(attributed?.code == .invalidGrant)
 
         // Without the provider's opt-in, state stays required (ProviderConformance checks every built-in provider).
-        #expect(OpenIDLikeProvider().acceptsResponsesWithoutState == false)
+        #expect(OpenIDLikeProvider().behavior.acceptsResponsesWithoutState == false)
     }
 
     @Test("Vendor vectors (AuthorizationCodeResponseParserTests): error=invalid_request is oAuth(invalidRequest); an unknown error is invalidAuthCode")

@@ -51,8 +51,8 @@ public struct GOVUKServiceProvider: AuthProvider {
         IDTokenPolicy(allowedAlgorithms: [.es256, .rs256])
     }
 
-    /// As configured.
-    public var usesSignedRequestObject: Bool { configuration.usesSignedRequestObject }
+    /// Signed request objects as configured; otherwise standard.
+    public var behavior: ProviderBehavior { ProviderBehavior(usesSignedRequestObject: configuration.usesSignedRequestObject) }
 
     /// `vtr`, `ui_locales` when set, and `claims` (`{"userinfo": {<claim URI>: null, …}}`) for identity claims.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] {

@@ -20,7 +20,8 @@ public actor Session {
     /// The storage key of this account.
     public nonisolated let storageKey: StorageKey
 
-    private var refreshTask: Task<Credential, any Error>?
+    /// The refresh in flight, shared by concurrent callers.
+    private let refreshes = SingleFlight<SingleFlightKey, Credential>()
 
     init(client: AuthClient, credential: Credential, idTokenClaims: IDTokenClaims?) {
         self.client = client
@@ -74,30 +75,28 @@ public actor Session {
     @discardableResult
     public func refresh() async throws -> Credential {
         try requireSignedIn()
-        if let refreshTask { return try await refreshTask.value }
         let current = credential
-        let client = client
-        let task = Task { () throws -> Credential in
-            do {
-                let (updated, claims) = try await client.refresh(current)
-                self.credential = updated
-                if let claims { self.idTokenClaims = claims }
-                await client.eventHub.publish(AuthEvent(.refreshed, account: self.storageKey))
-                return updated
-            } catch let error as AuthError {
-                if error.code == .invalidGrant {
-                    // client.refresh already removed the stored credential.
-                    self.isSignedIn = false
-                    await client.eventHub.publish(AuthEvent(.signedOut(.refreshTokenRejected), account: self.storageKey))
-                } else {
-                    await client.eventHub.publish(AuthEvent(.refreshFailed(error.code), account: self.storageKey))
-                }
-                throw error
+        return try await refreshes.run { [self] in try await refreshOnce(current) }
+    }
+
+    /// The refresh ``refresh()`` shares: redeems `current`'s refresh token, keeps the result and announces it.
+    private func refreshOnce(_ current: Credential) async throws -> Credential {
+        do {
+            let (updated, claims) = try await client.refresh(current)
+            credential = updated
+            if let claims { idTokenClaims = claims }
+            await client.eventHub.publish(AuthEvent(.refreshed, account: storageKey))
+            return updated
+        } catch let error as AuthError {
+            if error.code == .invalidGrant {
+                // client.refresh already removed the stored credential.
+                isSignedIn = false
+                await client.eventHub.publish(AuthEvent(.signedOut(.refreshTokenRejected), account: storageKey))
+            } else {
+                await client.eventHub.publish(AuthEvent(.refreshFailed(error.code), account: storageKey))
             }
+            throw error
         }
-        refreshTask = task
-        defer { refreshTask = nil }
-        return try await task.value
     }
 
     /// The current access token after a request with `rejected` failed with 401: refreshes unless another
@@ -214,7 +213,7 @@ public actor Session {
         isSignedIn = false
         // A refresh in flight stores its result when its response arrives; waiting for it here means that store
         // happens before the removal below, never after it.
-        if let running = refreshTask { _ = try? await running.value }
+        if let running = refreshes.running { _ = try? await running.value }
         // Inside the account's exclusive section, so a refresh in another process cannot write after the removal;
         // what was stored last (perhaps newer than what this session saw) is what gets revoked below.
         let storage = client.storage

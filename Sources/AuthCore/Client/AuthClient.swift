@@ -75,7 +75,10 @@ public final class AuthClient: Sendable {
     let metadataCache = MetadataCache()
     let keySetCache = KeySetCache()
     let pendingAuthorizations = PendingAuthorizationStore()
-    let refreshCoordinator = RefreshCoordinator()
+    /// One refresh at a time per account within a process, whichever ``Session`` value asks: two sessions restored
+    /// for the same storage key (or a session and a direct engine call) share one request instead of racing each
+    /// other with the same rotating refresh token.
+    let refreshes = SingleFlight<StorageKey, (Credential, IDTokenClaims?)>()
     let logoutTokenIDs = SeenTokenIDs()
     let eventHub = EventHub()
     let dpopNonces = DPoPNonceStore()

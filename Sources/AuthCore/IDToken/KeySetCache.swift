@@ -22,7 +22,7 @@ package actor KeySetCache {
 
     private var entries: [URL: Entry] = [:]
     private var lastRefetch: [URL: Date] = [:]
-    private var inFlight: [URL: Task<Fetched, any Error>] = [:]
+    private let fetches = SingleFlight<URL, Fetched>()
 
     /// The key for (`kid`, `algorithm`) at `url`, refetching once if it is unknown and the rate limit allows.
     func key(
@@ -59,15 +59,7 @@ package actor KeySetCache {
         lifetime: (Fetched) -> TimeInterval,
         fetch: @escaping @Sendable () async throws -> Fetched
     ) async throws -> JSONWebKeySet {
-        let fetched: Fetched
-        if let task = inFlight[url] {
-            fetched = try await task.value
-        } else {
-            let task = Task { try await fetch() }
-            inFlight[url] = task
-            defer { inFlight[url] = nil }
-            fetched = try await task.value
-        }
+        let fetched = try await fetches.run(url, fetch)
         entries[url] = Entry(keySet: fetched.keySet, expiresAt: now.addingTimeInterval(lifetime(fetched)))
         return fetched.keySet
     }

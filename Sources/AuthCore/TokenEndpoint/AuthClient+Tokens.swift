@@ -48,12 +48,12 @@ extension AuthClient {
         log(.debug, "token.request", "Requesting tokens.", [
             "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
         ])
-        // Retries happen only where the provider documents them (`tokenRequestRetries`, 0 by default): a code or a
+        // Retries happen only where the provider documents them (`ProviderBehavior/tokenRequestRetries`, 0 by default): a code or a
         // rotating refresh token whose response was lost may already be spent, and replaying it blindly would get
         // the whole grant revoked by a provider with reuse detection.
         let data: Data
         do {
-            data = try await withRetries(provider.tokenRequestRetries) {
+            data = try await withRetries(provider.behavior.tokenRequestRetries) {
                 try await postTokenRequest(metadata.tokenEndpoint, dpopKey: dpopKey, form: form)
             }
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
@@ -70,7 +70,7 @@ extension AuthClient {
             throw unexplained
         }
         do {
-            let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: provider.tokenTypeWhenAbsent)
+            let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
             try checkTokenBinding(tokens, dpopKey: dpopKey)
             return tokens
         } catch let error as AuthError {
@@ -220,7 +220,7 @@ extension AuthClient {
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
         let key = credential.storageKey
         let (instrumentation, providerID) = (self.instrumentation, provider.id)
-        return try await refreshCoordinator.refresh(key, joined: {
+        return try await refreshes.run(key, joined: {
             instrumentation.record(AuthInstrumentationEvent(kind: .refreshCoalesced, providerID: providerID))
         }) { [self] in
             try await instrumented(.refresh) { [self] in try await refreshOperation(credential) }

@@ -34,20 +34,12 @@ public protocol AuthProvider: Sendable {
     var endpointSource: EndpointSource { get }
     /// The ID token validation rules. Default: ``IDTokenPolicy/standard``.
     var idTokenPolicy: IDTokenPolicy { get }
-    /// Whether the web session should avoid shared cookies (an ephemeral browser session). Default: `false`.
-    var prefersEphemeralWebSession: Bool { get }
-    /// How many times a token request is retried after a 5xx or a transport failure. Default: 0.
-    var tokenRequestRetries: Int { get }
-    /// Whether an authorization response without `state` is accepted when exactly one PKCE-protected login is pending
-    /// for its redirect (RFC 9700 §2.1: PKCE is the CSRF protection then). For providers whose native apps never echo
-    /// `state` (Uber's). Default `false`: `state` is required. A response with a different `state` is always refused.
-    var acceptsResponsesWithoutState: Bool { get }
-    /// The token type assumed when a token response has no `token_type` (Uber's and Schibsted's SDKs accept such
-    /// responses); `nil`, the default, refuses them as RFC 6749 §5.1 requires the member.
-    var tokenTypeWhenAbsent: String? { get }
-    /// Whether authorization requests travel as a signed request object (RFC 9101 `request=`, signed with the
-    /// client's ``ClientRegistration/signingKey``). Default: `false`.
-    var usesSignedRequestObject: Bool { get }
+    /// How this provider departs from standard OAuth 2.0 / OpenID Connect behaviour (retries, a missing `state` or
+    /// `token_type`, signed request objects, ephemeral web sessions). Default: ``ProviderBehavior/standard``.
+    ///
+    /// A new quirk is a new field of ``ProviderBehavior`` with the standard value as its default, never a new
+    /// requirement here, so providers written before it keep compiling and keep their behaviour.
+    var behavior: ProviderBehavior { get }
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
     func authorizationParameters(for request: SignInRequest) -> [String: String]
@@ -77,16 +69,8 @@ extension AuthProvider {
     public static var displayName: String { id.rawValue }
     /// Standard validation.
     public var idTokenPolicy: IDTokenPolicy { .standard }
-    /// Shared browser cookies (single sign-on) by default.
-    public var prefersEphemeralWebSession: Bool { false }
-    /// No retries.
-    public var tokenRequestRetries: Int { 0 }
-    /// Plain query parameters.
-    public var usesSignedRequestObject: Bool { false }
-    /// `state` is required.
-    public var acceptsResponsesWithoutState: Bool { false }
-    /// A missing `token_type` is an error.
-    public var tokenTypeWhenAbsent: String? { nil }
+    /// Standard behaviour.
+    public var behavior: ProviderBehavior { .standard }
     /// No extra parameters.
     public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
     /// No extra headers.

@@ -105,7 +105,7 @@ extension AuthClient {
         for (name, value) in extra.sorted(by: { $0.key < $1.key }) { parameters.append((name, value)) }
 
         let now = clock.now()
-        if provider.usesSignedRequestObject {
+        if provider.behavior.usesSignedRequestObject {
             parameters = try signedRequestObject(parameters, metadata: metadata, now: now)
         }
         let expiresAt = now.addingTimeInterval(self.options.authorizationLifetime)
@@ -129,7 +129,7 @@ extension AuthClient {
             url: url,
             redirectURI: redirectURI,
             state: state,
-            prefersEphemeralSession: options.prefersEphemeralSession ?? provider.prefersEphemeralWebSession,
+            prefersEphemeralSession: options.prefersEphemeralSession ?? provider.behavior.prefersEphemeralWebSession,
             expiresAt: expiresAt
         )
         return (authorization, pending)
@@ -196,7 +196,7 @@ extension AuthClient {
                 throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
             }
             pending = match
-        } else if provider.acceptsResponsesWithoutState {
+        } else if provider.behavior.acceptsResponsesWithoutState {
             // RFC 9700 §2.1: PKCE protects the code exchange against CSRF when the server enforces it, so a response
             // without `state` from a provider whose apps never echo it is attributed to the one login pending for this
             // redirect — never guessed among several. A wrong code then fails at the token endpoint.

@@ -1,0 +1,60 @@
+import Foundation
+
+/// One operation in flight per key, shared by every concurrent caller: the refresh of an account, the metadata of an
+/// issuer, the key set of a JWKS URL, a session's refresh. The first caller starts the operation; callers that arrive
+/// while it runs wait for the same result (or error) instead of sending a second request; the next caller after it
+/// ends starts a new one.
+///
+/// A class behind a lock rather than an actor, so joining costs no extra hop on paths that are already isolated to
+/// their owner (a ``Session``, a cache actor). The lock is held only to look up or record the task, never across an
+/// `await`.
+package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private let inFlight = LockedValue<[Key: Task<Value, any Error>]>([:])
+
+    /// An empty table.
+    package init() {}
+
+    /// The result of the operation in flight for `key`, after calling `joined`; or, when none is, of `operation`,
+    /// started now as the one in flight for `key` until it ends.
+    ///
+    /// Cancelling a caller does not cancel the shared operation: other callers may still be waiting for it.
+    package func run(
+        _ key: Key,
+        joined: () -> Void = {},
+        _ operation: @escaping @Sendable () async throws -> Value
+    ) async throws -> Value {
+        let (task, started) = inFlight.withLock { tasks -> (Task<Value, any Error>, Bool) in
+            if let running = tasks[key] { return (running, false) }
+            let task = Task { try await operation() }
+            tasks[key] = task
+            return (task, true)
+        }
+        guard started else {
+            joined()
+            return try await task.value
+        }
+        defer { inFlight.withLock { tasks in tasks[key] = nil } }
+        return try await task.value
+    }
+
+    /// The operation in flight for `key`, if any, to wait for without starting one.
+    package func running(_ key: Key) -> Task<Value, any Error>? {
+        inFlight.withLock { $0[key] }
+    }
+}
+
+extension SingleFlight where Key == SingleFlightKey {
+    /// ``run(_:joined:_:)`` for a table with one operation at a time.
+    package func run(joined: () -> Void = {}, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
+        try await run(.only, joined: joined, operation)
+    }
+
+    /// ``running(_:)`` for a table with one operation at a time.
+    package var running: Task<Value, any Error>? { running(.only) }
+}
+
+/// The key of a ``SingleFlight`` that runs one operation at a time.
+package enum SingleFlightKey: Hashable, Sendable {
+    /// The one operation.
+    case only
+}
