@@ -22,7 +22,8 @@ redirect="http://127.0.0.1:53682/callback"
 if "$cli" login --json > "$work/nothing" 2>/dev/null; then echo "cli-integration: a login naming no provider or issuer succeeded"; exit 1; fi
 grep -q -- "--issuer" "$work/nothing" || { echo "cli-integration: a login naming no issuer does not say what to pass"; cat "$work/nothing"; exit 1; }
 for gone in demo emulate; do
-  if "$cli" "$gone" --help > /dev/null 2>&1; then echo "cli-integration: auth-cli still has '$gone' (it belongs to auth-emulator)"; exit 1; fi
+  if "$cli" "$gone" > "$work/gone" 2>&1; then echo "cli-integration: auth-cli still has '$gone' (it belongs to auth-emulator)"; exit 1; fi
+  grep -q "Unexpected argument '$gone'" "$work/gone" || { echo "cli-integration: auth-cli $gone failed for another reason"; cat "$work/gone"; exit 1; }
 done
 if "$cli" login --provider no-such-provider --json > "$work/unknown" 2>/dev/null; then echo "cli-integration: unknown provider accepted"; exit 1; fi
 grep -q '"unknown_provider"' "$work/unknown" || { echo "cli-integration: wrong error for an unknown provider"; cat "$work/unknown"; exit 1; }

@@ -20,9 +20,8 @@ func step(_ label: String, _ detail: String) {
     print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + detail)
 }
 
-func vendorName(_ error: AuthError) -> String {
-    let grab = error.grabError
-    return "\(grab.domain.name)(\(grab.domain.rawValue)).\(grab.code)(\(grab.code.rawValue))"
+func vendorName(_ grab: GrabError) -> String {
+    "\(grab.domain.name)(\(grab.domain.rawValue)).\(grab.code)(\(grab.code.rawValue))"
 }
 
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grab-example-\(UUID().uuidString)")
@@ -87,15 +86,18 @@ do {
     let withoutApp = await launch(appInstalled: false)
     do {
         try await withoutApp.login(loginSession: try await withoutApp.loadLoginSession())
-    } catch let error as AuthError {
+    } catch let error as GrabError {
         step("no app", "the App Store opened; login ended with \(vendorName(error)): retry after install, or cancel")
     }
     do {
         _ = try await relaunched.getIdTokenInfo(loginSession: hinted)
-    } catch let error as AuthError {
-        step("error", "getIdTokenInfo after logout: \(vendorName(error)) \"\(error.grabError.localizeMessage ?? "")\"")
+    } catch let error as GrabError {
+        step("error", "getIdTokenInfo after logout: \(vendorName(error)) \"\(error.localizeMessage ?? "")\"")
     }
+} catch let error as GrabError {
+    print("error: \(error.localizeMessage ?? "") [\(error.authError?.code.rawValue ?? "app")] → Grab \(vendorName(error))")
+    exit(1)
 } catch let error as AuthError {
-    print("error: \(error.message) [\(error.code)] → Grab \(vendorName(error))")
+    print("error: \(error.message) [\(error.code)] → Grab \(vendorName(error.grabError))")
     exit(1)
 }

@@ -34,7 +34,7 @@ do {
     let idp = TestIdentityProvider.schibsted()
     let recorder = RecordingTransport(idp.transport)
     let browser = HeadlessUserAgent(transport: recorder)
-    let configuration = ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+    let configuration = SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
                                             redirectURI: TestIdentityProvider.schibstedRedirectURI)
     // In memory here; the Keychain by default in an app (and files elsewhere).
     let storage = InMemoryTokenStorage()
@@ -89,7 +89,7 @@ do {
     //    keychain group; this app continues as that account with a one-time assertion.
     let newsStorage = InMemoryTokenStorage()
     let news = SchibstedAccountClient(
-        configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+        configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
                                            redirectURI: URL(string: "com.example.news:/login")!),
         storage: newsStorage, vendorStore: nil, transport: idp.transport, logger: RecordingLogger())
     _ = try await news.login(with: HeadlessUserAgent(transport: idp.transport))

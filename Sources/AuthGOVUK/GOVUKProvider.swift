@@ -10,16 +10,16 @@ public struct GOVUKProvider: AuthProvider {
     public static let displayName = "GOV.UK One Login"
 
     /// The session configuration.
-    public let configuration: LoginSessionConfiguration
+    public let configuration: GOVUKAppConfiguration
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: LoginSessionConfiguration) {
+    public init(configuration: GOVUKAppConfiguration) {
         self.configuration = configuration
     }
 
-    /// Creates the provider from a dictionary (see `LoginSessionConfiguration/init(dictionary:)`).
+    /// Creates the provider from a dictionary (see `GOVUKAppConfiguration/init(dictionary:)`).
     public init(configuration: ProviderConfiguration) throws {
-        self.init(configuration: try LoginSessionConfiguration(dictionary: configuration))
+        self.init(configuration: try GOVUKAppConfiguration(dictionary: configuration))
     }
 
     /// The client id, redirect and scopes.

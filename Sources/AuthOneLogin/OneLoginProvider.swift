@@ -10,19 +10,19 @@ public struct OneLoginProvider: AuthProvider {
     public static let displayName = "OneLogin"
 
     /// The configuration.
-    public let configuration: OLOidcConfig
+    public let configuration: OneLoginConfiguration
     /// Whether the browser session should be ephemeral (no shared cookies).
     public let prefersEphemeralWebSession: Bool
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: OLOidcConfig, ephemeralSession: Bool = false) {
+    public init(configuration: OneLoginConfiguration, ephemeralSession: Bool = false) {
         self.configuration = configuration
         self.prefersEphemeralWebSession = ephemeralSession
     }
 
-    /// Creates the provider from a configuration dictionary (see `OLOidcConfig`).
+    /// Creates the provider from a configuration dictionary (see `OneLoginConfiguration`).
     public init(configuration: ProviderConfiguration) throws {
-        self.init(configuration: try OLOidcConfig(configuration))
+        self.init(configuration: try OneLoginConfiguration(configuration))
     }
 
     /// The client id, redirect and scopes.

@@ -11,16 +11,16 @@ public struct SchibstedProvider: AuthProvider {
     public static let displayName = "Schibsted account"
 
     /// The configuration.
-    public let configuration: ClientConfiguration
+    public let configuration: SchibstedConfiguration
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: ClientConfiguration) {
+    public init(configuration: SchibstedConfiguration) {
         self.configuration = configuration
     }
 
-    /// Creates the provider from a dictionary (see `ClientConfiguration/init(_:)`).
+    /// Creates the provider from a dictionary (see `SchibstedConfiguration/init(_:)`).
     public init(configuration: ProviderConfiguration) throws {
-        self.init(configuration: try ClientConfiguration(configuration))
+        self.init(configuration: try SchibstedConfiguration(configuration))
     }
 
     /// `Bearer` when a token response has no `token_type`: Schibsted's SDK accepts such responses, and its tokens

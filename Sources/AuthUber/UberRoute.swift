@@ -29,18 +29,18 @@ public enum UberApp: String, Sendable, CaseIterable {
 }
 
 /// Where the login happens.
-public enum AuthDestination: Sendable, Equatable {
+public enum UberDestination: Sendable, Equatable {
     /// In the app, in a secure web session.
     case inApp
     /// In the first of these native apps that is installed; in app when none is.
     case native([UberApp])
 
     /// `.native` with the default order: rides, eats, driver.
-    public static let native = AuthDestination.native([.rides, .eats, .driver])
+    public static let native = UberDestination.native([.rides, .eats, .driver])
 }
 
 /// A login screen to force.
-public enum Prompt: String, Sendable, CaseIterable {
+public enum UberPrompt: String, Sendable, CaseIterable {
     /// Ask for the login even with a session. In-app only: dropped for native destinations.
     case login
     /// Show the consent screen.
@@ -65,18 +65,18 @@ public enum UberRoute: Sendable, Equatable {
     /// The routes a login tries, in order: for a native destination each app that can be opened, in the
     /// destination's order, and in app last — also when no app can be opened or the list is empty (the vendor SDK
     /// got stuck there). A route is left for the next when its app does not open.
-    public static func candidates(_ destination: AuthDestination, canOpen: (UberApp) -> Bool) -> [UberRoute] {
+    public static func candidates(_ destination: UberDestination, canOpen: (UberApp) -> Bool) -> [UberRoute] {
         guard case .native(let apps) = destination else { return [.inApp] }
         return apps.filter(canOpen).map(UberRoute.native) + [.inApp]
     }
 
     /// Decides the route: the first of ``candidates(_:canOpen:)``.
-    public static func decide(_ destination: AuthDestination, canOpen: (UberApp) -> Bool) -> UberRoute {
+    public static func decide(_ destination: UberDestination, canOpen: (UberApp) -> Bool) -> UberRoute {
         candidates(destination, canOpen: canOpen)[0]
     }
 
     /// `prompt` as sent: `login consent` order; `login` is dropped for native routes.
-    public func promptValues(_ prompt: Set<Prompt>) -> [String] {
-        Prompt.allCases.filter { prompt.contains($0) && !($0 == .login && self != .inApp) }.map(\.rawValue)
+    public func promptValues(_ prompt: Set<UberPrompt>) -> [String] {
+        UberPrompt.allCases.filter { prompt.contains($0) && !($0 == .login && self != .inApp) }.map(\.rawValue)
     }
 }

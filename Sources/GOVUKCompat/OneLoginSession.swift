@@ -9,7 +9,7 @@ public import Foundation
 public protocol LoginSession: Sendable {
     /// Starts a sign-in with `configuration` (fresh PKCE verifier, state and nonce) and returns the authorization
     /// request whose URL the app opens.
-    func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest
+    func present(configuration: GOVUKAppConfiguration) async throws -> AuthorizationRequest
     /// Completes the pending sign-in with the callback URL.
     func finalise(callback: URL) async throws -> LoginTokens
 }
@@ -54,7 +54,7 @@ public actor OneLoginSession: LoginSession {
     ///   - clock: the source of the current time.
     ///   - options: the engine's options (timeouts, lifetimes).
     public init(
-        configuration: LoginSessionConfiguration,
+        configuration: GOVUKAppConfiguration,
         storage: any TokenStorage = PersistentTokenStorage.makeDefault(),
         transport: any HTTPTransport = URLSessionTransport(),
         logger: any AuthLogger = SwiftLogAuthLogger(),
@@ -74,7 +74,7 @@ public actor OneLoginSession: LoginSession {
 
     /// Starts a sign-in with another configuration for this one call (the vendor's `present(configuration:)`): the
     /// same storage, transport, logger, clock and options as ``authClient``, this configuration's provider.
-    public func present(configuration: LoginSessionConfiguration) async throws -> AuthorizationRequest {
+    public func present(configuration: GOVUKAppConfiguration) async throws -> AuthorizationRequest {
         let configured = AuthClient(
             provider: GOVUKProvider(configuration: configuration),
             storage: authClient.storage,

@@ -8,7 +8,7 @@ import Foundation
 /// The vendor SDK's `OLOidc` API on top of the shared engine.
 ///
 /// ```swift
-/// let olOidc = try await OLOidc(configuration: OLOidcConfig(dict: ["issuer": …, "clientId": …,
+/// let olOidc = try await OLOidc(configuration: OneLoginConfiguration(dict: ["issuer": …, "clientId": …,
 ///                                                               "redirectUri": …, "scopes": "openid profile"]))
 /// try await olOidc.signIn(with: userAgent)
 /// let claims = await olOidc.olAuthState.idTokenParsed?.all
@@ -30,7 +30,7 @@ public actor OLOidc {
     /// The engine.
     public nonisolated let authClient: AuthClient
     /// The configuration.
-    public nonisolated let configuration: OLOidcConfig
+    public nonisolated let configuration: OneLoginConfiguration
     private let secureStorage: (any TokenStorage)?
     private var session: Session?
 
@@ -49,9 +49,9 @@ public actor OLOidc {
     ///   - clock: the source of the current time.
     ///   - vendorStore: where the OLOidc SDK kept its session (the app's Keychain on Apple platforms); a session found
     ///     there is moved into `secureStorage` once, so its user stays signed in. `nil` skips it.
-    /// - Throws: `OLOidcConfig` errors when `configuration` is `nil` and the plist is missing or wrong.
+    /// - Throws: `OneLoginConfiguration` errors when `configuration` is `nil` and the plist is missing or wrong.
     public init(
-        configuration: OLOidcConfig?,
+        configuration: OneLoginConfiguration?,
         useSecureStorage: Bool = true,
         secureStorage: any TokenStorage = PersistentTokenStorage.makeDefault(accessibility: .whenUnlockedThisDeviceOnly),
         ephemeralSession: Bool = false,
@@ -60,7 +60,7 @@ public actor OLOidc {
         clock: any WallClock = SystemWallClock(),
         vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) async throws {
-        let configuration = try configuration ?? OLOidcConfig(plist: OLOidcConfig.defaultPlistName, bundle: .main)
+        let configuration = try configuration ?? OneLoginConfiguration(plist: OneLoginConfiguration.defaultPlistName, bundle: .main)
         self.configuration = configuration
         self.secureStorage = useSecureStorage ? secureStorage : nil
         authClient = AuthClient(

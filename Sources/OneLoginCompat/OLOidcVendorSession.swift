@@ -16,7 +16,7 @@ enum OLOidcVendorSession {
     /// The vendor's session as a credential, or `nil` when it left none (or one without an access token).
     ///
     /// - Throws: `storage_corrupted` for an item that is not an archived `OIDAuthState`.
-    static func credential(for configuration: OLOidcConfig, issuer: String, from store: any VendorStore, now: Date) async throws -> Credential? {
+    static func credential(for configuration: OneLoginConfiguration, issuer: String, from store: any VendorStore, now: Date) async throws -> Credential? {
         guard let data = try await store.genericPassword(service: nil, account: account(clientId: configuration.clientId)) else { return nil }
         let state = try KeyedArchive(data)
         guard state.className == "OIDAuthState" else {
@@ -39,7 +39,7 @@ enum OLOidcVendorSession {
     }
 
     /// Deletes the vendor's item.
-    static func remove(for configuration: OLOidcConfig, from store: any VendorStore) async throws {
+    static func remove(for configuration: OneLoginConfiguration, from store: any VendorStore) async throws {
         try await store.removeGenericPassword(service: nil, account: account(clientId: configuration.clientId))
     }
 }

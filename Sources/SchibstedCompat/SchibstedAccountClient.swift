@@ -9,7 +9,7 @@ import Crypto
 /// The vendor SDK's `Client`: login sessions, callback handling, resuming the last user, external ids.
 ///
 /// ```swift
-/// let client = SchibstedAccountClient(configuration: ClientConfiguration(environment: .pre, clientId: id, redirectURI: uri))
+/// let client = SchibstedAccountClient(configuration: SchibstedConfiguration(environment: .pre, clientId: id, redirectURI: uri))
 /// let request = try await client.getLoginSession(withMFA: .otp, withSSO: true)   // open request.url
 /// // in application(_:open:options:):
 /// if client.handles(url) { let user = try await client.handleAuthenticationResponse(url: url) }
@@ -20,7 +20,7 @@ public actor SchibstedAccountClient {
     /// The engine.
     public nonisolated let authClient: AuthClient
     /// The configuration.
-    public nonisolated let configuration: ClientConfiguration
+    public nonisolated let configuration: SchibstedConfiguration
     /// The Apple team id prefix the vendor's apps share sessions under (`<prefix>.com.schibsted.simplifiedLogin`),
     /// when simplified login is used.
     public nonisolated let appIdentifierPrefix: String?
@@ -47,7 +47,7 @@ public actor SchibstedAccountClient {
     ///   - logger: receives the client's log records (never tokens); its level is yours to set.
     ///   - clock: the time source for expiry and lifetimes.
     public init(
-        configuration: ClientConfiguration,
+        configuration: SchibstedConfiguration,
         appIdentifierPrefix: String? = nil,
         tracker: (any TrackingEventsHandler)? = nil,
         storage: (any TokenStorage)? = nil,

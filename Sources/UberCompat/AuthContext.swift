@@ -37,9 +37,9 @@ public struct Prefill: Sendable, Equatable {
 /// How the login is done and what it returns.
 public struct AuthContext: Sendable {
     /// Where the login happens.
-    public var authDestination: AuthDestination
+    public var authDestination: UberDestination
     /// Screens to force.
-    public var prompt: Set<Prompt>
+    public var prompt: Set<UberPrompt>
     /// Whether the code is exchanged here (PKCE and tokens) or returned for a backend.
     public var shouldExchangeAuthCode: Bool
     /// Prefill (in-app only).
@@ -55,8 +55,8 @@ public struct AuthContext: Sendable {
     /// app: a plain `login()` then signs the user in with tokens kept in safe storage. Pass
     /// `shouldExchangeAuthCode: false` for a backend that redeems the code.
     public init(
-        authDestination: AuthDestination = .native,
-        prompt: Set<Prompt> = [],
+        authDestination: UberDestination = .native,
+        prompt: Set<UberPrompt> = [],
         shouldExchangeAuthCode: Bool = true,
         prefill: Prefill? = nil
     ) {

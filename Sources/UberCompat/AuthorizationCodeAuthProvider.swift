@@ -6,17 +6,17 @@ public struct AuthorizationCodeAuthProvider: Sendable, Equatable {
     /// Whether the code is exchanged here for tokens, or returned for a backend.
     public var shouldExchangeAuthCode: Bool
     /// Screens to force.
-    public var prompt: Set<Prompt>
+    public var prompt: Set<UberPrompt>
 
     /// The vendor's factory; its defaults: the code is returned, not exchanged, and no prompt.
-    public static func authorizationCode(shouldExchangeAuthCode: Bool = false, prompt: Set<Prompt> = []) -> AuthorizationCodeAuthProvider {
+    public static func authorizationCode(shouldExchangeAuthCode: Bool = false, prompt: Set<UberPrompt> = []) -> AuthorizationCodeAuthProvider {
         AuthorizationCodeAuthProvider(shouldExchangeAuthCode: shouldExchangeAuthCode, prompt: prompt)
     }
 }
 
 extension AuthContext {
     /// The vendor's initializer: destination (`.native` by default), grant flow and prefill.
-    public init(authDestination: AuthDestination = .native, authProvider: AuthorizationCodeAuthProvider, prefill: Prefill? = nil) {
+    public init(authDestination: UberDestination = .native, authProvider: AuthorizationCodeAuthProvider, prefill: Prefill? = nil) {
         self.init(authDestination: authDestination, prompt: authProvider.prompt,
                   shouldExchangeAuthCode: authProvider.shouldExchangeAuthCode, prefill: prefill)
     }

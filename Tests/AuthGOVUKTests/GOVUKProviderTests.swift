@@ -24,7 +24,7 @@ struct GOVUKProviderTests {
         var configuration = emulator.configuration
         change(&configuration)
         let transport = RecordingTransport(emulator.transport)
-        let login = OneLoginSession(configuration: try LoginSessionConfiguration(dictionary: configuration), storage: InMemoryTokenStorage(),
+        let login = OneLoginSession(configuration: try GOVUKAppConfiguration(dictionary: configuration), storage: InMemoryTokenStorage(),
                                     transport: transport, logger: RecordingLogger(), clock: emulator.clock)
         return Harness(emulator: emulator, transport: transport, client: login.authClient, login: login)
     }
@@ -33,7 +33,7 @@ struct GOVUKProviderTests {
 
     @Test("Defaults: scopes, vectors of trust, locale, ephemeral session")
     func defaults() throws {
-        let configuration = try LoginSessionConfiguration(
+        let configuration = try GOVUKAppConfiguration(
             authorizationEndpoint: URL(string: "https://oidc.account.gov.uk/authorize")!,
             tokenEndpoint: URL(string: "https://oidc.account.gov.uk/token")!,
             clientID: "client",
@@ -49,10 +49,10 @@ struct GOVUKProviderTests {
 
     @Test("Environment presets fill the real endpoints")
     func environments() throws {
-        let configuration = try LoginSessionConfiguration.oneLogin(.integration, clientID: "c", redirectURI: URL(string: "https://a.example/r")!)
+        let configuration = try GOVUKAppConfiguration.oneLogin(.integration, clientID: "c", redirectURI: URL(string: "https://a.example/r")!)
         #expect(configuration.authorizationEndpoint.absoluteString == "https://oidc.integration.account.gov.uk/authorize")
         #expect(configuration.jwksEndpoint?.absoluteString == "https://oidc.integration.account.gov.uk/.well-known/jwks.json")
-        let fromDictionary = try LoginSessionConfiguration(dictionary: ProviderConfiguration([
+        let fromDictionary = try GOVUKAppConfiguration(dictionary: ProviderConfiguration([
             "environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "locale": "cy",
         ]))
         #expect(fromDictionary.tokenEndpoint.absoluteString == "https://oidc.account.gov.uk/token")
@@ -166,7 +166,7 @@ struct GOVUKProviderTests {
             return (try JSONValue.object(body).jsonData(), response)
         }
         let storage = InMemoryTokenStorage()
-        let configuration = try LoginSessionConfiguration(dictionary: harness.emulator.configuration)
+        let configuration = try GOVUKAppConfiguration(dictionary: harness.emulator.configuration)
         let error = await #expect(throws: AuthError.self) {
             _ = try await OneLoginSession(configuration: configuration, storage: storage, transport: stripping, clock: harness.emulator.clock)
                 .present(with: HeadlessUserAgent(transport: stripping))

@@ -21,7 +21,7 @@ struct GOVUKVendorFidelityTests {
     @Test("Row 11/17: the seed README's configuration compiles — Scope enum, redirect and vector as text, no token endpoint")
     func seedConfiguration() throws {
         let url = Self.authorize
-        let configuration = try LoginSessionConfiguration(authorizationEndpoint: url,
+        let configuration = try GOVUKAppConfiguration(authorizationEndpoint: url,
                                                           responseType: .code,
                                                           scopes: [.openid, .email, .phone, .offline_access],
                                                           clientID: "someClientID",
@@ -32,16 +32,16 @@ struct GOVUKVendorFidelityTests {
         #expect(configuration.tokenEndpoint == Self.token)
         #expect(configuration.scopes == [.openid, .email, .phone, .offline_access])
         #expect(configuration.scopeValues == ["openid", "email", "phone", "offline_access"])
-        #expect(LoginSessionConfiguration.Scope(rawValue: "profile") == .custom("profile"))
+        #expect(GOVUKAppConfiguration.Scope(rawValue: "profile") == .custom("profile"))
         let error = #expect(throws: AuthError.self) {
-            try LoginSessionConfiguration(authorizationEndpoint: url, clientID: "c", redirectURI: "someRedirectURI", vectorsOfTrust: "Cl.Cm")
+            try GOVUKAppConfiguration(authorizationEndpoint: url, clientID: "c", redirectURI: "someRedirectURI", vectorsOfTrust: "Cl.Cm")
         }
         #expect(error?.code == .invalidConfiguration)
     }
 
     @Test("Wire test vector (LoginSessionConfigurationTests): vtr, ui_locales, govuk_signin_session_id")
     func vendorTestVector() async throws {
-        let configuration = try await LoginSessionConfiguration(
+        let configuration = try await GOVUKAppConfiguration(
             authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "1234", redirectURI: Self.redirect,
             vectorsOfTrust: ["Cl.Cm.P0"], locale: .en, persistentSessionId: "123456789"
         )
@@ -51,14 +51,14 @@ struct GOVUKVendorFidelityTests {
 
     @Test("Row 15: several vectors are written as the vendor writes them; PCL200/PCL250 are accepted, unknown forms refused")
     func vectorsOfTrust() throws {
-        let configuration = try LoginSessionConfiguration(
+        let configuration = try GOVUKAppConfiguration(
             authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "c", redirectURI: URL(string: Self.redirect)!,
             vectorsOfTrust: ["PCL200.Cl.Cm", "PCL250.Cl.Cm", "P2.Cl.Cm"]
         )
         #expect(configuration.vectorsOfTrustParameter == #"["PCL200.Cl.Cm", "PCL250.Cl.Cm", "P2.Cl.Cm"]"#)
         for bad in ["Cl.Cm.P22", "Cl.Cm.PCL", "Cl.Xyzw", "Cl..Cm", "cl.cm"] {
             #expect(throws: AuthError.self, "\(bad)") {
-                try LoginSessionConfiguration(
+                try GOVUKAppConfiguration(
                     authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token, clientID: "c",
                     redirectURI: URL(string: Self.redirect)!, vectorsOfTrust: [bad]
                 )
@@ -81,7 +81,7 @@ struct GOVUKVendorFidelityTests {
         let idp = TestIdentityProvider.govUK(clock: clock)
         let transport = RecordingTransport(idp.transport)
         let counter = Counter()
-        let configuration = try await LoginSessionConfiguration(
+        let configuration = try await GOVUKAppConfiguration(
             authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
             clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString,
@@ -115,7 +115,7 @@ struct GOVUKVendorFidelityTests {
     func appFinalisesAndClosesWebSession() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.govUK(clock: clock)
-        let configuration = try await LoginSessionConfiguration(
+        let configuration = try await GOVUKAppConfiguration(
             authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
             issuer: URL(string: "https://oidc.integration.account.gov.uk/")!,
             clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString
@@ -145,7 +145,7 @@ struct GOVUKVendorFidelityTests {
     func tokenExtrasFailure() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.govUK(clock: clock)
-        let configuration = try await LoginSessionConfiguration(
+        let configuration = try await GOVUKAppConfiguration(
             authorizationEndpoint: Self.authorize, tokenEndpoint: Self.token,
             clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString,
             tokenParameters: try { () throws -> [String: String]? in throw AttestationUnavailable() }()
@@ -166,9 +166,9 @@ struct GOVUKVendorFidelityTests {
     func presentWithConfiguration() async throws {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
         let storage = InMemoryTokenStorage()
-        let login: any GOVUKCompat.LoginSession = OneLoginSession(configuration: try LoginSessionConfiguration(dictionary: emulator.configuration),
+        let login: any GOVUKCompat.LoginSession = OneLoginSession(configuration: try GOVUKAppConfiguration(dictionary: emulator.configuration),
                                                                   storage: storage, transport: emulator.transport, clock: emulator.clock)
-        let welsh = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
+        let welsh = try GOVUKAppConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
         let request = try await login.present(configuration: welsh)
         #expect(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ui_locales" }?.value == "cy")
         let tokens = try await login.finalise(callback: try await emulator.userAgent.authorize(request))
@@ -214,7 +214,7 @@ struct GOVUKVendorFidelityTests {
     @Test("Wire risk: an issuer configured without GOV.UK's trailing slash still refreshes (the refreshed ID token's iss has it)")
     func refreshWithoutTrailingSlash() async throws {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
-        let configuration = try LoginSessionConfiguration(dictionary: emulator.configuration.merging(["issuer": "https://oidc.integration.account.gov.uk"]))
+        let configuration = try GOVUKAppConfiguration(dictionary: emulator.configuration.merging(["issuer": "https://oidc.integration.account.gov.uk"]))
         let client = AuthClient(provider: GOVUKProvider(configuration: configuration), transport: emulator.transport, clock: emulator.clock)
         let session = try await client.signIn(with: emulator.userAgent)
         let before = await session.credential.accessToken
@@ -223,7 +223,7 @@ struct GOVUKVendorFidelityTests {
         #expect(await session.idTokenClaims?.issuer == "https://oidc.integration.account.gov.uk/")
     }
 
-    static func request(_ configuration: LoginSessionConfiguration) -> SignInRequest {
+    static func request(_ configuration: GOVUKAppConfiguration) -> SignInRequest {
         SignInRequest(
             options: SignInOptions(),
             metadata: ProviderMetadata(issuer: "https://oidc.integration.account.gov.uk/", authorizationEndpoint: authorize, tokenEndpoint: token),

@@ -30,7 +30,7 @@ struct OLOidcVendorSessionTests {
     }
 
     private func olOidc(_ idp: TestIdentityProvider, storage: any TokenStorage, vendorStore: InMemoryVendorStore, transport: (any HTTPTransport)? = nil) async throws -> OLOidc {
-        try await OLOidc(configuration: try OLOidcConfig(dict: oneLoginTestConfiguration), secureStorage: storage,
+        try await OLOidc(configuration: try OneLoginConfiguration(dict: oneLoginTestConfiguration), secureStorage: storage,
                          transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
     }
 

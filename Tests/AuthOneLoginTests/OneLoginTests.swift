@@ -25,7 +25,7 @@ struct OneLoginTests {
         let transport = RecordingTransport(idp.transport)
         let storage = storage ?? InMemoryTokenStorage()
         let olOidc = try await OLOidc(
-            configuration: try OLOidcConfig(dict: config ?? base),
+            configuration: try OneLoginConfiguration(dict: config ?? base),
             useSecureStorage: useSecureStorage,
             secureStorage: storage,
             transport: transport,
@@ -45,7 +45,7 @@ struct OneLoginTests {
     func missingKey(key: String) {
         var values = base
         values[key] = nil
-        let error = #expect(throws: AuthError.self) { try OLOidcConfig(dict: values) }
+        let error = #expect(throws: AuthError.self) { try OneLoginConfiguration(dict: values) }
         #expect(error?.code == .missingConfigurationKey)
         #expect(error?.message.contains("'\(key)'") == true)
         #expect(error?.olOidcError == .missingConfiguration)
@@ -55,12 +55,12 @@ struct OneLoginTests {
     func scopesAndCustomParameters() throws {
         var values = base
         values["scopes"] = "profile email"
-        let error = #expect(throws: AuthError.self) { try OLOidcConfig(dict: values) }
+        let error = #expect(throws: AuthError.self) { try OneLoginConfiguration(dict: values) }
         #expect(error?.olOidcError == .configInvalid)
 
         var extra = base
         extra["audience"] = "contacts-api"
-        let config = try OLOidcConfig(dict: extra)
+        let config = try OneLoginConfiguration(dict: extra)
         #expect(config.additionalParameters == ["resource": TestIdentityProvider.oneLoginResource, "audience": "contacts-api"])
         #expect(config.scopes == ["openid", "profile", "email"])
     }
@@ -71,19 +71,19 @@ struct OneLoginTests {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
 
-        let missing = #expect(throws: AuthError.self) { try OLOidcConfig(in: directory) }
+        let missing = #expect(throws: AuthError.self) { try OneLoginConfiguration(in: directory) }
         #expect(missing?.olOidcError == .configFileNotFound)
 
         try Data("not a plist <<<".utf8).write(to: directory.appendingPathComponent("OL-Oidc.plist"))
-        let corrupt = #expect(throws: AuthError.self) { try OLOidcConfig(in: directory) }
+        let corrupt = #expect(throws: AuthError.self) { try OneLoginConfiguration(in: directory) }
         #expect(corrupt?.olOidcError == .configFileParseFailure)
 
         let plist = try PropertyListSerialization.data(fromPropertyList: base, format: .xml, options: 0)
         try plist.write(to: directory.appendingPathComponent("OL-Oidc.plist"))
-        let config = try OLOidcConfig(in: directory)
+        let config = try OneLoginConfiguration(in: directory)
         #expect(config.clientId == TestIdentityProvider.oneLoginClientID)
         try plist.write(to: directory.appendingPathComponent("custom.plist"))
-        #expect(try OLOidcConfig(plist: "custom", in: directory).issuer == config.issuer)
+        #expect(try OneLoginConfiguration(plist: "custom", in: directory).issuer == config.issuer)
     }
 
     // MARK: Flow

@@ -22,7 +22,7 @@ struct OneLoginVendorFidelityTests {
         config: [String: String]? = nil
     ) async throws -> OLOidc {
         try await OLOidc(
-            configuration: try OLOidcConfig(dict: config ?? base), secureStorage: storage, transport: transport,
+            configuration: try OneLoginConfiguration(dict: config ?? base), secureStorage: storage, transport: transport,
             logger: RecordingLogger(), clock: idp.clock
         )
     }
@@ -33,12 +33,12 @@ struct OneLoginVendorFidelityTests {
     func customParameterEdges(_ key: String) throws {
         var config = base
         config[key] = "x"
-        let error = #expect(throws: AuthError.self) { try OLOidcConfig(dict: config) }
+        let error = #expect(throws: AuthError.self) { try OneLoginConfiguration(dict: config) }
         #expect(error?.code == .invalidConfiguration)
         #expect(error?.message.contains("'\(key)'") == true)
         var values = ProviderConfiguration(base.mapValues(JSONValue.string)).values
         values["max_age"] = 300
-        let number = #expect(throws: AuthError.self) { try OLOidcConfig(ProviderConfiguration(values)) }
+        let number = #expect(throws: AuthError.self) { try OneLoginConfiguration(ProviderConfiguration(values)) }
         #expect(number?.message.contains("'max_age' must be a string") == true)
     }
 

@@ -32,7 +32,7 @@ struct SchibstedTests {
         let idp = existing ?? TestIdentityProvider.schibsted(clock: clock)
         let transport = RecordingTransport(idp.transport)
         let client = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: environment, clientId: clientId, redirectURI: redirectURI),
+            configuration: SchibstedConfiguration(environment: environment, clientId: clientId, redirectURI: redirectURI),
             storage: storage, transport: transport, logger: RecordingLogger(), clock: idp.clock
         )
         return Harness(idp: idp, clock: clock, transport: transport, storage: storage, client: client)
@@ -54,7 +54,7 @@ struct SchibstedTests {
         #expect(SchibstedEnvironment(name: "sweden") == .proCom && SchibstedEnvironment(name: "norway") == .proNo)
         #expect(SchibstedEnvironment(name: "finland") == .proFi)
         #expect(SchibstedEnvironment.pre.sessionServiceURL.absoluteString == "https://session-service.identity-pre.schibsted.com")
-        let custom = try ClientConfiguration(ProviderConfiguration(["serverURL": "https://id.example.test", "clientId": "c", "redirectURI": "com.x:/l"]))
+        let custom = try SchibstedConfiguration(ProviderConfiguration(["serverURL": "https://id.example.test", "clientId": "c", "redirectURI": "com.x:/l"]))
         #expect(custom.issuer == "https://id.example.test")
     }
 
@@ -265,7 +265,7 @@ struct SchibstedTests {
 extension MFAType {
     func isSatisfiedForTesting(by amr: [String]) -> Bool {
         // Drive the real rule through the provider's validation hook.
-        let provider = SchibstedProvider(configuration: ClientConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
+        let provider = SchibstedProvider(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
         let metadata = ProviderMetadata(issuer: "https://identity-pre.schibsted.com", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
         let request = SignInRequest(options: SignInOptions(acrValues: [rawValue]), metadata: metadata, scopes: ["openid"], redirectURI: URL(string: "com.x:/l")!)
         let claims = try? IDTokenClaims(["iss": "i", "sub": "s", "aud": "c", "exp": 2, "iat": 1, "amr": .array(amr.map(JSONValue.string))])
@@ -296,7 +296,7 @@ struct SchibstedTokenResponseTests {
             return (try JSONValue.object(body).jsonData(), response)
         }
         let client = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
                                                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             storage: InMemoryTokenStorage(), transport: transport, logger: RecordingLogger(), clock: idp.clock)
         let request = try await client.getLoginSession(withMFA: nil, withSSO: true)
@@ -311,7 +311,7 @@ struct SchibstedIssuerParameterTests {
     func trailingSlash() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
                                                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             storage: InMemoryTokenStorage(), transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
         let issuer = SchibstedEnvironment.pre.serverURL.absoluteString

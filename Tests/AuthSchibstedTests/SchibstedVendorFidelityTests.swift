@@ -24,7 +24,7 @@ struct SchibstedVendorFidelityTests {
         transport: (any HTTPTransport)? = nil
     ) -> SchibstedAccountClient {
         SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
                                                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             appIdentifierPrefix: appIdentifierPrefix, tracker: tracker, storage: storage, vendorStore: vendorStore,
             transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock)
@@ -82,7 +82,7 @@ struct SchibstedVendorFidelityTests {
     private func newsAppOnVendorSDK(_ idp: TestIdentityProvider, format: VendorFormat) async throws -> (InMemoryVendorStore, Credential) {
         let newsStorage = InMemoryTokenStorage()
         let news = SchibstedAccountClient(
-            configuration: ClientConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
                                                redirectURI: URL(string: "com.example.news:/login")!),
             storage: newsStorage, vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
         _ = try await news.login(with: HeadlessUserAgent(transport: idp.transport))
@@ -467,7 +467,7 @@ struct SchibstedVendorFidelityTests {
 
     @Test("row7: the default storage persists (the Keychain on Apple platforms, owner-only files elsewhere), not memory")
     func row7DefaultStoragePersists() {
-        let client = SchibstedAccountClient(configuration: ClientConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
+        let client = SchibstedAccountClient(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
         #expect(!(client.authClient.storage is InMemoryTokenStorage))
         #if !canImport(Security)
         #expect(client.authClient.storage is FileTokenStorage)
@@ -519,7 +519,7 @@ struct SchibstedVendorFidelityTests {
 
     @Test("row6: clientConfiguration.env is the environment")
     func row6Env() {
-        let configuration = ClientConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)
+        let configuration = SchibstedConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)
         #expect(configuration.env == .proNo && configuration.env == .norway)
     }
 }

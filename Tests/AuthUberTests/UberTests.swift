@@ -144,7 +144,7 @@ struct UberTests {
 
     @Test("Native with no app installed, or an empty list, falls back to in app")
     func nativeFallback() async throws {
-        for destination in [AuthDestination.native, .native([])] {
+        for destination in [UberDestination.native, .native([])] {
             let harness = await harness(installed: [])
             let client = try await harness.uber.login(context: AuthContext(authDestination: destination))
             #expect(client.accessToken != nil)

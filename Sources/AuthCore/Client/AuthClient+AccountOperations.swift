@@ -69,8 +69,8 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        _ = try await backChannel.postForm(endpoint, endpoint: "revocation_endpoint", parameters: parameters, headers: headers)
+        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        _ = try await providerHTTP.postForm(endpoint, endpoint: "revocation_endpoint", parameters: parameters, headers: headers)
         log(.info, "token.revoked", "Token revoked.", ["hint": hint.rawValue])
     }
 
@@ -89,9 +89,9 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
-        let data = try await backChannel.postForm(endpoint, endpoint: "introspection_endpoint", parameters: parameters, headers: headers)
-        let object = try backChannel.decodeObject(data, what: "introspection response")
+        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        let data = try await providerHTTP.postForm(endpoint, endpoint: "introspection_endpoint", parameters: parameters, headers: headers)
+        let object = try providerHTTP.decodeObject(data, what: "introspection response")
         guard let active = object["active"]?.boolValue else {
             throw AuthError(.invalidResponse, "The introspection response has no boolean 'active'.", providerID: provider.id)
         }
@@ -142,15 +142,15 @@ extension AuthClient {
         }
         var request = HTTPRequest(method: .get, url: endpoint)
         request.headerFields[.accept] = "application/json"
-        let channel = backChannel
+        let http = providerHTTP
         let (data, response) = try await sendAuthorized(request, body: nil, accessToken: accessToken, dpopKey: dpopKey) {
-            try await channel.send($0, body: $1, endpoint: "userinfo_endpoint")
+            try await http.send($0, body: $1, endpoint: "userinfo_endpoint")
         }
         if response.status == .unauthorized { return (nil, 401) }
         guard response.status.kind == .successful else {
-            throw channel.error(forStatus: response.status.code, body: data)
+            throw http.error(forStatus: response.status.code, body: data)
         }
-        let claims = try channel.decodeObject(data, what: "user info response")
+        let claims = try http.decodeObject(data, what: "user info response")
         guard let claimed = claims["sub"]?.stringValue, !claimed.isEmpty else {
             throw AuthError(.missingClaim, "The user info response has no 'sub'.", providerID: provider.id)
         }

@@ -19,7 +19,7 @@ extension AuthClient {
                 throw AuthError(.unsupportedTokenType, "Imported tokens have token type '\(tokens.tokenType)'; only Bearer tokens can be used.")
             }
             let metadata = try await metadata()
-            let claims = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
+            let claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
             let credential = makeCredential(from: tokens, claims: claims, issuer: metadata.issuer)
             try await store(credential)
             log(.info, "signin.imported", "Signed in with imported tokens.")

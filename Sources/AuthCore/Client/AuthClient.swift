@@ -72,8 +72,13 @@ public final class AuthClient: Sendable {
     /// Where operations are traced and counted (``NoAuthInstrumentation`` by default: nothing).
     public let instrumentation: any AuthInstrumentation
 
+    /// The HTTP client of the provider's endpoints (discovery, JWKS, token, revocation, …) over ``transport``.
+    let providerHTTP: ProviderHTTPClient
+    /// The token endpoint every grant goes through: sign-in, refresh, device sign-in.
+    let tokenEndpoint: TokenEndpoint
+    /// Verifies ID tokens (and owns the provider's key cache) for sign-in, refresh, device sign-in and imports.
+    let idTokenVerifier: IDTokenVerifier
     let metadataCache = MetadataCache()
-    let keySetCache = KeySetCache()
     let pendingAuthorizations = PendingAuthorizationStore()
     /// One refresh at a time per account within a process, whichever ``Session`` value asks: two sessions restored
     /// for the same storage key (or a session and a direct engine call) share one request instead of racing each
@@ -81,7 +86,8 @@ public final class AuthClient: Sendable {
     let refreshes = SingleFlight<StorageKey, (Credential, IDTokenClaims?)>()
     let logoutTokenIDs = SeenTokenIDs()
     let eventHub = EventHub()
-    let dpopNonces = DPoPNonceStore()
+    /// The latest `DPoP-Nonce` of each server: the token endpoint's and resource servers' (RFC 9449 §8, §9).
+    let dpopNonces: DPoPNonceStore
 
     /// Creates a client.
     ///
@@ -105,27 +111,38 @@ public final class AuthClient: Sendable {
         options: Options = Options(),
         instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
     ) {
-        self.provider = provider
-        self.storage = storage
-        self.transport = GuardedTransport(transport, limits: options.requestLimits)
-        self.logger = logger
-        self.clock = clock
-        self.options = options
-        self.instrumentation = instrumentation
-    }
-
-    /// The provider's id.
-    public var providerID: ProviderID { provider.id }
-
-    var backChannel: BackChannel {
-        BackChannel(
-            transport: transport,
+        let guarded = GuardedTransport(transport, limits: options.requestLimits)
+        let providerHTTP = ProviderHTTPClient(
+            transport: guarded,
             logger: logger,
             providerID: provider.id,
             limits: options.requestLimits,
             instrumentation: instrumentation
         )
+        let dpopNonces = DPoPNonceStore()
+        self.provider = provider
+        self.storage = storage
+        self.transport = guarded
+        self.logger = logger
+        self.clock = clock
+        self.options = options
+        self.instrumentation = instrumentation
+        self.providerHTTP = providerHTTP
+        self.dpopNonces = dpopNonces
+        // Built once here, not per request: the sign-in and validation paths then cost no more than a field read.
+        self.tokenEndpoint = TokenEndpoint(provider: provider, http: providerHTTP, dpopNonces: dpopNonces, clock: clock)
+        self.idTokenVerifier = IDTokenVerifier(
+            provider: provider,
+            http: providerHTTP,
+            keySets: KeySetCache(),
+            clock: clock,
+            keySetRefetchInterval: options.keySetRefetchInterval,
+            keySetMaximumAge: options.keySetMaximumAge
+        )
     }
+
+    /// The provider's id.
+    public var providerID: ProviderID { provider.id }
 
     /// Runs `body` as `kind` through the client's instrumentation.
     func instrumented<Result: Sendable>(

@@ -22,9 +22,9 @@ extension AuthClient {
             }
             var form: [(String, String)] = [("scope", requested.joined(separator: " "))]
             var headers: [String: String] = [:]
-            try authenticateClient(parameters: &form, headers: &headers, metadata: metadata)
+            try tokenEndpoint.authenticateClient(parameters: &form, headers: &headers, metadata: metadata)
             form += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            let data = try await backChannel.postForm(endpoint, endpoint: "device_authorization_endpoint", parameters: form, headers: headers)
+            let data = try await providerHTTP.postForm(endpoint, endpoint: "device_authorization_endpoint", parameters: form, headers: headers)
             let authorization = try deviceAuthorization(from: data, metadata: metadata, scopes: requested)
             log(.info, "device.started", "Device sign-in started; waiting for the user's approval.", ["expires_in": String(Int(authorization.expiresAt.timeIntervalSince(clock.now())))])
             return authorization
@@ -95,7 +95,7 @@ extension AuthClient {
                 polls += 1
                 let tokens: TokenResponse
                 do {
-                    tokens = try await requestTokens(grant: .deviceCode(authorization.deviceCode), metadata: authorization.metadata, dpopKey: dpopKey)
+                    tokens = try await tokenEndpoint.request(.deviceCode(authorization.deviceCode), metadata: authorization.metadata, dpopKey: dpopKey)
                 } catch let error as AuthError where error.oauthError == "authorization_pending" {
                     continue
                 } catch let error as AuthError where error.oauthError == "slow_down" {
@@ -122,7 +122,7 @@ extension AuthClient {
         var claims: IDTokenClaims?
         var subject: String?
         if let idToken = tokens.idToken {
-            claims = try await validateIDToken(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: authorization.metadata)
+            claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: authorization.metadata)
         } else if authorization.openIDRequested, authorization.metadata.userinfoEndpoint != nil {
             // No ID token (RFC 8628 defines none; django-oauth-toolkit sends none): the user info endpoint says whose
             // the access token is, so the session has its subject and later ID tokens (on refresh) must name it.
@@ -142,7 +142,7 @@ extension AuthClient {
 
     /// Parses and checks a device authorization response (RFC 8628 §3.2).
     private func deviceAuthorization(from data: Data, metadata: ProviderMetadata, scopes: [String]) throws -> DeviceAuthorization {
-        let object = try backChannel.decodeObject(data, what: "device authorization response")
+        let object = try providerHTTP.decodeObject(data, what: "device authorization response")
         guard let deviceCode = object["device_code"]?.stringValue, !deviceCode.isEmpty else {
             throw AuthError(.invalidResponse, "The device authorization response has no 'device_code'.")
         }

@@ -16,9 +16,9 @@ extension AuthClient {
             return metadata
         case .discovery(let issuer):
             try issuer.requireSecureEndpoint("issuer", providerID: provider.id)
-            let channel = backChannel
+            let http = providerHTTP
             return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
-                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, channel: channel, policy: provider.idTokenPolicy))
+                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, http: http, policy: provider.idTokenPolicy))
                 try checkEndpointsAreSecure(metadata)
                 return metadata
             }
@@ -32,35 +32,36 @@ extension AuthClient {
         }
     }
 
-    static func discover(issuer: URL, channel: BackChannel, policy: IDTokenPolicy = .standard) async throws -> ProviderMetadata {
+    /// Loads `issuer`'s discovery document through `http` and checks that it names `issuer` under `policy`.
+    static func discover(issuer: URL, http: ProviderHTTPClient, policy: IDTokenPolicy = .standard) async throws -> ProviderMetadata {
         // OpenID Connect Discovery §4: append the well-known path to the issuer, keeping any path it has.
         let base = issuer.absoluteString.trimmingSuffix("/")
         guard let url = URL(string: base + "/.well-known/openid-configuration") else {
-            throw AuthError(.invalidConfiguration, "The issuer '\(issuer)' is not a valid URL.", providerID: channel.providerID)
+            throw AuthError(.invalidConfiguration, "The issuer '\(issuer)' is not a valid URL.", providerID: http.providerID)
         }
         let data: Data
         do {
-            data = try await channel.get(url, endpoint: "discovery")
+            data = try await http.get(url, endpoint: "discovery")
         } catch let error as AuthError where error.code == .httpError {
             throw AuthError(
                 .discoveryFailed,
                 "The discovery document at \(url.absoluteString) could not be loaded (HTTP \(error.httpStatus ?? 0)); check the issuer URL.",
-                providerID: channel.providerID,
+                providerID: http.providerID,
                 httpStatus: error.httpStatus
             )
         }
-        let document = try channel.decodeObject(data, what: "discovery document")
+        let document = try http.decodeObject(data, what: "discovery document")
         var metadata: ProviderMetadata
         do {
             metadata = try ProviderMetadata(document: document)
         } catch let error as AuthError {
-            throw error.attributed(to: channel.providerID)
+            throw error.attributed(to: http.providerID)
         }
         guard policy.issuerMatches(metadata.issuer, expected: issuer.absoluteString) else {
             throw AuthError(
                 .discoveryIssuerMismatch,
                 "The discovery document names the issuer '\(metadata.issuer)', not '\(issuer.absoluteString)'.",
-                providerID: channel.providerID
+                providerID: http.providerID
             )
         }
         // Sessions are stored under the configured spelling, so a tolerated trailing `/` in the document never

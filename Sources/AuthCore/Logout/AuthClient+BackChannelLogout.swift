@@ -39,7 +39,7 @@ extension AuthClient {
             let policy = provider.idTokenPolicy
             let validator = IDTokenValidator(issuer: metadata.issuer, clientID: provider.client.clientID, policy: policy)
             let (jws, algorithm) = try validator.parse(logoutToken)
-            let key = try await providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "logout tokens")
+            let key = try await idTokenVerifier.providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "logout tokens")
             let claims = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "logout token", malformed: .invalidLogoutToken)
             let (subject, sessionID) = try await checkLogoutClaims(claims, metadata: metadata, policy: policy)
             let ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)

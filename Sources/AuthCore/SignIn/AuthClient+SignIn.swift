@@ -173,10 +173,12 @@ extension AuthClient {
         }
     }
 
-    /// Exchanges the code, checks the result, stores the credential and returns its session.
+    /// Exchanges the code, checks the result, stores the credential and returns its session: the token endpoint,
+    /// then the ID token verifier (the token's own checks, then what the app asked of the authentication), then the
+    /// provider's own rules, then storage.
     func finishSignIn(code: Secret, pending: PendingAuthorization) async throws -> Session {
         let result = try await exchange(code: code, pending: pending)
-        try checkAuthentication(result.idTokenClaims, pending: pending)
+        try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.request.options, requestedAt: pending.createdAt)
         try provider.validate(result, for: pending.request)
         var credential = makeCredential(
             from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
@@ -188,6 +190,8 @@ extension AuthClient {
         return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
     }
 
+    /// Finds the pending authorization a redirect answers (by its `state`, consumed once) and runs
+    /// ``checkResponse(_:redirect:pending:)``; returns the pending authorization and the code.
     func validateRedirect(_ redirect: URL) async throws -> (PendingAuthorization, Secret) {
         let response = try AuthorizationResponse(parsing: redirect)
         let pending: PendingAuthorization
@@ -238,6 +242,8 @@ extension AuthClient {
         return Secret(code)
     }
 
+    /// Redeems the code at the token endpoint (with the PKCE verifier and the DPoP key of its request) and verifies
+    /// the ID token against the request's nonce, as one instrumented `code_exchange` operation.
     func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
         try await instrumented(.codeExchange) { try await self.exchangeOperation(code: code, pending: pending) }
     }
@@ -247,10 +253,10 @@ extension AuthClient {
             throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
         }
         let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pkce.verifier, redirectURI: pending.redirectURI)
-        let tokens = try await requestTokens(grant: grant, metadata: pending.request.metadata, dpopKey: pending.dpopKey)
+        let tokens = try await tokenEndpoint.request(grant, metadata: pending.request.metadata, dpopKey: pending.dpopKey)
         var claims: IDTokenClaims?
         if let idToken = tokens.idToken {
-            claims = try await validateIDToken(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: pending.request.metadata)
+            claims = try await idTokenVerifier.verify(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: pending.request.metadata)
         } else if pending.nonce != nil {
             throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
         }
@@ -277,40 +283,7 @@ extension AuthClient {
         return parameters.filter { outside.contains($0.0) } + [("request", try key.signedJWT(type: "oauth-authz-req+jwt", claims: claims))]
     }
 
-    /// What the app asked of the authentication itself (OpenID Connect Core §3.1.2.1, §3.1.3.7 steps 12–13):
-    /// with `max_age`, `auth_time` is required and no older than `max_age`; with `prompt=login`, an `auth_time`
-    /// must not predate the request; with ``SignInOptions/requiresACR``, `acr` must be one of `acrValues`.
-    /// The provider's clock skew applies to every comparison.
-    func checkAuthentication(_ claims: IDTokenClaims?, pending: PendingAuthorization) throws {
-        let options = pending.request.options
-        let skew = provider.idTokenPolicy.clockSkew
-        if let maxAge = options.maxAge {
-            guard let authTime = claims?.authenticationTime else {
-                throw AuthError(.missingClaim, "The ID token has no 'auth_time' though max_age was requested.")
-            }
-            let age = clock.now().timeIntervalSince(authTime)
-            guard age <= TimeInterval(maxAge) + skew else {
-                throw AuthError(
-                    .authenticationTooOld,
-                    "The user authenticated \(Int(exactly: age.rounded()) ?? -1) s ago; max_age allows \(maxAge) s. The provider did not re-authenticate the user."
-                )
-            }
-        }
-        if options.prompt.contains("login"), let authTime = claims?.authenticationTime,
-            authTime.addingTimeInterval(skew) < pending.createdAt
-        {
-            throw AuthError(.authenticationTooOld, "The ID token's 'auth_time' predates this prompt=login request: the provider did not ask the user to log in again.")
-        }
-        if options.requiresACR {
-            guard let acr = claims?.authenticationContextClass, options.acrValues.contains(acr) else {
-                throw AuthError(
-                    .acrNotSatisfied,
-                    "The ID token's acr '\(claims?.authenticationContextClass ?? "none")' is not one of the required \(options.acrValues.joined(separator: ", "))."
-                )
-            }
-        }
-    }
-
+    /// The credential to store for `tokens`: the subject from the verified claims, the expiry from the client's clock.
     func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String, dpopKey: DPoPKey? = nil) -> Credential {
         let now = clock.now()
         return Credential(
@@ -329,6 +302,7 @@ extension AuthClient {
         )
     }
 
+    /// Stores `credential` under its storage key; a storage failure that is not an ``AuthError`` becomes `storage_failed`.
     package func store(_ credential: Credential) async throws {
         do {
             try await storage.store(credential, for: credential.storageKey)

@@ -4,7 +4,7 @@ public import Foundation
 /// A government web service's registration with GOV.UK One Login (a confidential client). Every field is a `let`,
 /// checked once by the initializer.
 ///
-/// Unlike the app SDK's ``LoginSessionConfiguration``, a service uses discovery, authenticates at the token endpoint
+/// Unlike the app SDK's ``GOVUKAppConfiguration``, a service uses discovery, authenticates at the token endpoint
 /// with its private key (`private_key_jwt`, RS256–PS512) or a secret (`client_secret_post`), may ask for identity
 /// (`Cl.Cm.P2`) and the identity claims that come with it, and never gets a refresh token: the session lasts as
 /// long as the access token (three minutes at GOV.UK), after which the user signs in again.
@@ -72,7 +72,7 @@ public struct GOVUKServiceConfiguration: Sendable {
     /// The vectors of trust to ask for (alternatives), sent as `vtr`.
     public let vectorsOfTrust: [VectorOfTrust]
     /// The page language, sent as `ui_locales` when set.
-    public let locale: LoginSessionConfiguration.UILocale?
+    public let locale: GOVUKAppConfiguration.UILocale?
     /// The identity claims to ask for (only with a vector of `P1` or above).
     public let identityClaims: Set<IdentityClaim>
     /// The `iss` of core identity JWTs (`https://identity.account.gov.uk/` in production).
@@ -87,14 +87,14 @@ public struct GOVUKServiceConfiguration: Sendable {
     ///
     /// - Throws: `invalid_configuration` naming what to fix (see ``validate()``).
     public init(
-        environment: LoginSessionConfiguration.Environment,
+        environment: GOVUKAppConfiguration.Environment,
         clientID: String,
         clientAuthentication: ClientAuthentication,
         redirectURI: URL,
         postLogoutRedirectURI: URL? = nil,
         scopes: [String] = ["openid", "email", "phone"],
         vectorsOfTrust: [VectorOfTrust] = [VectorOfTrust(.medium)],
-        locale: LoginSessionConfiguration.UILocale? = nil,
+        locale: GOVUKAppConfiguration.UILocale? = nil,
         identityClaims: Set<IdentityClaim> = [],
         usesSignedRequestObject: Bool = false
     ) throws {
@@ -126,7 +126,7 @@ public struct GOVUKServiceConfiguration: Sendable {
         postLogoutRedirectURI: URL? = nil,
         scopes: [String] = ["openid", "email", "phone"],
         vectorsOfTrust: [VectorOfTrust] = [VectorOfTrust(.medium)],
-        locale: LoginSessionConfiguration.UILocale? = nil,
+        locale: GOVUKAppConfiguration.UILocale? = nil,
         identityClaims: Set<IdentityClaim> = [],
         identityIssuer: String,
         didDocumentURL: URL,
@@ -199,7 +199,7 @@ public struct GOVUKServiceConfiguration: Sendable {
     }
 }
 
-extension LoginSessionConfiguration.Environment {
+extension GOVUKAppConfiguration.Environment {
     /// The `iss` of the environment's core identity JWTs.
     public var identityIssuer: URL {
         switch self {

@@ -5,7 +5,7 @@ public import Foundation
 ///
 /// Required: `issuer`, `clientId`, `redirectUri`, `scopes` (space-separated, containing `openid`); all values are
 /// strings. **Every other key is an additional authorization parameter** (for example `resource`).
-public struct OLOidcConfig: Sendable, Hashable {
+public struct OneLoginConfiguration: Sendable, Hashable {
     /// The default property-list name.
     public static let defaultPlistName = "OL-Oidc"
     /// The keys the SDK reads itself; every other key is sent as an authorization parameter.
@@ -74,7 +74,7 @@ public struct OLOidcConfig: Sendable, Hashable {
     /// Reads a property list (the vendor's `OLOidcConfig(plist:)`): `<name>.plist` in `directory`.
     ///
     /// - Throws: `configuration_file_not_found` / `configuration_file_invalid`, then the dictionary's errors.
-    public init(plist name: String = OLOidcConfig.defaultPlistName, in directory: URL) throws {
+    public init(plist name: String = OneLoginConfiguration.defaultPlistName, in directory: URL) throws {
         let file = directory.appendingPathComponent(name.hasSuffix(".plist") ? name : name + ".plist")
         do {
             try self.init(try ProviderConfiguration(contentsOf: file))
@@ -84,7 +84,7 @@ public struct OLOidcConfig: Sendable, Hashable {
     }
 
     /// Reads `<name>.plist` from `bundle`'s resources (the app bundle by default).
-    public init(plist name: String = OLOidcConfig.defaultPlistName, bundle: Bundle = .main) throws {
+    public init(plist name: String = OneLoginConfiguration.defaultPlistName, bundle: Bundle = .main) throws {
         guard let url = bundle.url(forResource: name, withExtension: "plist") else {
             throw AuthError(.configurationFileNotFound, "\(name).plist is not in the app bundle; add it to the target's resources.", providerID: OneLoginProvider.id)
         }

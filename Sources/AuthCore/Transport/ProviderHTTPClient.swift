@@ -1,17 +1,21 @@
 import Foundation
 import HTTPTypes
 
-/// Sends the engine's server-to-server requests and turns every failure into a precise ``AuthError``.
+/// The engine's HTTP client for the provider's own endpoints (discovery, JWKS, token, device authorization,
+/// revocation, introspection, user info): sends each request and turns every failure into a precise ``AuthError``.
 ///
 /// Redirects are refused, bodies are capped, 5xx is retryable, OAuth error bodies are decoded, and nothing
-/// secret reaches the log: only the method, the endpoint's host and path, and the status.
-struct BackChannel: Sendable {
+/// secret reaches the log: only the method, the endpoint's host and path, and the status. (Not called "back
+/// channel": that name belongs to OpenID Connect Back-Channel Logout, which is the provider calling the app.)
+struct ProviderHTTPClient: Sendable {
     let transport: any HTTPTransport
     let logger: any AuthLogger
     let providerID: ProviderID
     let limits: HTTPRequestLimits
     var instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
 
+    /// A GET whose 2xx body is the answer; anything else throws.
+    ///
     /// - Parameter endpoint: the endpoint's kind for instrumentation (`jwks_uri`, `discovery`, …), never its URL.
     func get(_ url: URL, endpoint: String, accept: String = "application/json", bearer: Secret? = nil) async throws -> Data {
         try await getResponse(url, endpoint: endpoint, accept: accept, bearer: bearer).0
@@ -27,6 +31,7 @@ struct BackChannel: Sendable {
         return (data, response)
     }
 
+    /// A form POST whose 2xx body is the answer; anything else throws (the OAuth error when the body has one).
     func postForm(
         _ url: URL,
         endpoint: String,
@@ -70,12 +75,15 @@ struct BackChannel: Sendable {
         }
     }
 
-    /// Logs through the logger when it keeps `level`; the record is built only then.
-    private func log(_ level: AuthLogRecord.Level, _ event: String, _ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [String: String] = [:]) {
+    /// Logs through the logger when it keeps `level`, attributed to the provider; the record is built only then.
+    /// The token endpoint and the ID token verifier log through it too, so they need no logger of their own.
+    func log(_ level: AuthLogRecord.Level, _ event: String, _ message: @autoclosure () -> String, _ metadata: @autoclosure () -> [String: String] = [:]) {
         guard logger.isEnabled(level) else { return }
         logger.log(AuthLogRecord(level: level, event: event, message: message(), metadata: metadata(), providerID: providerID))
     }
 
+    /// Sends `request` through the guarded transport: transport failures become `network` (or the transport's own
+    /// error), a redirect `unexpected_redirect`, an oversized body `response_too_large`; any status is returned.
     func send(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
         var endpoint: String { request.summary }
         log(.trace, "http.request", endpoint)
@@ -151,6 +159,7 @@ struct BackChannel: Sendable {
         )
     }
 
+    /// `data` as a JSON object, or `invalid_response` naming `what` was expected.
     func decodeObject(_ data: Data, what: String) throws -> [String: JSONValue] {
         do {
             return try JSONValue.parseObject(data)

@@ -142,8 +142,8 @@ public enum PreEidType: String, Sendable, CaseIterable {
     var method: MFAType { MFAType(rawValue: rawValue) ?? .eid }
 }
 
-/// The client's configuration (the vendor's `ClientConfiguration`).
-public struct ClientConfiguration: Sendable, Hashable {
+/// The client's configuration (the vendor's `ClientConfiguration`, which SchibstedCompat names it).
+public struct SchibstedConfiguration: Sendable, Hashable {
     /// The environment.
     public let environment: SchibstedEnvironment
     /// The client id (a `public_mobile_client`).

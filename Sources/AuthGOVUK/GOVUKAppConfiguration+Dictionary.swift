@@ -1,7 +1,7 @@
 public import AuthCore
 import Foundation
 
-extension LoginSessionConfiguration {
+extension GOVUKAppConfiguration {
     /// Reads a configuration from a dictionary (for the registry, a JSON file, or an Info.plist section).
     ///
     /// Keys mirror the vendor's property names: `authorizationEndpoint`, `tokenEndpoint`, `issuer`, `jwksEndpoint`,
@@ -53,9 +53,9 @@ extension ProviderConfiguration {
     /// `environment` (`production` or `integration`), when set; an app's and a service's configuration read it alike.
     ///
     /// - Throws: `invalid_configuration` for another name.
-    func govUKEnvironment() throws -> LoginSessionConfiguration.Environment? {
+    func govUKEnvironment() throws -> GOVUKAppConfiguration.Environment? {
         try string("environment").map { name in
-            guard let environment = LoginSessionConfiguration.Environment(rawValue: name) else {
+            guard let environment = GOVUKAppConfiguration.Environment(rawValue: name) else {
                 throw AuthError(.invalidConfiguration, "Unknown GOV.UK One Login environment '\(name)'; use production or integration.", providerID: GOVUKProvider.id)
             }
             return environment
@@ -65,9 +65,9 @@ extension ProviderConfiguration {
     /// The page language under the first of `keys` that is set (`en` or `cy`).
     ///
     /// - Throws: `invalid_configuration` naming the key for another value.
-    func govUKLocale(_ keys: String...) throws -> LoginSessionConfiguration.UILocale? {
+    func govUKLocale(_ keys: String...) throws -> GOVUKAppConfiguration.UILocale? {
         guard let key = keys.first(where: { string($0) != nil }), let value = string(key) else { return nil }
-        guard let locale = LoginSessionConfiguration.UILocale(rawValue: value) else {
+        guard let locale = GOVUKAppConfiguration.UILocale(rawValue: value) else {
             throw AuthError(.invalidConfiguration, "'\(key)' must be 'en' or 'cy'; got '\(value)'.", providerID: GOVUKProvider.id)
         }
         return locale

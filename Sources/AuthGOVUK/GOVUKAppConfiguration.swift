@@ -1,13 +1,13 @@
 import AuthCore
 public import Foundation
 
-/// GOV.UK One Login's session configuration, shaped like the vendor SDK's `LoginSessionConfiguration`.
+/// GOV.UK One Login's session configuration, shaped like the vendor SDK's `LoginSessionConfiguration` (GOVUKCompat's name for it).
 ///
 /// There is no discovery: the endpoints are configured (`Environment` fills them for the real services).
 /// Beyond the vendor's fields, `jwksEndpoint` and `userInfoEndpoint` let the ID token be verified and user
 /// info be fetched — the vendor SDK did not verify ID token signatures (safer here). Every field is a `let`, checked
 /// once by the initializer, as in the vendor SDK.
-public struct LoginSessionConfiguration: Sendable {
+public struct GOVUKAppConfiguration: Sendable {
     /// A scope, as the vendor SDK spells them (`.openid`, `.email`, `.phone`, `.offline_access`, `.custom("…")`);
     /// string literals work too.
     public enum Scope: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
@@ -139,11 +139,11 @@ public struct LoginSessionConfiguration: Sendable {
         jwksEndpoint: URL? = nil,
         userInfoEndpoint: URL? = nil,
         responseType: ResponseType = .code,
-        scopes: [Scope] = LoginSessionConfiguration.defaultScopes,
+        scopes: [Scope] = GOVUKAppConfiguration.defaultScopes,
         clientID: String,
         redirectURI: URL,
         prefersEphemeralWebSession: Bool = true,
-        vectorsOfTrust: [String] = LoginSessionConfiguration.defaultVectorsOfTrust,
+        vectorsOfTrust: [String] = GOVUKAppConfiguration.defaultVectorsOfTrust,
         locale: UILocale = .en,
         persistentSessionID: String? = nil,
         tokenParameters: [String: String] = [:],
@@ -202,8 +202,8 @@ public struct LoginSessionConfiguration: Sendable {
         redirectURI: URL,
         vectorsOfTrust: [String] = defaultVectorsOfTrust,
         locale: UILocale = .en
-    ) throws -> LoginSessionConfiguration {
-        try LoginSessionConfiguration(
+    ) throws -> GOVUKAppConfiguration {
+        try GOVUKAppConfiguration(
             authorizationEndpoint: environment.endpoint("authorize"),
             tokenEndpoint: environment.endpoint("token"),
             issuer: environment.issuer,

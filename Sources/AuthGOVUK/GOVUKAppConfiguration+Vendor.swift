@@ -1,7 +1,7 @@
 import AuthCore
 public import Foundation
 
-extension LoginSessionConfiguration {
+extension GOVUKAppConfiguration {
     /// The vendor SDK's initializer (`async`, as the SDK's): `redirectURI` as text, `persistentSessionId`, and token
     /// parameters and headers that are computed again at each code exchange (an app can fetch an attestation there);
     /// the token endpoint defaults to `token` beside the authorization endpoint (GOV.UK One Login's layout). See the
@@ -13,11 +13,11 @@ extension LoginSessionConfiguration {
         tokenEndpoint: URL? = nil,
         issuer: URL? = nil,
         responseType: ResponseType = .code,
-        scopes: [Scope] = LoginSessionConfiguration.defaultScopes,
+        scopes: [Scope] = GOVUKAppConfiguration.defaultScopes,
         clientID: String,
         prefersEphemeralWebSession: Bool = true,
         redirectURI: String,
-        vectorsOfTrust: [String] = LoginSessionConfiguration.defaultVectorsOfTrust,
+        vectorsOfTrust: [String] = GOVUKAppConfiguration.defaultVectorsOfTrust,
         locale: UILocale = .en,
         persistentSessionId: String? = nil,
         tokenParameters: @escaping @autoclosure TokenExtras = nil,
@@ -46,7 +46,7 @@ extension LoginSessionConfiguration {
     public init(
         authorizationEndpoint: URL,
         responseType: ResponseType = .code,
-        scopes: [Scope] = LoginSessionConfiguration.defaultScopes,
+        scopes: [Scope] = GOVUKAppConfiguration.defaultScopes,
         clientID: String,
         prefersEphemeralWebSession: Bool = true,
         redirectURI: String,

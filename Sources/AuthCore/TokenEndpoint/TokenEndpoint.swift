@@ -1,0 +1,159 @@
+import Foundation
+import HTTPTypes
+
+/// The provider's token endpoint (RFC 6749 §3.2), as every grant reaches it: the authorization code of a sign-in,
+/// a refresh token, a device code.
+///
+/// One request is: the grant's form parameters, the provider's extra headers and parameters, the client's
+/// authentication (RFC 6749 §2.3, RFC 7523), the retries the provider documents, a DPoP proof per attempt with one
+/// `use_dpop_nonce` retry (RFC 9449 §8), the response parsed (RFC 6749 §5.1) and its token type checked against
+/// the proof, and every failure mapped to an ``AuthError`` that says what the app can do.
+///
+/// A value held by ``AuthClient``: it owns no state of its own (the DPoP nonces are the client's, shared with
+/// resource requests), so a request costs no allocation or actor hop beyond the HTTP exchange itself.
+struct TokenEndpoint: Sendable {
+    /// The provider: its client registration, its ``ProviderBehavior`` (retries, the token type it omits) and the
+    /// headers and parameters it adds.
+    let provider: any AuthProvider
+    /// How requests are sent and logged, under the client's request limits.
+    let http: ProviderHTTPClient
+    /// The latest `DPoP-Nonce` of each server, shared with the client's resource requests.
+    let dpopNonces: DPoPNonceStore
+    /// The time of client assertions and DPoP proofs.
+    let clock: any WallClock
+
+    /// Sends a token request for `grant` (form body, RFC 6749 §4.1.3 / §6, RFC 8628 §3.4) and parses the response.
+    ///
+    /// - Parameter dpopKey: the key the tokens are (to be) bound to: every attempt carries a DPoP proof signed by it,
+    ///   and the answer must be a `DPoP` token; `nil` for bearer tokens.
+    func request(_ grant: TokenGrant, metadata: ProviderMetadata, dpopKey: DPoPKey? = nil) async throws -> TokenResponse {
+        var parameters: [(String, String)] = [("grant_type", grant.grantType)]
+        switch grant {
+        case .authorizationCode(let code, let verifier, let redirectURI):
+            parameters += [
+                ("code", code.reveal()),
+                ("redirect_uri", redirectURI.absoluteString),
+                ("code_verifier", verifier.reveal()),
+            ]
+        case .refreshToken(let token):
+            parameters.append(("refresh_token", token.reveal()))
+        case .deviceCode(let code):
+            parameters.append(("device_code", code.reveal()))
+        }
+        let providerHeaders: [String: String]
+        let extra: [String: String]
+        do {
+            providerHeaders = try await provider.tokenRequestHeaders(for: grant)
+            extra = try await provider.tokenRequestParameters(for: grant)
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        } catch {
+            throw AuthError(
+                .tokenRequestFailed,
+                "The extra token request headers or parameters could not be computed (\(type(of: error))); nothing was sent.",
+                providerID: provider.id,
+                underlying: error
+            )
+        }
+        let grantParameters = parameters
+        // Once per attempt: a client assertion is signed afresh each time, so its `jti` is never sent twice.
+        let form = { [self] () throws -> (parameters: [(String, String)], headers: [String: String]) in
+            var parameters = grantParameters
+            var headers = providerHeaders
+            try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+            parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+            return (parameters, headers)
+        }
+
+        http.log(.debug, "token.request", "Requesting tokens.", [
+            "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
+        ])
+        // Retries happen only where the provider documents them (`ProviderBehavior/tokenRequestRetries`, 0 by default): a code or a
+        // rotating refresh token whose response was lost may already be spent, and replaying it blindly would get
+        // the whole grant revoked by a provider with reuse detection.
+        let data: Data
+        do {
+            data = try await withRetries(provider.behavior.tokenRequestRetries) {
+                try await post(metadata.tokenEndpoint, dpopKey: dpopKey, form: form)
+            }
+        } catch let error as AuthError where error.code == .network || error.code == .timedOut {
+            var lost = error
+            lost.message += " The request may have reached the provider and its answer been lost; the "
+                + (grant.grantType == "refresh_token" ? "refresh token" : grant.grantType == "authorization_code" ? "authorization code" : "device code")
+                + " was not sent again, because the provider may already have used it up."
+            throw lost
+        } catch let error as AuthError where error.code == .httpError && error.httpStatus == 400 {
+            var unexplained = error
+            unexplained.message = grant.grantType == "refresh_token"
+                ? "The token endpoint refused the refresh with HTTP 400 and no OAuth error. This usually means the refresh token was already used (rotated) by another process or session; sign in again if it persists."
+                : "The token endpoint refused the code exchange with HTTP 400 and no OAuth error. This usually means the code was already redeemed or the redirect URI differs from the registered one; sign in again."
+            throw unexplained
+        }
+        do {
+            let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
+            try checkTokenBinding(tokens, dpopKey: dpopKey)
+            return tokens
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        }
+    }
+
+    /// Runs `operation`, repeating it up to `retries` more times after a retryable failure (5xx, transport).
+    private func withRetries<T>(_ retries: Int, _ operation: () async throws -> T) async throws -> T {
+        var attempt = 0
+        while true {
+            do {
+                return try await operation()
+            } catch let error as AuthError where error.isRetryable && attempt < retries {
+                attempt += 1
+                http.log(.notice, "http.retry", "Retrying after a transient failure.", ["code": error.code.rawValue, "attempt": String(attempt)])
+            }
+        }
+    }
+
+    /// The client's credentials alone, as form parameters and headers (what ``AuthClient/clientAuthentication(for:)``
+    /// hands to a provider's own back-end calls).
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
+    func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
+        var parameters: [(String, String)] = []
+        var headers: [String: String] = [:]
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        return (parameters, headers)
+    }
+
+    /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
+    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
+    /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
+    /// client — token, device authorization, revocation, introspection — comes through here.
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
+    func authenticateClient(parameters: inout [(String, String)], headers: inout [String: String], metadata: ProviderMetadata) throws {
+        let client = provider.client
+        switch client.authenticationMethod {
+        case .none:
+            parameters.append(("client_id", client.clientID))
+        case .clientSecretPost:
+            parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
+        case .clientSecretBasic:
+            headers["Authorization"] = Self.basicAuthorization(clientID: client.clientID, secret: client.clientSecret)
+        case .privateKeyJWT:
+            guard let key = client.signingKey else {
+                throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's private key (signingKey).", providerID: provider.id)
+            }
+            let assertion = try ClientAssertion.make(
+                clientID: client.clientID, audience: metadata.tokenEndpoint.absoluteString, key: key, now: clock.now()
+            )
+            parameters += [
+                ("client_id", client.clientID), ("client_assertion_type", ClientAssertion.type),
+                ("client_assertion", assertion.reveal()),
+            ]
+        }
+    }
+
+    /// `Basic base64(urlencode(id):urlencode(secret))`, as RFC 6749 §2.3.1 specifies.
+    static func basicAuthorization(clientID: String, secret: Secret?) -> String {
+        let pair = FormEncoding.escape(clientID) + ":" + FormEncoding.escape(secret?.reveal() ?? "")
+        return "Basic " + Data(pair.utf8).base64EncodedString()
+    }
+}
