@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The module boundaries, checked on the sources and on the built binaries (after `swift build` with the traits):
 # - a provider module imports AuthCore, Foundation, Crypto and HTTPTypes only (never a transport, app support,
-#   AuthApple or another provider), so a server that selects it by name links no URLSession or Apple code;
+#   AuthApple or another vendor's provider; AuthOIDC, itself held to this rule, for providers built on it), so a
+#   server that selects it by name links no URLSession or Apple code;
 # - AuthCore says nothing of vendor stores, keyed archives or app hand-off (that is AuthAppSupport's);
 # - AuthHummingbird depends on no database driver (PostgreSQL is AuthPostgres');
 # - no file under Sources/ is over 400 lines;
@@ -26,6 +27,9 @@ for module in "${providers[@]}"; do
     imported="$(sed -E 's/^(@_exported )?((public|package|internal) )?import (struct |class |enum |protocol |func )?([A-Za-z_]+).*/\5/' <<<"${line#*:*:}")"
     case "$imported" in
       AuthCore | Foundation | Crypto | HTTPTypes) ;;
+      # A provider built on the standard one (the scaffold's, a third party's) may import AuthOIDC, which is itself
+      # a provider module and so held to this same rule.
+      AuthOIDC) [ "$module" != AuthOIDC ] || fail "AuthOIDC imports itself?" ;;
       *) fail "provider module $module imports $imported (${line%%:*}); a provider imports AuthCore, Foundation, Crypto and HTTPTypes only" ;;
     esac
   done < <(grep -rnE "^\s*(@_exported )?((public|package|internal) )?import " "Sources/$module" --include='*.swift' || true)
