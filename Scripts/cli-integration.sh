@@ -90,6 +90,12 @@ fi
 "$cli" userinfo --store "$store" --json > /dev/null || { echo "cli-integration: the shared session is dead after the rounds"; exit 1; }
 echo "cli-integration: 30/30 concurrent userinfo calls over 3 rounds on one session file, one refresh per round, session still valid"
 
+# A session file an earlier auth-cli wrote for its embedded test identity provider is refused, never sent anywhere.
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1])); p["embedded"]=True; json.dump(p, open(sys.argv[2], "w"))' "$store" "$work/embedded.json"
+chmod 600 "$work/embedded.json"
+if "$cli" userinfo --store "$work/embedded.json" --json > "$work/embedded.out" 2>&1; then echo "cli-integration: an embedded-provider session was used"; exit 1; fi
+grep -q '"invalid_configuration"' "$work/embedded.out" || { echo "cli-integration: wrong error for an embedded-provider session"; cat "$work/embedded.out"; exit 1; }
+echo "cli-integration: a session of the old embedded test provider is refused"
 "$cli" status --store "$store" --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert not s["expired"], s; print("cli-integration: status ok")'
 "$cli" userinfo --store "$store" --json | python3 -c 'import json,sys; u=json.load(sys.stdin); assert u["email"]=="alice@example.com", u; print("cli-integration: userinfo ok")'
 "$cli" refresh --store "$store" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["has_refresh_token"], r; print("cli-integration: refresh ok")'

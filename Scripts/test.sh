@@ -80,7 +80,7 @@ Scripts/hostile-http.sh
 echo "    (auth-cli above used AsyncHTTPClient, this build's default; now the same catalog over URLSession)"
 AUTH_CLI_TRANSPORT=urlsession Scripts/hostile-http.sh
 
-echo "==> documentation for every public module, warnings as errors"
+echo "==> documentation for every module with a DocC catalog, warnings as errors"
 swift package generate-documentation --warnings-as-errors \
   --target AuthCore --target AuthURLSession --target AuthOIDC --target AuthTesting --target AuthEmulators --target AuthLoopback \
   --target AuthApple --target AuthAppSupport --target AuthGrab --target AuthSchibsted --target AuthUber --target AuthOneLogin \

@@ -15,6 +15,9 @@ actor CLIStore: TokenStorage {
     struct Profile: Codable {
         var version = 1
         var provider: ProviderID
+        /// Set in files written by earlier auth-cli versions for a session with their embedded test identity provider
+        /// (gone since): such a session is refused, so its test client id and tokens never reach a real endpoint.
+        var embedded: Bool?
         var configuration: [String: JSONValue]
         var credentials: [Credential] = []
     }
@@ -61,6 +64,8 @@ actor CLIStore: TokenStorage {
     private var lock: FileLock { FileLock(url: url.appendingPathExtension("lock")) }
 
     var providerID: ProviderID { profile.provider }
+    /// Whether the file holds a session of an earlier auth-cli's embedded test identity provider.
+    var isFromEmbeddedTestProvider: Bool { profile.embedded == true }
     var configuration: ProviderConfiguration { ProviderConfiguration(profile.configuration) }
 
     /// The credential as the file holds it now: another auth-cli may have refreshed or logged out since this one

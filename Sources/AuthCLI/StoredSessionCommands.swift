@@ -10,6 +10,12 @@ struct StoredSession {
 
     static func open(_ store: StoreOptions, verbose: Bool) async throws -> StoredSession {
         let file = try CLIStore(opening: store.url)
+        if await file.isFromEmbeddedTestProvider {
+            throw AuthError(
+                .invalidConfiguration,
+                "This session came from the test identity provider an earlier auth-cli embedded; log in again with --issuer or --provider/--config."
+            )
+        }
         let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
         let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: TerminalLogger(minimum: verbose ? .trace : .warning))
         guard let session = try await client.restoreSession() else {

@@ -25,10 +25,10 @@ public struct OneLoginProvider: AuthProvider {
         self.init(configuration: try OneLoginConfiguration(configuration))
     }
 
-    /// The client id, redirect and scopes.
     /// An ephemeral web session when configured so; otherwise standard.
     public var behavior: ProviderBehavior { ProviderBehavior(prefersEphemeralWebSession: prefersEphemeralWebSession) }
 
+    /// The client id, redirect and scopes.
     public var client: ClientRegistration {
         ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUri, scopes: configuration.scopes)
     }

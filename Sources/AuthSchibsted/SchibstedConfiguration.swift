@@ -73,10 +73,12 @@ public enum SchibstedEnvironment: Sendable, Hashable {
         }
     }
 
+    /// `path` on this environment's server (the compatibility module's profile and session endpoints use it too).
     package func endpoint(_ path: String) -> URL {
         URL(string: serverURL.absoluteString.trimmingCharacters(in: CharacterSet(charactersIn: "/")) + path)!
     }
 
+    /// `path` on this environment's session service (simplified login).
     package func sessionServiceEndpoint(_ path: String) -> URL {
         URL(string: sessionServiceURL.absoluteString + path)!
     }

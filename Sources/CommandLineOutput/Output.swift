@@ -54,6 +54,7 @@ package struct Output {
         }
     }
 
+    /// `object` as compact JSON text.
     package static func jsonText(_ object: [String: JSONValue]) -> String {
         // Encoding a JSONValue cannot fail.
         String(decoding: try! JSONValue.object(object).jsonData(), as: UTF8.self)
@@ -104,6 +105,7 @@ package struct Output {
         return lines
     }
 
+    /// `date` in ISO 8601 (UTC).
     package static func timestamp(_ date: Date) -> String {
         let formatter = ISO8601DateFormatter()
         return formatter.string(from: date)
@@ -120,6 +122,7 @@ package struct TerminalLogger: AuthLogger {
         self.minimum = minimum
     }
 
+    /// Writes `record` to standard error when its level is `minimum` or above.
     package func log(_ record: AuthLogRecord) {
         guard record.level >= minimum else { return }
         let metadata = record.metadata.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
@@ -129,12 +132,15 @@ package struct TerminalLogger: AuthLogger {
 
 /// `--json` and `--show-tokens`, shared by every command.
 package struct OutputOptions: ParsableArguments {
+    /// `--json`: print the result (or the error) as one JSON object.
     @Flag(help: "Print the result (or the error) as one JSON object.")
     package var json = false
 
+    /// `--show-tokens`: include token values in the output.
     @Flag(help: "Include token values in the output. They are secrets: never paste them anywhere.")
     package var showTokens = false
 
+    /// `--verbose`: log the engine's steps to standard error.
     @Flag(help: "Log the engine's steps to standard error (never secrets).")
     package var verbose = false
 

@@ -93,7 +93,8 @@ public actor GrabIdPartner {
     /// app when it is installed and the request has no hints, else the web. An app that does not open falls back to
     /// the App Store (when Grab's public info names one) and then to the web, as the vendor SDK does.
     ///
-    /// - Throws: `AuthError`; `grabError` gives the vendor's domain and code — `appStore`/`launchAppStoreLink`
+    /// - Throws: ``GrabError`` with the vendor's domain and code (its `authError` has this package's stable code) —
+    ///   `appStore`/`launchAppStoreLink`
     ///   when the App Store was opened instead, `authorization`/`authorizationFailed` when the app never called back
     ///   (`timed_out`), the login was cancelled, or a newer login replaced it.
     @discardableResult
@@ -156,7 +157,7 @@ public actor GrabIdPartner {
     /// Refuses an expired ID token; the info's nonce must be this login's; the info is cached with the stored
     /// session until it expires, so it survives a relaunch.
     ///
-    /// - Throws: `AuthError` in the `getIdTokenInfo` domain: `invalidIdToken` (none, or expired), `invalidNonce`,
+    /// - Throws: ``GrabError`` in the `getIdTokenInfo` domain: `invalidIdToken` (none, or expired), `invalidNonce`,
     ///   `idTokenInfoServiceFailed` (HTTP error), `invalidResponse` (a member missing), `network`.
     public func getIdTokenInfo(loginSession: LoginSession) async throws -> IdTokenInfo {
         try await grabOperation(.getIdTokenInfo) {

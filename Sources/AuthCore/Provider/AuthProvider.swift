@@ -38,7 +38,10 @@ public protocol AuthProvider: Sendable {
     /// `token_type`, signed request objects, ephemeral web sessions). Default: ``ProviderBehavior/standard``.
     ///
     /// A new quirk is a new field of ``ProviderBehavior`` with the standard value as its default, never a new
-    /// requirement here, so providers written before it keep compiling and keep their behaviour.
+    /// requirement here, so providers written before it keep compiling and keep their behaviour. (The five quirks
+    /// that were requirements before — `tokenRequestRetries`, `acceptsResponsesWithoutState`, `tokenTypeWhenAbsent`,
+    /// `usesSignedRequestObject`, `prefersEphemeralWebSession` — are read from here only: a provider that still
+    /// declares them as properties of its own must move them into `behavior`.)
     var behavior: ProviderBehavior { get }
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.

@@ -5,9 +5,9 @@ import Foundation
 /// while it runs wait for the same result (or error) instead of sending a second request; the next caller after it
 /// ends starts a new one.
 ///
-/// A class behind a lock rather than an actor, so joining costs no extra hop on paths that are already isolated to
-/// their owner (a ``Session``, a cache actor). The lock is held only to look up or record the task, never across an
-/// `await`.
+/// A class behind a lock rather than an actor of its own: the table is read and written synchronously under the lock
+/// (held only to look up or record the task, never across an `await`), so joining needs no actor of its own to
+/// serialise it, whichever actor (a ``Session``, a cache) owns the table.
 package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     private let inFlight = LockedValue<[Key: Task<Value, any Error>]>([:])
 

@@ -130,6 +130,7 @@ public actor TestIdentityProvider {
     /// is one the client registered, so every later answer (a code, or an error of the remaining checks) goes there. A
     /// front desk keeps it while a person answers the login page.
     package struct AnswerableAuthorizationRequest: Sendable {
+        /// The registered client that asked.
         package let clientID: String
         let query: [String: String]
         let redirectURI: URL
