@@ -55,16 +55,16 @@ struct SingleFlightTests {
     @Test("An error reaches every caller that shared the operation, and the next call tries again")
     func errorsAreSharedNotCached() async throws {
         struct Failed: Error {}
-        let flight = SingleFlight<SingleFlightKey, Int>()
+        let flight = SingleFlight<String, Int>()
         let gate = Gate()
-        let first = Task { try await flight.run { await gate.enter(); throw Failed() } }
+        let first = Task { try await flight.run("k") { await gate.enter(); throw Failed() } }
         while await gate.starts == 0 { await Task.yield() }
         let joined = LockedValue(false)
-        let joiner = Task { try await flight.run(joined: { joined.withLock { $0 = true } }) { 7 } }
+        let joiner = Task { try await flight.run("k", joined: { joined.withLock { $0 = true } }) { 7 } }
         while !joined.withLock({ $0 }) { await Task.yield() }
         await gate.release()
         await #expect(throws: Failed.self) { try await first.value }
         await #expect(throws: Failed.self) { try await joiner.value }
-        #expect(try await flight.run { 7 } == 7)
+        #expect(try await flight.run("k") { 7 } == 7)
     }
 }

@@ -20,8 +20,8 @@ public actor Session {
     /// The storage key of this account.
     public nonisolated let storageKey: StorageKey
 
-    /// The refresh in flight, shared by concurrent callers.
-    private let refreshes = SingleFlight<SingleFlightKey, Credential>()
+    /// The refresh in flight, shared by concurrent callers (one key: this session's account).
+    private let refreshes = SingleFlight<StorageKey, Credential>()
 
     init(client: AuthClient, credential: Credential, idTokenClaims: IDTokenClaims?) {
         self.client = client
@@ -76,7 +76,7 @@ public actor Session {
     public func refresh() async throws -> Credential {
         try requireSignedIn()
         let current = credential
-        return try await refreshes.run { [self] in try await refreshOnce(current) }
+        return try await refreshes.run(storageKey) { [self] in try await refreshOnce(current) }
     }
 
     /// The refresh ``refresh()`` shares: redeems `current`'s refresh token, keeps the result and announces it.
@@ -213,7 +213,7 @@ public actor Session {
         isSignedIn = false
         // A refresh in flight stores its result when its response arrives; waiting for it here means that store
         // happens before the removal below, never after it.
-        if let running = refreshes.running { _ = try? await running.value }
+        if let running = refreshes.running(storageKey) { _ = try? await running.value }
         // Inside the account's exclusive section, so a refresh in another process cannot write after the removal;
         // what was stored last (perhaps newer than what this session saw) is what gets revoked below.
         let storage = client.storage

@@ -42,19 +42,3 @@ package final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sen
         inFlight.withLock { $0[key] }
     }
 }
-
-extension SingleFlight where Key == SingleFlightKey {
-    /// ``run(_:joined:_:)`` for a table with one operation at a time.
-    package func run(joined: () -> Void = {}, _ operation: @escaping @Sendable () async throws -> Value) async throws -> Value {
-        try await run(.only, joined: joined, operation)
-    }
-
-    /// ``running(_:)`` for a table with one operation at a time.
-    package var running: Task<Value, any Error>? { running(.only) }
-}
-
-/// The key of a ``SingleFlight`` that runs one operation at a time.
-package enum SingleFlightKey: Hashable, Sendable {
-    /// The one operation.
-    case only
-}
