@@ -43,6 +43,8 @@ let package = Package(
         // Tests and emulators.
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthEmulators", targets: ["AuthEmulators"]),
+        // Not API: the package-level parsers and verifiers for this repository's fuzzers and benchmarks.
+        .library(name: "_AuthHarness", targets: ["_AuthHarness"]),
         // Tools: the user's CLI (links no test code), and the emulators' server and demo.
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-emulator", targets: ["AuthEmulatorTool"]),
@@ -235,6 +237,14 @@ let package = Package(
 
         // MARK: Testing and emulators
 
+        // Entry points into AuthCore's `package` parsers and verifiers for Fuzz/ and Benchmarks/, which are separate
+        // packages (libFuzzer flags, package-benchmark) and so cannot see `package` declarations. The underscore says
+        // what `_CryptoExtras` says: no stability promise, not for apps.
+        .target(
+            name: "_AuthHarness",
+            dependencies: ["AuthCore"],
+            swiftSettings: strictSettings
+        ),
         .target(
             name: "AuthTesting",
             dependencies: [

@@ -23,6 +23,7 @@ let package = Package(
             dependencies: [
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
                 .product(name: "AuthOIDC", package: "swift-auth-providers"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
@@ -36,6 +37,7 @@ let package = Package(
                 "BenchmarkFixtures",
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
                 .product(name: "AuthEmulators", package: "swift-auth-providers"),
             ],
             // Not directly under the package directory: package-benchmark runs every executable whose folder's
@@ -48,6 +50,7 @@ let package = Package(
                 "BenchmarkFixtures",
                 .product(name: "AuthProviders", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
                 .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),
                 .product(name: "AuthURLSession", package: "swift-auth-providers"),
                 .product(name: "AuthHummingbird", package: "swift-auth-providers"),

@@ -10,13 +10,18 @@ let package = Package(
         .target(name: "CFuzzerDriver"),
         .executableTarget(
             name: "FuzzRedirect",
-            dependencies: ["CFuzzerDriver", .product(name: "AuthCore", package: "swift-auth-providers")]
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "AuthCore", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
+            ]
         ),
         .executableTarget(
             name: "FuzzJWS",
             dependencies: [
                 "CFuzzerDriver",
                 .product(name: "AuthCore", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
             ]
         ),
@@ -25,12 +30,17 @@ let package = Package(
             dependencies: [
                 "CFuzzerDriver",
                 .product(name: "AuthCore", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
                 .product(name: "AuthTesting", package: "swift-auth-providers"),
             ]
         ),
         .executableTarget(
             name: "FuzzJSON",
-            dependencies: ["CFuzzerDriver", .product(name: "AuthCore", package: "swift-auth-providers")]
+            dependencies: [
+                "CFuzzerDriver",
+                .product(name: "AuthCore", package: "swift-auth-providers"),
+                .product(name: "_AuthHarness", package: "swift-auth-providers"),
+            ]
         ),
     ]
 )

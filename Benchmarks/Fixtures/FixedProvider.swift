@@ -15,11 +15,16 @@ public struct FixedProvider: AuthProvider {
         authorizationEndpoint: URL(string: "https://idp.example.test/authorize")!,
         tokenEndpoint: URL(string: "https://idp.example.test/token")!
     ))
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] { ["ui_locales": "en"] }
+    public func authorizationParameters(for request: SignInContext) -> [String: String] { ["ui_locales": "en"] }
 
     /// A redirect as the provider sends it back: code, state and RFC 9207 `iss`.
     public static func sampleRedirect() -> URL {
-        redirectURI.appendingQuery([("code", SecureRandom.token()), ("state", SecureRandom.token()), ("iss", "https://idp.example.test")])
+        var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
+        components.queryItems = [
+            URLQueryItem(name: "code", value: "c-" + UUID().uuidString), URLQueryItem(name: "state", value: "s-" + UUID().uuidString),
+            URLQueryItem(name: "iss", value: "https://idp.example.test"),
+        ]
+        return components.url!
     }
 }
 

@@ -2,6 +2,7 @@ import AuthProviders
 import AuthTesting
 import Crypto
 import Foundation
+import _AuthHarness
 import _CryptoExtras
 
 /// One ID token per algorithm, signed with AuthTesting's fixed keys, and everything each verifier needs, prepared
@@ -11,9 +12,9 @@ public struct TokenFixture: Sendable {
     public let token: String
     public let signingInput: Data
     public let signature: Data
-    public let keySet: JSONWebKeySet
     public let jwksJSON: String
-    public let validator = IDTokenValidator(issuer: "https://idp.example.test", clientID: "test-client")
+    /// Our ID token validation over the fixture's key set.
+    public let validator: IDTokenHarness
     public static let now = Date(timeIntervalSince1970: ManualClock.defaultEpoch)
     public static let nonce = "n-0123456789"
 
@@ -30,28 +31,28 @@ public struct TokenFixture: Sendable {
         }
         let parts = token.split(separator: ".")
         signingInput = Data((parts[0] + "." + parts[1]).utf8)
-        signature = Base64URL.decode(parts[2])!
+        signature = Self.base64URLDecode(parts[2])
         let document = JSONValue.object(["keys": .array(keys.publicJWKs)])
-        jwksJSON = String(decoding: try! document.jsonData(), as: UTF8.self)
-        keySet = try! JSONWebKeySet(data: Data(jwksJSON.utf8))
+        jwksJSON = String(decoding: try! JSONHarness.data(document), as: UTF8.self)
+        validator = try! IDTokenHarness(issuer: "https://idp.example.test", clientID: "test-client", jwks: Data(jwksJSON.utf8))
     }
 
     /// Our full validation: parse, pinned algorithm, key lookup, signature, every claim rule.
     @inline(never)
     public func validate() throws -> IDTokenClaims {
-        try validator.validate(token, keySet: keySet, nonce: Self.nonce, now: Self.now)
+        try validator.validate(token, nonce: Self.nonce, now: Self.now)
     }
 
     /// The raw public key for the pure signature check.
     public var rawRSAKey: _RSA.Signing.PublicKey {
         let jwk = TestSigningKeys.primary.publicJWKs[0]
-        return try! _RSA.Signing.PublicKey(n: Base64URL.decode(jwk["n"]!.stringValue!)!, e: Base64URL.decode(jwk["e"]!.stringValue!)!)
+        return try! _RSA.Signing.PublicKey(n: Self.base64URLDecode(jwk["n"]!.stringValue!), e: Self.base64URLDecode(jwk["e"]!.stringValue!))
     }
 
     /// The raw P-256 public key for the pure signature check.
     public var rawP256Key: P256.Signing.PublicKey {
         let jwk = TestSigningKeys.primary.publicJWKs[1]
-        return try! P256.Signing.PublicKey(rawRepresentation: Base64URL.decode(jwk["x"]!.stringValue!)! + Base64URL.decode(jwk["y"]!.stringValue!)!)
+        return try! P256.Signing.PublicKey(rawRepresentation: Self.base64URLDecode(jwk["x"]!.stringValue!) + Self.base64URLDecode(jwk["y"]!.stringValue!))
     }
 
     /// The floor: swift-crypto's verification of the same signing input with a pre-built key and signature.
@@ -68,5 +69,12 @@ public struct TokenFixture: Sendable {
             let input = signingInput
             return { key.isValidSignature(signature, for: SHA256.hash(data: input)) }
         }
+    }
+
+    /// Base64url without padding (RFC 7515 §2), for the fixture's own set-up; not measured.
+    static func base64URLDecode(_ text: some StringProtocol) -> Data {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)!
     }
 }

@@ -92,7 +92,7 @@ enum Templates {
             public var endpointSource: EndpointSource { oidc.endpointSource }
 
             /// \(name)'s extra authorization parameters, if any.
-            public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+            public func authorizationParameters(for request: SignInContext) -> [String: String] {
                 oidc.authorizationParameters(for: request)
             }
         }

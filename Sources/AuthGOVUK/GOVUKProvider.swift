@@ -51,7 +51,7 @@ public struct GOVUKProvider: AuthProvider {
     public var behavior: ProviderBehavior { ProviderBehavior(prefersEphemeralWebSession: configuration.prefersEphemeralWebSession) }
 
     /// `vtr` (JSON array text), `ui_locales`, and `govuk_signin_session_id` when set.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         var parameters = ["vtr": configuration.vectorsOfTrustParameter, "ui_locales": configuration.locale.rawValue]
         if let session = configuration.persistentSessionID, !session.isEmpty {
             parameters["govuk_signin_session_id"] = session
@@ -80,7 +80,7 @@ public struct GOVUKProvider: AuthProvider {
     /// GOV.UK One Login always states the access token's lifetime; a response without `expires_in` is refused
     /// (the engine has already required the access token and token type, and validated the ID token). An ID token
     /// `vot` below the requested vectors of trust is refused (`vot_not_satisfied`).
-    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+    public func validate(_ result: SignInResult, for request: SignInContext) throws {
         guard result.tokens.expiresIn != nil else {
             throw AuthError(.invalidResponse, "The GOV.UK One Login token response has no 'expires_in'.", providerID: Self.id)
         }

@@ -46,7 +46,7 @@ public struct GrabProvider: AuthProvider {
 
     /// `acr_values`, `device_id`, and the configured `login_hint`, `id_token_hint`, `prompt`, `request` when
     /// non-empty and not given for this login.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         var parameters: [String: String] = [:]
         if let deviceId, !deviceId.isEmpty { parameters["device_id"] = deviceId }
         if let acr = configuration.acrValuesParameter, request.options.acrValues.isEmpty { parameters["acr_values"] = acr }
@@ -58,7 +58,7 @@ public struct GrabProvider: AuthProvider {
     }
 
     /// Grab's token response must carry `expires_in` and an `id_token` (besides the access token and type).
-    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+    public func validate(_ result: SignInResult, for request: SignInContext) throws {
         guard result.tokens.expiresIn != nil else {
             throw AuthError(.invalidResponse, "The Grab token response has no 'expires_in'.", providerID: Self.id)
         }

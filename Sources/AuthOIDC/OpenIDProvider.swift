@@ -101,7 +101,7 @@ public struct OpenIDProvider: AuthProvider {
     public var endpointSource: EndpointSource { .discovery(issuer: issuer) }
 
     /// The configured extra parameters.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         additionalParameters
     }
 }

@@ -1,2 +1,2 @@
 // Without the "Observability" trait this module is empty: enable the trait on the package dependency to get
-// `ObservabilityInstrumentation` (see ObservabilityInstrumentation.swift).
+// `AuthClient.Instrumentation.observability()` (see ObservabilityInstrumentation.swift).

@@ -6,33 +6,50 @@ public import CoreMetrics
 public import Tracing
 import Foundation
 
-/// Traces the engine's operations with swift-distributed-tracing and counts and times them with swift-metrics.
-///
-/// Pass it to `AuthClient(…, instrumentation: ObservabilityInstrumentation())`; it uses the tracer and metrics
-/// backend the process bootstrapped (`InstrumentationSystem.bootstrap`, `MetricsSystem.bootstrap`) unless given
-/// others. Without a bootstrapped backend both are no-ops.
-///
-/// **Spans** — one per sign-in (`auth.sign_in`), code exchange, refresh, revocation, introspection, back-channel
-/// logout, and one client span per server-to-server request (`auth.http_request`), nested under the operation
-/// that sent it. Attributes: `auth.provider_id`, `auth.operation`, `auth.endpoint` (the endpoint's kind, such as
-/// `token_endpoint`), `http.request.method`, `http.response.status_code`, `auth.error_code`. Never a URL, token,
-/// code, secret or user identifier; failures set the span's status to error with the `AuthError.Code` as message
-/// and record no error object (whose description an exporter would send).
-///
-/// **Metrics** (labels prefixed with ``labelPrefix``, `auth` by default):
-/// - `auth_operations_total` — dimensions `provider`, `operation`, `outcome` (`success` / `failure`), and for HTTP
-///   requests `endpoint`: sign-ins, refreshes, exchanges, … and their failures;
-/// - `auth_failures_total` — `provider`, `operation`, `code` (the `AuthError.Code`);
-/// - `auth_operation_duration` (timer, nanoseconds) — `provider`, `operation`;
-/// - `auth_refresh_coalesced_total` — `provider`: refreshes that joined one already in flight;
-/// - `auth_jwks_fetches_total` — `provider`: key set fetches, refetches for unknown keys included.
-public struct ObservabilityInstrumentation: AuthInstrumentation {
+extension AuthClient.Instrumentation {
+    /// Traces the engine's operations with swift-distributed-tracing and counts and times them with swift-metrics.
+    ///
+    /// Pass it as `AuthClient(…, instrumentation: .observability())`; it uses the tracer and metrics
+    /// backend the process bootstrapped (`InstrumentationSystem.bootstrap`, `MetricsSystem.bootstrap`) unless given
+    /// others. Without a bootstrapped backend both are no-ops.
+    ///
+    /// **Spans** — one per sign-in (`auth.sign_in`), code exchange, refresh, revocation, introspection, back-channel
+    /// logout, and one client span per server-to-server request (`auth.http_request`), nested under the operation
+    /// that sent it. Attributes: `auth.provider_id`, `auth.operation`, `auth.endpoint` (the endpoint's kind, such as
+    /// `token_endpoint`), `http.request.method`, `http.response.status_code`, `auth.error_code`. Never a URL, token,
+    /// code, secret or user identifier; failures set the span's status to error with the `AuthError.Code` as message
+    /// and record no error object (whose description an exporter would send).
+    ///
+    /// **Metrics** (labels prefixed with ``labelPrefix``, `auth` by default):
+    /// - `auth_operations_total` — dimensions `provider`, `operation`, `outcome` (`success` / `failure`), and for HTTP
+    ///   requests `endpoint`: sign-ins, refreshes, exchanges, … and their failures;
+    /// - `auth_failures_total` — `provider`, `operation`, `code` (the `AuthError.Code`);
+    /// - `auth_operation_duration` (timer, nanoseconds) — `provider`, `operation`;
+    /// - `auth_refresh_coalesced_total` — `provider`: refreshes that joined one already in flight;
+    /// - `auth_jwks_fetches_total` — `provider`: key set fetches, refetches for unknown keys included.
+    ///
+    /// - Parameters:
+    ///   - tracer: a tracer to use instead of the bootstrapped one (tests pass an in-memory tracer).
+    ///   - metricsFactory: a metrics backend to use instead of the bootstrapped one.
+    ///   - labelPrefix: the prefix of span names and metric labels.
+    public static func observability(
+        tracer: (any Tracer)? = nil,
+        metricsFactory: (any MetricsFactory)? = nil,
+        labelPrefix: String = "auth"
+    ) -> Self {
+        Self(ObservabilityInstrumentation(tracer: tracer, metricsFactory: metricsFactory, labelPrefix: labelPrefix))
+    }
+}
+
+/// The backend of ``AuthClient/Instrumentation/observability(tracer:metricsFactory:labelPrefix:)``: a span per
+/// operation and the counters and timer it documents.
+package struct ObservabilityInstrumentation: AuthInstrumentation {
     /// The tracer, or `nil` for the bootstrapped one (`InstrumentationSystem.tracer`).
-    public let tracer: (any Tracer)?
+    package let tracer: (any Tracer)?
     /// The metrics backend, or `nil` for the bootstrapped one (`MetricsSystem.factory`).
-    public let metricsFactory: (any MetricsFactory)?
+    package let metricsFactory: (any MetricsFactory)?
     /// The prefix of span names and metric labels.
-    public let labelPrefix: String
+    package let labelPrefix: String
 
     /// Creates the instrumentation.
     ///
@@ -40,14 +57,14 @@ public struct ObservabilityInstrumentation: AuthInstrumentation {
     ///   - tracer: a tracer to use instead of the bootstrapped one (tests pass an in-memory tracer).
     ///   - metricsFactory: a metrics backend to use instead of the bootstrapped one.
     ///   - labelPrefix: the prefix of span names and metric labels.
-    public init(tracer: (any Tracer)? = nil, metricsFactory: (any MetricsFactory)? = nil, labelPrefix: String = "auth") {
+    package init(tracer: (any Tracer)? = nil, metricsFactory: (any MetricsFactory)? = nil, labelPrefix: String = "auth") {
         self.tracer = tracer
         self.metricsFactory = metricsFactory
         self.labelPrefix = labelPrefix
     }
 
     /// Runs `body` inside a span, then counts and times it.
-    public func withOperation<Result: Sendable>(
+    package func withOperation<Result: Sendable>(
         _ operation: AuthOperation,
         _ body: @Sendable (AuthOperationOutcome) async throws -> Result
     ) async throws -> Result {
@@ -56,7 +73,7 @@ public struct ObservabilityInstrumentation: AuthInstrumentation {
     }
 
     /// Counts `event`.
-    public func record(_ event: AuthInstrumentationEvent) {
+    package func record(_ event: AuthInstrumentationEvent) {
         let label: String
         switch event.kind {
         case .refreshCoalesced: label = "refresh_coalesced_total"

@@ -48,7 +48,7 @@ public struct OneLoginProvider: AuthProvider {
     }
 
     /// The configuration's additional parameters.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         configuration.additionalParameters
     }
 }

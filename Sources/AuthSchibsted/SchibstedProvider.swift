@@ -51,7 +51,7 @@ public struct SchibstedProvider: AuthProvider {
 
 
     /// Without MFA, `prompt=select_account`; with MFA the engine sends `acr_values` and no prompt.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         request.options.acrValues.isEmpty && request.options.prompt.isEmpty ? ["prompt": "select_account"] : [:]
     }
 
@@ -62,7 +62,7 @@ public struct SchibstedProvider: AuthProvider {
     /// `eid`, which is what Schibsted's server reports and what the vendor SDK checks.
     ///
     /// - Throws: `provider_validation_failed` (Schibsted's `missingExpectedMFA`).
-    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+    public func validate(_ result: SignInResult, for request: SignInContext) throws {
         guard let requested = request.options.acrValues.first.flatMap(MFAType.init(rawValue:)) else { return }
         let amr = result.idTokenClaims?.authenticationMethods ?? []
         guard requested.isSatisfied(by: amr) else {

@@ -17,7 +17,7 @@ extension AuthClient {
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
         options: Options = Options(),
-        instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
+        instrumentation: Instrumentation = .none
     ) {
         self.init(
             provider: provider,

@@ -128,7 +128,7 @@ struct ClientAssertionTests {
         }
         var endpointSource: EndpointSource { .discovery(issuer: TestIdentityProvider.defaultIssuer) }
         var behavior: ProviderBehavior { ProviderBehavior(usesSignedRequestObject: true) }
-        func authorizationParameters(for request: SignInRequest) -> [String: String] { ["ui_locales": "cy"] }
+        func authorizationParameters(for request: SignInContext) -> [String: String] { ["ui_locales": "cy"] }
     }
 
     @Test("Signed request objects (RFC 9101): every parameter inside the JWT, only client_id, response_type and scope outside")

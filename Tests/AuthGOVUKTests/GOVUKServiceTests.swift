@@ -60,7 +60,7 @@ struct GOVUKServiceTests {
             authorizationEndpoint: URL(string: "https://oidc.integration.account.gov.uk/authorize")!,
             tokenEndpoint: URL(string: "https://oidc.integration.account.gov.uk/token")!
         )
-        let request = SignInRequest(options: SignInOptions(), metadata: metadata, scopes: provider.client.scopes, redirectURI: provider.client.redirectURI)
+        let request = SignInContext(options: SignInOptions(), metadata: metadata, scopes: provider.client.scopes, redirectURI: provider.client.redirectURI)
         let parameters = provider.authorizationParameters(for: request)
         #expect(parameters["vtr"] == #"["Cl.Cm.P2"]"#)
         #expect(parameters["ui_locales"] == "en")

@@ -223,8 +223,8 @@ struct GOVUKVendorFidelityTests {
         #expect(await session.idTokenClaims?.issuer == "https://oidc.integration.account.gov.uk/")
     }
 
-    static func request(_ configuration: GOVUKAppConfiguration) -> SignInRequest {
-        SignInRequest(
+    static func request(_ configuration: GOVUKAppConfiguration) -> SignInContext {
+        SignInContext(
             options: SignInOptions(),
             metadata: ProviderMetadata(issuer: "https://oidc.integration.account.gov.uk/", authorizationEndpoint: authorize, tokenEndpoint: token),
             scopes: configuration.scopeValues,

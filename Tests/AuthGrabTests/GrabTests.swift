@@ -92,7 +92,7 @@ struct GrabTests {
         #expect(other.prompt == "login" && other.hint == nil && other.acrValuesParameter == "a:b")
         let provider = GrabProvider(configuration: other)
         let metadata = ProviderMetadata(issuer: "i", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
-        let parameters = provider.authorizationParameters(for: SignInRequest(options: SignInOptions(), metadata: metadata, scopes: ["openid"], redirectURI: TestIdentityProvider.grabRedirectURL))
+        let parameters = provider.authorizationParameters(for: SignInContext(options: SignInOptions(), metadata: metadata, scopes: ["openid"], redirectURI: TestIdentityProvider.grabRedirectURL))
         #expect(parameters == ["acr_values": "a:b", "prompt": "login"])
     }
 

@@ -49,7 +49,7 @@ struct ObservabilityInstrumentationTests {
         )
         let client = AuthClient(
             provider: provider, transport: recorder, clock: idp.clock,
-            instrumentation: ObservabilityInstrumentation(tracer: tracer, metricsFactory: metrics)
+            instrumentation: .observability(tracer: tracer, metricsFactory: metrics)
         )
         return Harness(idp: idp, tracer: tracer, metrics: metrics, recorder: recorder, client: client)
     }

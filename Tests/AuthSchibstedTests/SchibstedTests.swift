@@ -267,7 +267,7 @@ extension MFAType {
         // Drive the real rule through the provider's validation hook.
         let provider = SchibstedProvider(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
         let metadata = ProviderMetadata(issuer: "https://identity-pre.schibsted.com", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
-        let request = SignInRequest(options: SignInOptions(acrValues: [rawValue]), metadata: metadata, scopes: ["openid"], redirectURI: URL(string: "com.x:/l")!)
+        let request = SignInContext(options: SignInOptions(acrValues: [rawValue]), metadata: metadata, scopes: ["openid"], redirectURI: URL(string: "com.x:/l")!)
         let claims = try? IDTokenClaims(["iss": "i", "sub": "s", "aud": "c", "exp": 2, "iat": 1, "amr": .array(amr.map(JSONValue.string))])
         return (try? provider.validate(SignInResult(tokens: TokenResponse(accessToken: Secret("a")), idTokenClaims: claims), for: request)) != nil
     }

@@ -9,6 +9,7 @@ import Benchmark
 import BenchmarkFixtures
 import Crypto
 import Foundation
+import _AuthHarness
 import JWTKit
 import _CryptoExtras
 
@@ -98,7 +99,7 @@ let benchmarks: @Sendable () -> Void = {
     let redirect = FixedProvider.sampleRedirect()
     Benchmark("Redirect URL validation (parse + exact match)", configuration: perThousand) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try AuthorizationResponse(redirect: redirect, redirectURI: FixedProvider.redirectURI))
+            blackHole(try RedirectHarness.parse(redirect, expecting: FixedProvider.redirectURI))
         }
     }
 

@@ -8,6 +8,7 @@ import AuthEmulators
 import AuthTesting
 import BenchmarkFixtures
 import Foundation
+import _AuthHarness
 
 let paths = ["id-token-rs256", "raw-rs256", "id-token-es256", "raw-es256", "redirect", "authorization-request", "full-sign-in", "registry"]
 let arguments = CommandLine.arguments
@@ -33,7 +34,7 @@ case "raw-rs256", "raw-es256":
     for _ in 0..<iterations { precondition(verify()) }
 case "redirect":
     let redirect = FixedProvider.sampleRedirect()
-    for _ in 0..<iterations { consume(try AuthorizationResponse(redirect: redirect, redirectURI: FixedProvider.redirectURI)) }
+    for _ in 0..<iterations { consume(try RedirectHarness.parse(redirect, expecting: FixedProvider.redirectURI)) }
 case "authorization-request":
     let fixture = AuthorizationRequestFixture()
     // Off the main actor, as an app's or a server's task would call it.

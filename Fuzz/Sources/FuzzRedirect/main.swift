@@ -2,6 +2,7 @@
 // the plain-text reduction of error descriptions. Any input must end in a value or an AuthError, never a crash.
 import AuthCore
 import CFuzzerDriver
+import _AuthHarness
 import Foundation
 
 let registered = URL(string: "com.example.app:/oauth/callback")!
@@ -20,16 +21,14 @@ func componentsMatch(_ redirect: URL, _ registered: URL) -> Bool {
 public func fuzzRedirect(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     guard let bytes else { return 0 }
     let text = String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
-    _ = FormEncoding.decode(text)
+    _ = RedirectHarness.decodeForm(text)
     guard let url = URL(string: text) else { return 0 }
     // The byte-level matcher may be stricter than URLComponents (user info, escaped hosts), never looser.
-    for expected in [registered, loopback] where AuthorizationResponse.redirect(url, matches: expected) {
+    for expected in [registered, loopback] where RedirectHarness.redirect(url, matches: expected) {
         guard componentsMatch(url, expected) else { fatalError("byte-level match accepted \(url) for \(expected)") }
     }
-    if let response = try? AuthorizationResponse(parsing: url) {
-        _ = (response.state, response.code, response.error, response.errorDescription, response.issuer)
-    }
-    _ = try? AuthorizationResponse(redirect: url, redirectURI: registered)
+    _ = RedirectHarness.parse(url)
+    try? RedirectHarness.parse(url, expecting: registered)
     return 0
 }
 

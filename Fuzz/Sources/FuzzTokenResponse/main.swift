@@ -4,6 +4,7 @@
 import AuthCore
 import AuthTesting
 import CFuzzerDriver
+import _AuthHarness
 import Foundation
 
 /// A provider without `openid`, so a fuzzed response needs no valid ID token to reach storage.
@@ -46,7 +47,7 @@ public func fuzzTokenResponse(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> C
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
         if let data = try? encoder.encode(credential), let decoded = try? decoder.decode(Credential.self, from: data) {
-            _ = try? decoded.validatedForUse()
+            try? JSONHarness.validateForUse(decoded)
         }
         _ = credential.isExpired(at: idp.clock.now(), margin: 60)
         _ = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSince(idp.clock.now()).rounded()) }

@@ -29,7 +29,7 @@ public struct UserInfoClaims: Sendable {
 
     /// Claims as a user info response carries them (for decoding tests and stand-ins; the engine builds these only
     /// after checking `sub`).
-    public init(subject: String, claims: [String: JSONValue]) {
+    package init(subject: String, claims: [String: JSONValue]) {
         self.subject = subject
         self.claims = claims
     }
@@ -115,7 +115,7 @@ extension AuthClient {
     ///     straight to a browser; pass `false` when it is shown to a person or written to a log — the `client_id`
     ///     alone still identifies the client).
     /// - Throws: `endpoint_unavailable` when the provider has no `end_session_endpoint`.
-    public func endSessionURL(
+    package func endSessionURL(
         for credential: Credential,
         postLogoutRedirectURI: URL? = nil,
         state: String? = nil,

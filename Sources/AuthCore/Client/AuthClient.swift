@@ -3,8 +3,8 @@ public import Foundation
 /// Signs users in with one provider and hands out ``Session``s.
 ///
 /// The client runs the OAuth 2.0 authorization-code flow with PKCE and OpenID Connect on behalf of its
-/// ``provider``, sending HTTP through its ``transport``, keeping credentials in its ``storage`` and reporting to
-/// its ``logger``. Discovery documents and key sets are cached per client; outstanding `state` values are held
+/// ``provider``, sending HTTP through its transport, keeping credentials in its ``storage`` and reporting to
+/// its logger. Discovery documents and key sets are cached per client; outstanding `state` values are held
 /// in memory until their redirect arrives (each consumed once).
 ///
 /// ```swift
@@ -30,7 +30,7 @@ public final class AuthClient: Sendable {
         public var keySetMaximumAge: TimeInterval
         /// How a device sign-in waits between polls (``AuthClient/completeDeviceAuthorization(_:onPoll:)``):
         /// `Task.sleep` by default; tests inject one that records the intervals and returns at once.
-        public var pollingSleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+        package var pollingSleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 
         /// Creates options.
         public init(
@@ -50,7 +50,7 @@ public final class AuthClient: Sendable {
         }
 
         /// The limits of every request the client sends.
-        public var requestLimits: HTTPRequestLimits {
+        package var requestLimits: HTTPRequestLimits {
             HTTPRequestLimits(maximumResponseSize: maximumResponseSize, timeout: requestTimeout)
         }
     }
@@ -62,15 +62,15 @@ public final class AuthClient: Sendable {
     /// How HTTP requests are sent: the transport given to the initializer behind a ``GuardedTransport``, so
     /// every request — the engine's, a session's, a provider's own endpoint's — is https-only (or loopback-IP
     /// http) and runs under ``Options/requestLimits``.
-    public let transport: any HTTPTransport
+    package let transport: any HTTPTransport
     /// Where events go.
-    public let logger: any AuthLogger
+    package let logger: any AuthLogger
     /// The source of the current time.
-    public let clock: any WallClock
+    package let clock: any WallClock
     /// Tunables.
     public let options: Options
-    /// Where operations are traced and counted (``NoAuthInstrumentation`` by default: nothing).
-    public let instrumentation: any AuthInstrumentation
+    /// Where operations are traced and counted (nothing by default).
+    package let instrumentation: any AuthInstrumentation
 
     /// The HTTP client of the provider's endpoints (discovery, JWKS, token, revocation, …) over ``transport``.
     let providerHTTP: ProviderHTTPClient
@@ -79,7 +79,7 @@ public final class AuthClient: Sendable {
     /// Verifies ID tokens (and owns the provider's key cache) for sign-in, refresh, device sign-in and imports.
     let idTokenVerifier: IDTokenVerifier
     let metadataCache = MetadataCache()
-    let pendingAuthorizations = PendingAuthorizationStore()
+    let pendingSignIns = PendingSignInStore()
     /// One refresh at a time per account within a process, whichever ``Session`` value asks: two sessions restored
     /// for the same storage key (or a session and a direct engine call) share one request instead of racing each
     /// other with the same rotating refresh token.
@@ -101,7 +101,8 @@ public final class AuthClient: Sendable {
     ///   - clock: the system clock by default.
     ///   - options: tunables (refresh margin, authorization lifetime, response size limit and request deadline,
     ///     JWKS refetch interval and maximum age).
-    ///   - instrumentation: tracing and metrics (AuthObservability's `ObservabilityInstrumentation`); none by default.
+    ///   - instrumentation: tracing and metrics (AuthObservability's `.observability()`); ``Instrumentation/none`` by
+    ///     default.
     public init(
         provider: any AuthProvider,
         storage: any TokenStorage = InMemoryTokenStorage(),
@@ -109,8 +110,9 @@ public final class AuthClient: Sendable {
         logger: any AuthLogger = SwiftLogAuthLogger(),
         clock: any WallClock = SystemWallClock(),
         options: Options = Options(),
-        instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
+        instrumentation: Instrumentation = .none
     ) {
+        let instrumentation = instrumentation.backend
         let guarded = GuardedTransport(transport, limits: options.requestLimits)
         let providerHTTP = ProviderHTTPClient(
             transport: guarded,
@@ -155,7 +157,7 @@ public final class AuthClient: Sendable {
     /// Logs an event through the client's logger, attributed to its provider. Providers use it for their own
     /// steps; never pass a secret (``Secret`` values print as `<redacted>`). The message and metadata are built only
     /// when the logger wants `level` (``AuthLogger/isEnabled(_:)``).
-    public func log(
+    package func log(
         _ level: AuthLogRecord.Level,
         _ event: String,
         _ message: @autoclosure () -> String,

@@ -29,7 +29,7 @@ public struct AuthEvent: Sendable, Equatable {
     public let account: StorageKey
 
     /// Creates an event.
-    public init(_ kind: Kind, account: StorageKey) {
+    package init(_ kind: Kind, account: StorageKey) {
         self.kind = kind
         self.account = account
     }

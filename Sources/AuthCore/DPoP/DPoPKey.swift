@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// The key pair a DPoP session proves possession of (RFC 9449): P-256, made fresh for every sign-in, kept in the
@@ -6,23 +6,23 @@ import Crypto
 ///
 /// A DPoP-bound access or refresh token is useless without this key, so a token that leaks from a log, a proxy or
 /// a server's database cannot be replayed by whoever took it.
-public struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible {
     private let privateKey: P256.Signing.PrivateKey
     /// The key's JWK SHA-256 thumbprint (RFC 7638), base64url: what the server binds tokens to (`cnf.jkt`) and what
     /// an authorization request names as `dpop_jkt`.
-    public let thumbprint: String
+    package let thumbprint: String
     /// The public key as the JWK every proof carries in its header.
     private let publicJWK: JSONValue
 
     /// A new random key pair.
-    public static func generate() -> DPoPKey {
+    package static func generate() -> DPoPKey {
         DPoPKey(P256.Signing.PrivateKey())
     }
 
     /// Restores a key from its private scalar (32 bytes, as stored).
     ///
     /// - Throws: `storage_corrupted` for bytes that are not a P-256 private key.
-    public init(rawRepresentation: Data) throws {
+    package init(rawRepresentation: Data) throws {
         do {
             self.init(try P256.Signing.PrivateKey(rawRepresentation: rawRepresentation))
         } catch {
@@ -46,14 +46,14 @@ public struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, Cus
     }
 
     /// The private scalar, for storage only.
-    public var rawRepresentation: Data { privateKey.rawRepresentation }
+    package var rawRepresentation: Data { privateKey.rawRepresentation }
 
     /// A DPoP proof (RFC 9449 §4.2) for one request: header `typ: dpop+jwt`, `alg: ES256` and the public `jwk`;
     /// claims a fresh `jti`, `htm`, `htu` (the URL without query and fragment), `iat`, and — when given — `ath`
     /// (the access token's SHA-256, for a request that presents it) and the server's `nonce`.
     ///
     /// - Throws: `invalid_configuration` when `url` has no scheme or host.
-    public func proof(method: String, url: URL, accessToken: Secret? = nil, nonce: String? = nil, now: Date) throws -> String {
+    package func proof(method: String, url: URL, accessToken: Secret? = nil, nonce: String? = nil, now: Date) throws -> String {
         guard let target = Self.targetURI(url) else {
             throw AuthError(.invalidConfiguration, "A DPoP proof needs an absolute http(s) URL.")
         }
@@ -72,12 +72,12 @@ public struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, Cus
     }
 
     /// `ath`: base64url(SHA-256(ASCII access token)).
-    public static func accessTokenHash(_ accessToken: Secret) -> String {
+    package static func accessTokenHash(_ accessToken: Secret) -> String {
         Base64URL.encode(Data(SHA256.hash(data: Data(accessToken.reveal().utf8))))
     }
 
     /// The `htu` of a request to `url`: scheme, host, port and path — no query, no fragment (RFC 9449 §4.2).
-    public static func targetURI(_ url: URL) -> String? {
+    package static func targetURI(_ url: URL) -> String? {
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false), let scheme = components.scheme?.lowercased(),
             scheme == "https" || scheme == "http", components.host?.isEmpty == false
         else { return nil }
@@ -90,12 +90,12 @@ public struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, Cus
     }
 
     /// Keys compare by their public key.
-    public static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool { lhs.thumbprint == rhs.thumbprint }
+    package static func == (lhs: DPoPKey, rhs: DPoPKey) -> Bool { lhs.thumbprint == rhs.thumbprint }
     /// Hashes the thumbprint.
-    public func hash(into hasher: inout Hasher) { hasher.combine(thumbprint) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(thumbprint) }
 
     /// Decodes the stored private scalar (base64url text).
-    public init(from decoder: any Decoder) throws {
+    package init(from decoder: any Decoder) throws {
         let text = try decoder.singleValueContainer().decode(String.self)
         guard let raw = Base64URL.decode(text) else {
             throw AuthError(.storageCorrupted, "The stored DPoP key is not base64url; sign in again to replace it.")
@@ -104,13 +104,13 @@ public struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, Cus
     }
 
     /// Encodes the private scalar as base64url text (storage needs it; never encode a key into a log).
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         try container.encode(Base64URL.encode(rawRepresentation))
     }
 
     /// `DPoPKey(jkt: …)`: the thumbprint, never the key.
-    public var description: String { "DPoPKey(jkt: \(thumbprint))" }
+    package var description: String { "DPoPKey(jkt: \(thumbprint))" }
     /// The same as ``description``.
-    public var debugDescription: String { description }
+    package var debugDescription: String { description }
 }

@@ -100,12 +100,12 @@ public struct ProviderMetadata: Sendable, Hashable {
 
     /// `dpop_signing_alg_values_supported` (RFC 9449 §5.1): the proof algorithms the provider accepts; `nil` when it
     /// does not offer DPoP.
-    public var dpopSigningAlgorithms: [String]? {
+    package var dpopSigningAlgorithms: [String]? {
         document["dpop_signing_alg_values_supported"]?.arrayValue?.compactMap(\.stringValue)
     }
 
     /// Every endpoint the metadata names, for security checks.
-    public var allEndpoints: [URL] {
+    package var allEndpoints: [URL] {
         [authorizationEndpoint, tokenEndpoint]
             + [jwksURI, userinfoEndpoint, revocationEndpoint, introspectionEndpoint, endSessionEndpoint,
                pushedAuthorizationRequestEndpoint, deviceAuthorizationEndpoint].compactMap { $0 }

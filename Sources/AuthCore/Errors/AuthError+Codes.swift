@@ -29,14 +29,6 @@ extension AuthError.Code {
     public static let userCancelled: Self = "user_cancelled"
     /// The user did not complete the sign-in in time.
     public static let timedOut: Self = "timed_out"
-    /// A sign-in for this client is already in progress.
-    public static let signInInProgress: Self = "sign_in_in_progress"
-    /// A newer sign-in replaced this one while it waited for an app's callback.
-    public static let signInSuperseded: Self = "sign_in_superseded"
-    /// The task waiting for the sign-in was cancelled (not the user: see ``userCancelled``).
-    public static let signInCancelled: Self = "sign_in_cancelled"
-    /// The provider's native app could not be opened (not installed, or it refused the link); callers fall back.
-    public static let appNotOpened: Self = "app_not_opened"
     /// The redirect does not match the registered redirect URI exactly.
     public static let redirectMismatch: Self = "redirect_mismatch"
     /// The authorization response carries no `state`.

@@ -88,7 +88,7 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     }
 
     /// A copy of this error attributed to `providerID`, unless it already names one.
-    public func attributed(to providerID: ProviderID) -> AuthError {
+    package func attributed(to providerID: ProviderID) -> AuthError {
         var copy = self
         if copy.providerID == nil { copy.providerID = providerID }
         return copy

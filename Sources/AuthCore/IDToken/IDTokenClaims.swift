@@ -33,7 +33,7 @@ public struct IDTokenClaims: Sendable, Hashable {
     /// - Throws: `missing_claim` when `sub`, `exp` or `iat` is absent or not a valid value (dates must be
     ///   NumericDates between the epoch and the year 9999); `malformed_id_token` for such an `auth_time`;
     ///   `invalid_issuer` / `invalid_audience` when `iss` / `aud` are.
-    public init(_ claims: [String: JSONValue]) throws {
+    package init(_ claims: [String: JSONValue]) throws {
         guard let issuer = claims["iss"]?.stringValue, !issuer.isEmpty else {
             throw AuthError(.invalidIssuer, "The ID token has no 'iss' claim.")
         }

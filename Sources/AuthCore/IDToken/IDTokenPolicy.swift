@@ -41,7 +41,7 @@ public struct IDTokenPolicy: Sendable, Hashable {
     public static let standard = IDTokenPolicy()
 
     /// Whether `claimed` names `expected` under this policy's comparison.
-    public func issuerMatches(_ claimed: String, expected: String) -> Bool {
+    package func issuerMatches(_ claimed: String, expected: String) -> Bool {
         switch issuerComparison {
         case .exact: return claimed == expected
         case .ignoringTrailingSlash: return claimed.trimmingSuffix("/") == expected.trimmingSuffix("/")

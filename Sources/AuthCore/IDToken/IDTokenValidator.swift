@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 
 /// Validates an ID token as OpenID Connect Core §3.1.3.7 requires, with pinned algorithms.
@@ -7,16 +7,16 @@ import Crypto
 /// no unknown `crit`; the key comes only from the provider's JWKS (never from `jku`/`jwk`/`x5u`/`x5c`);
 /// the signature verifies; then `iss`, `aud` (no untrusted extra audience), `azp`, `exp`, `iat`, `nbf`,
 /// `nonce`, `sub` and, when present, `at_hash`.
-public struct IDTokenValidator: Sendable {
+package struct IDTokenValidator: Sendable {
     /// The validation policy.
-    public var policy: IDTokenPolicy
+    package var policy: IDTokenPolicy
     /// The expected issuer.
-    public var issuer: String
+    package var issuer: String
     /// The client id, which must be an audience.
-    public var clientID: String
+    package var clientID: String
 
     /// Creates a validator.
-    public init(issuer: String, clientID: String, policy: IDTokenPolicy = .standard) {
+    package init(issuer: String, clientID: String, policy: IDTokenPolicy = .standard) {
         self.issuer = issuer
         self.clientID = clientID
         self.policy = policy
@@ -25,7 +25,7 @@ public struct IDTokenValidator: Sendable {
     /// Parses `token` and checks its header against the pinned algorithms.
     ///
     /// - Returns: the parsed token and its algorithm, ready for key lookup.
-    public func parse(_ token: String) throws -> (jws: CompactJWS, algorithm: JWSAlgorithm) {
+    package func parse(_ token: String) throws -> (jws: CompactJWS, algorithm: JWSAlgorithm) {
         let jws = try CompactJWS(parsing: token)
         guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
             policy.allowedAlgorithms.contains(algorithm)
@@ -53,7 +53,7 @@ public struct IDTokenValidator: Sendable {
     ///   - nonce: the nonce sent in the authorization request; `nil` skips the check (refresh responses).
     ///   - accessToken: the access token issued with the ID token, to check `at_hash` when present.
     ///   - now: the current time from the injected clock.
-    public func validate(
+    package func validate(
         _ token: String,
         keySet: JSONWebKeySet,
         nonce: String?,
@@ -66,7 +66,7 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// Verifies the signature of a parsed token with `key`, then validates its claims.
-    public func validate(
+    package func validate(
         _ jws: CompactJWS,
         algorithm: JWSAlgorithm,
         key: JSONWebKey,
@@ -81,7 +81,7 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// The claim checks of §3.1.3.7 steps 2–5 and 9–11, plus `nbf` and `at_hash`.
-    public func validateClaims(
+    package func validateClaims(
         _ claims: IDTokenClaims,
         algorithm: JWSAlgorithm,
         nonce: String?,
@@ -140,7 +140,7 @@ public struct IDTokenValidator: Sendable {
     }
 
     /// `at_hash`: the base64url left half of the access token's hash with the JWS algorithm's hash function.
-    public static func accessTokenHash(_ accessToken: Secret, algorithm: JWSAlgorithm) -> String {
+    package static func accessTokenHash(_ accessToken: Secret, algorithm: JWSAlgorithm) -> String {
         let bytes = Data(accessToken.reveal().utf8)
         let digest: Data
         switch algorithm {

@@ -6,7 +6,7 @@
 /// instrumentation (``NoAuthInstrumentation``, the default) the engine calls the operation directly.
 ///
 /// Everything the engine passes is safe to export: ``AuthOperation`` names no URL, token, code, secret or user.
-public protocol AuthInstrumentation: Sendable {
+package protocol AuthInstrumentation: Sendable {
     /// Runs `body` as `operation`: trace it, time it, count its outcome. Must call `body` exactly once and return
     /// or rethrow what it does; errors are `AuthError`s whose `code` is safe to record.
     func withOperation<Result: Sendable>(

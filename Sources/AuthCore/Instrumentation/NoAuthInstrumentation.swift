@@ -1,10 +1,10 @@
 /// No tracing, no metrics: each operation runs as is. The default of ``AuthClient``.
-public struct NoAuthInstrumentation: AuthInstrumentation {
+package struct NoAuthInstrumentation: AuthInstrumentation {
     /// Creates the instrumentation.
-    public init() {}
+    package init() {}
 
     /// Runs `body` (with an outcome nobody reads, shared so that no request allocates one).
-    public func withOperation<Result: Sendable>(
+    package func withOperation<Result: Sendable>(
         _ operation: AuthOperation,
         _ body: @Sendable (AuthOperationOutcome) async throws -> Result
     ) async throws -> Result {
@@ -14,5 +14,5 @@ public struct NoAuthInstrumentation: AuthInstrumentation {
     private static let unread = AuthOperationOutcome()
 
     /// Does nothing.
-    public func record(_ event: AuthInstrumentationEvent) {}
+    package func record(_ event: AuthInstrumentationEvent) {}
 }

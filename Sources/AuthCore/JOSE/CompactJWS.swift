@@ -1,35 +1,35 @@
-public import Foundation
+package import Foundation
 
 /// A JWS in compact serialization (`header.payload.signature`), parsed but not yet verified.
 ///
 /// Parsing never trusts the input: the length is capped, each segment must be strict base64url, the header
 /// must be a JSON object with a string `alg`. Nothing here verifies anything; see ``IDTokenValidator``.
-public struct CompactJWS: Sendable {
+package struct CompactJWS: Sendable {
     /// The protected header.
-    public let header: JOSEHeader
+    package let header: JOSEHeader
     /// The decoded payload bytes.
-    public var payload: Data { Data(payloadBytes) }
+    package var payload: Data { Data(payloadBytes) }
     /// The decoded signature bytes.
-    public var signature: Data { Data(signatureBytes) }
+    package var signature: Data { Data(signatureBytes) }
 
     // Arrays rather than `Data`: one allocation each instead of two, on the path of every ID token.
     let payloadBytes: [UInt8]
     let signatureBytes: [UInt8]
     /// The bytes that were signed: the ASCII text `header.payload`.
-    public var signingInput: Data { Data(token.utf8.prefix(signingInputLength)) }
+    package var signingInput: Data { Data(token.utf8.prefix(signingInputLength)) }
 
     /// The token as received; the signing input is its first ``signingInputLength`` bytes, hashed in place.
     private let token: String
     private let signingInputLength: Int
 
     /// The largest token accepted, in bytes. Real ID tokens are a few kilobytes.
-    public static let maximumLength = 64 * 1024
+    package static let maximumLength = 64 * 1024
 
     /// Parses `token`.
     ///
     /// - Throws: `malformed_id_token` for an oversized token, a wrong segment count, invalid base64url,
     ///   or a header that is not a JSON object with an `alg`.
-    public init(parsing token: String) throws {
+    package init(parsing token: String) throws {
         var token = token
         guard token.utf8.count <= Self.maximumLength else {
             throw AuthError(.malformedIDToken, "The token is larger than \(Self.maximumLength) bytes.")
@@ -104,17 +104,17 @@ public struct CompactJWS: Sendable {
 }
 
 /// The protected header of a JWS.
-public struct JOSEHeader: Sendable, Hashable {
+package struct JOSEHeader: Sendable, Hashable {
     /// The `alg` value as sent (possibly one this package refuses, such as `none`).
-    public let algorithm: String
+    package let algorithm: String
     /// The key id, if any.
-    public let keyID: String?
+    package let keyID: String?
     /// The `typ`, if any.
-    public let type: String?
+    package let type: String?
     /// The `crit` extension names, if any; any entry makes the token unacceptable, as none are understood.
-    public let critical: [String]?
+    package let critical: [String]?
     /// Every member of the header. Key-carrying members (`jku`, `jwk`, `x5u`, `x5c`) are never used.
-    public let members: [String: JSONValue]
+    package let members: [String: JSONValue]
 
     init(_ members: [String: JSONValue]) throws {
         guard let algorithm = members["alg"]?.stringValue else {

@@ -1,19 +1,19 @@
-public import Foundation
+package import Foundation
 import Crypto
 import _CryptoExtras
 
 /// A public key from a provider's JWKS (RFC 7517), converted to a swift-crypto verification key.
-public struct JSONWebKey: Sendable {
+package struct JSONWebKey: Sendable {
     /// The key type: `RSA` or `EC`.
-    public let keyType: String
+    package let keyType: String
     /// The key id.
-    public let keyID: String?
+    package let keyID: String?
     /// The intended use (`sig`), if stated.
-    public let use: String?
+    package let use: String?
     /// The algorithm the key is restricted to, if stated.
-    public let algorithm: String?
+    package let algorithm: String?
     /// The curve of an EC key.
-    public let curve: String?
+    package let curve: String?
     let key: VerificationKey
 
     enum VerificationKey: Sendable {
@@ -25,7 +25,7 @@ public struct JSONWebKey: Sendable {
     /// Builds a key from its JWK members.
     ///
     /// - Throws: `unsupported_key` for unknown types or curves, bad encodings, or RSA keys under 2048 bits.
-    public init(_ members: [String: JSONValue]) throws {
+    package init(_ members: [String: JSONValue]) throws {
         guard let keyType = members["kty"]?.stringValue else {
             throw AuthError(.unsupportedKey, "A JWK has no 'kty'.")
         }
@@ -70,7 +70,7 @@ public struct JSONWebKey: Sendable {
     }
 
     /// Whether this key may verify a signature made with `algorithm`.
-    public func canVerify(_ algorithm: JWSAlgorithm) -> Bool {
+    package func canVerify(_ algorithm: JWSAlgorithm) -> Bool {
         guard use == nil || use == "sig" else { return false }
         guard self.algorithm == nil || self.algorithm == algorithm.rawValue else { return false }
         switch (key, algorithm.curve) {
@@ -81,7 +81,7 @@ public struct JSONWebKey: Sendable {
     }
 
     /// Whether `signature` is a valid `algorithm` signature of `signingInput` by this key.
-    public func isValidSignature(_ signature: Data, for signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
+    package func isValidSignature(_ signature: Data, for signingInput: Data, algorithm: JWSAlgorithm) -> Bool {
         isValidSignature(signature, forBytes: signingInput, algorithm: algorithm)
     }
 
@@ -123,17 +123,17 @@ public struct JSONWebKey: Sendable {
 }
 
 /// A JWK Set (RFC 7517 §5): the provider's published signing keys.
-public struct JSONWebKeySet: Sendable {
+package struct JSONWebKeySet: Sendable {
     /// The usable keys; members of unsupported types are skipped, not fatal.
-    public let keys: [JSONWebKey]
+    package let keys: [JSONWebKey]
 
     /// Creates a set from keys.
-    public init(keys: [JSONWebKey]) { self.keys = keys }
+    package init(keys: [JSONWebKey]) { self.keys = keys }
 
     /// Parses a JWKS document.
     ///
     /// - Throws: `invalid_response` when the body is not a JSON object with a `keys` array.
-    public init(data: Data) throws {
+    package init(data: Data) throws {
         guard let object = try? JSONValue.parseObject(data), let keys = object["keys"]?.arrayValue else {
             throw AuthError(.invalidResponse, "The JWKS document is not a JSON object with a 'keys' array.")
         }
@@ -146,7 +146,7 @@ public struct JSONWebKeySet: Sendable {
     /// (OpenID Connect Core §10.1: several keys require a `kid`).
     ///
     /// - Throws: `missing_key_id` when there is no `kid` and several keys fit; `unknown_key_id` when none fits.
-    public func key(id keyID: String?, for algorithm: JWSAlgorithm) throws -> JSONWebKey {
+    package func key(id keyID: String?, for algorithm: JWSAlgorithm) throws -> JSONWebKey {
         if let keyID {
             if let key = keys.first(where: { $0.keyID == keyID && $0.canVerify(algorithm) }) { return key }
             throw AuthError(.unknownKeyID, "No \(algorithm) key with kid '\(keyID)' is in the provider's JWKS.")

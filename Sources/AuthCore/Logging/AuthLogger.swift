@@ -61,7 +61,7 @@ public struct AuthLogRecord: Sendable {
     public var providerID: ProviderID?
 
     /// Creates a record.
-    public init(
+    package init(
         level: Level,
         event: String,
         message: String,

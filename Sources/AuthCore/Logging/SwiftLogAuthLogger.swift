@@ -3,7 +3,7 @@ public import Logging
 /// The default ``AuthLogger``: forwards records to a swift-log `Logger`.
 public struct SwiftLogAuthLogger: AuthLogger {
     /// The swift-log logger records go to.
-    public let logger: Logger
+    package let logger: Logger
 
     /// Creates a logger; by default labelled `swift-auth-providers`.
     public init(logger: Logger = Logger(label: "swift-auth-providers")) {

@@ -12,7 +12,7 @@ public struct BackChannelLogoutResult: Sendable, Equatable {
 
 extension AuthClient {
     /// The `events` member that makes a JWT a logout token (OpenID Connect Back-Channel Logout 1.0 §2.4).
-    public static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
+    package static let backChannelLogoutEvent = "http://schemas.openid.net/event/backchannel-logout"
 
     /// Verifies a logout token the provider POSTed to the app's back-channel logout endpoint and ends the matching
     /// stored sessions (OpenID Connect Back-Channel Logout 1.0 §2.6).

@@ -45,7 +45,7 @@ public protocol AuthProvider: Sendable {
     var behavior: ProviderBehavior { get }
 
     /// Extra authorization request parameters (acr values, locales, vectors of trust, …). Default: none.
-    func authorizationParameters(for request: SignInRequest) -> [String: String]
+    func authorizationParameters(for request: SignInContext) -> [String: String]
     /// Extra headers for token requests (for example Schibsted's `X-OIDC: v1`), computed at each token request (an
     /// app may fetch them, as GOV.UK's SDK lets it). Default: none.
     ///
@@ -62,7 +62,7 @@ public protocol AuthProvider: Sendable {
     /// Provider-specific checks of a validated sign-in (for example a required MFA method). Default: none.
     ///
     /// - Throws: an ``AuthError`` (typically `provider_validation_failed`); nothing is stored then.
-    func validate(_ result: SignInResult, for request: SignInRequest) throws
+    func validate(_ result: SignInResult, for request: SignInContext) throws
 }
 
 extension AuthProvider {
@@ -75,13 +75,13 @@ extension AuthProvider {
     /// Standard behaviour.
     public var behavior: ProviderBehavior { .standard }
     /// No extra parameters.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] { [:] }
+    public func authorizationParameters(for request: SignInContext) -> [String: String] { [:] }
     /// No extra headers.
     public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { [:] }
     /// No extra parameters.
     public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { [:] }
     /// No extra checks.
-    public func validate(_ result: SignInResult, for request: SignInRequest) throws {}
+    public func validate(_ result: SignInResult, for request: SignInContext) throws {}
     /// Unchanged.
     public func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata { metadata }
 }

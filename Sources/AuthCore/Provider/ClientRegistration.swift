@@ -51,5 +51,5 @@ public struct ClientRegistration: Sendable, Hashable {
     }
 
     /// Whether `openid` is among the scopes, which makes an ID token (and a nonce) mandatory.
-    public var requestsOpenID: Bool { scopes.contains("openid") }
+    package var requestsOpenID: Bool { scopes.contains("openid") }
 }

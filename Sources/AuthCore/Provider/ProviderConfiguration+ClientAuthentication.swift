@@ -14,7 +14,7 @@ extension ProviderConfiguration {
     /// - Returns: `nil` when none of the key entries is present.
     /// - Throws: `invalid_configuration` for an unreadable file, an unknown algorithm or a key that is not of the
     ///   algorithm's kind — never with the key's text in the message.
-    public func clientSigningKey(providerID: ProviderID? = nil) throws -> ClientSigningKey? {
+    package func clientSigningKey(providerID: ProviderID? = nil) throws -> ClientSigningKey? {
         var algorithm: ClientSigningKey.Algorithm?
         if let name = string("private_key_alg") {
             guard let known = ClientSigningKey.Algorithm(rawValue: name.uppercased()) else {
@@ -54,7 +54,7 @@ extension ProviderConfiguration {
     /// `token_endpoint_auth_method` (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`), when set.
     ///
     /// - Throws: `invalid_configuration` for another value.
-    public func clientAuthenticationMethod(providerID: ProviderID? = nil) throws -> ClientRegistration.AuthenticationMethod? {
+    package func clientAuthenticationMethod(providerID: ProviderID? = nil) throws -> ClientRegistration.AuthenticationMethod? {
         guard let name = string("token_endpoint_auth_method") else { return nil }
         guard let method = ClientRegistration.AuthenticationMethod(rawValue: name) else {
             throw AuthError(

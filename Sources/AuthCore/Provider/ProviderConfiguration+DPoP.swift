@@ -3,7 +3,7 @@ extension ProviderConfiguration {
     /// key (or with `"when_advertised"`) DPoP is used when the provider's metadata offers it.
     ///
     /// - Throws: `invalid_configuration` for another value.
-    public func dpopUsage(providerID: ProviderID? = nil) throws -> DPoPUsage {
+    package func dpopUsage(providerID: ProviderID? = nil) throws -> DPoPUsage {
         guard let value = self["dpop"] else { return .whenAdvertised }
         if let flag = value.boolValue { return flag ? .always : .never }
         if let name = value.stringValue, let usage = DPoPUsage(rawValue: name) { return usage }

@@ -6,7 +6,7 @@ public import Foundation
 /// and say what to fix.
 public struct ProviderConfiguration: Sendable, Hashable {
     /// The raw values by key.
-    public var values: [String: JSONValue]
+    package var values: [String: JSONValue]
 
     /// Creates a configuration from JSON-like values.
     public init(_ values: [String: JSONValue] = [:]) { self.values = values }
@@ -83,7 +83,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
 
     /// The string for `key` (numbers and booleans are rendered as text). The one-key form builds no array of keys:
     /// providers call it for every key they read.
-    public func string(_ key: String) -> String? {
+    package func string(_ key: String) -> String? {
         switch values[key] {
         case .string(let value): return value
         case .number(let value): return JSONValue.number(value).int64Value.map(String.init) ?? String(value)
@@ -121,7 +121,7 @@ public struct ProviderConfiguration: Sendable, Hashable {
 
     /// `text` split at whitespace, as scope strings are written. Scopes are ASCII (RFC 6749 §3.3): the split runs on
     /// the bytes, and on Unicode whitespace only for other text.
-    public static func words(_ text: String) -> [String] {
+    package static func words(_ text: String) -> [String] {
         var text = text
         return text.withUTF8 { bytes -> [String] in
             guard bytes.allSatisfy({ $0 < 0x80 }) else { return String(decoding: bytes, as: UTF8.self).split(whereSeparator: \.isWhitespace).map(String.init) }

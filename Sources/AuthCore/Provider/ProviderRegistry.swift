@@ -12,16 +12,16 @@ import Foundation
 /// empty and register only the providers it ships, and third-party packages add theirs the same way.
 public struct ProviderRegistry: Sendable {
     /// Builds a provider from its configuration.
-    public typealias Factory = @Sendable (ProviderConfiguration) throws -> any AuthProvider
+    package typealias Factory = @Sendable (ProviderConfiguration) throws -> any AuthProvider
 
     /// One registered provider.
-    public struct Entry: Sendable {
+    package struct Entry: Sendable {
         /// The provider's id.
-        public let id: ProviderID
+        package let id: ProviderID
         /// Its display name.
-        public let displayName: String
+        package let displayName: String
         /// Its factory.
-        public let factory: Factory
+        package let factory: Factory
     }
 
     private var entries: [ProviderID: Entry] = [:]
@@ -35,7 +35,11 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// Registers a factory under `id`; a later registration of the same id replaces it.
-    public mutating func register(id: ProviderID, displayName: String? = nil, factory: @escaping Factory) {
+    public mutating func register(
+        id: ProviderID,
+        displayName: String? = nil,
+        factory: @escaping @Sendable (ProviderConfiguration) throws -> any AuthProvider
+    ) {
         entries[id] = Entry(id: id, displayName: displayName ?? id.rawValue, factory: factory)
     }
 
@@ -43,7 +47,10 @@ public struct ProviderRegistry: Sendable {
     public var providerIDs: [ProviderID] { entries.keys.sorted() }
 
     /// The registered entries, sorted by id.
-    public var registeredProviders: [Entry] { providerIDs.compactMap { entries[$0] } }
+    package var registeredProviders: [Entry] { providerIDs.compactMap { entries[$0] } }
+
+    /// The name to show for the provider registered under `id` (a sign-in page's button), or `nil` when none is.
+    public func displayName(for id: ProviderID) -> String? { entries[id]?.displayName }
 
     /// Whether a provider is registered under `name` (case-insensitive).
     public func contains(_ name: String) -> Bool { entries[ProviderID(rawValue: name)] != nil }

@@ -17,9 +17,9 @@ extension AuthClient {
     /// redeems codes. Nothing is stored.
     public func completeAuthorization(redirect: URL) async throws -> AuthorizationCodeResult {
         do {
-            let (pending, code) = try await validateRedirect(redirect)
+            let (pending, _, code) = try await validateRedirect(redirect)
             log(.info, "authorization.completed", "Authorization code received for a backend exchange.")
-            return AuthorizationCodeResult(code: code, codeVerifier: pending.pkce?.verifier, redirectURI: pending.redirectURI)
+            return AuthorizationCodeResult(code: code, codeVerifier: pending.codeVerifier, redirectURI: pending.redirectURI)
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }

@@ -33,23 +33,23 @@ extension AuthClient {
     /// ``UserAgent`` (a universal link, a native app's callback).
     public func prepareSignIn(options: SignInOptions = SignInOptions()) async throws -> AuthorizationRequest {
         let (request, pending) = try await makeAuthorization(options: options)
-        await pendingAuthorizations.insert(pending, now: pending.createdAt)
+        await pendingSignIns.insert(pending, now: pending.createdAt)
         return request
     }
 
     /// How many authorization requests are held, expired ones not yet swept included (for tests of the sweep).
     package func heldAuthorizationCount() async -> Int {
-        await pendingAuthorizations.count
+        await pendingSignIns.count
     }
 
     /// Builds an authorization request and what its redirect will be checked against, without remembering it.
-    func makeAuthorization(options: SignInOptions) async throws -> (AuthorizationRequest, PendingAuthorization) {
+    func makeAuthorization(options: SignInOptions) async throws -> (AuthorizationRequest, PendingSignIn) {
         let metadata = try await metadata()
         let client = provider.client
         let redirectURI = options.redirectURI ?? client.redirectURI
         var scopes = client.scopes
         for scope in options.additionalScopes where !scopes.contains(scope) { scopes.append(scope) }
-        let request = SignInRequest(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
+        let context = SignInContext(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
 
         // One draw of the CSPRNG for the three secrets: PKCE verifier, state and nonce (256 bits each).
         let secrets = SecureRandom.tokens(3)
@@ -92,7 +92,7 @@ extension AuthClient {
             extra["claims"] = String(decoding: try request.jsonData(), as: UTF8.self)
         }
         if !options.uiLocales.isEmpty { extra["ui_locales"] = options.uiLocales.joined(separator: " ") }
-        extra.merge(provider.authorizationParameters(for: request)) { _, fromProvider in fromProvider }
+        extra.merge(provider.authorizationParameters(for: context)) { _, fromProvider in fromProvider }
         extra.merge(options.additionalParameters) { _, fromApp in fromApp }
         if extra.keys.contains(where: Self.reservedParameters.contains) {
             let reserved = Set(extra.keys).intersection(Self.reservedParameters)
@@ -109,15 +109,19 @@ extension AuthClient {
             parameters = try signedRequestObject(parameters, metadata: metadata, now: now)
         }
         let expiresAt = now.addingTimeInterval(self.options.authorizationLifetime)
-        let pending = PendingAuthorization(
+        let pending = PendingSignIn(
+            providerID: provider.id,
+            clientID: client.clientID,
             state: state,
             nonce: nonce,
-            pkce: pkce,
+            codeVerifier: pkce?.verifier,
             dpopKey: dpopKey,
             redirectURI: redirectURI,
-            request: request,
+            scopes: scopes,
+            options: options,
             createdAt: now,
-            expiresAt: expiresAt
+            expiresAt: expiresAt,
+            metadata: metadata
         )
         let url = metadata.authorizationEndpoint.appendingQuery(parameters)
         log(.debug, "signin.prepared", "Authorization request prepared.", [
@@ -146,7 +150,7 @@ extension AuthClient {
                 providerID: provider.id
             )
         }
-        guard await pendingAuthorizations.reserveCallerState(chosen) else {
+        guard await pendingSignIns.reserveCallerState(chosen) else {
             throw AuthError(.invalidConfiguration, "This state was already used by this client; choose a new one for every login.", providerID: provider.id)
         }
         return chosen
@@ -164,8 +168,8 @@ extension AuthClient {
 
     private func completeSignInOperation(redirect: URL) async throws -> Session {
         do {
-            let (pending, code) = try await validateRedirect(redirect)
-            return try await finishSignIn(code: code, pending: pending)
+            let (pending, metadata, code) = try await validateRedirect(redirect)
+            return try await finishSignIn(code: code, pending: pending, metadata: metadata)
         } catch let error as AuthError {
             let attributed = error.attributed(to: provider.id)
             log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
@@ -176,27 +180,27 @@ extension AuthClient {
     /// Exchanges the code, checks the result, stores the credential and returns its session: the token endpoint,
     /// then the ID token verifier (the token's own checks, then what the app asked of the authentication), then the
     /// provider's own rules, then storage.
-    func finishSignIn(code: Secret, pending: PendingAuthorization) async throws -> Session {
-        let result = try await exchange(code: code, pending: pending)
-        try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.request.options, requestedAt: pending.createdAt)
-        try provider.validate(result, for: pending.request)
+    func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> Session {
+        let result = try await exchange(code: code, pending: pending, metadata: metadata)
+        try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
+        try provider.validate(result, for: pending.context(metadata: metadata))
         var credential = makeCredential(
-            from: result.tokens, claims: result.idTokenClaims, issuer: pending.request.metadata.issuer, dpopKey: pending.dpopKey
+            from: result.tokens, claims: result.idTokenClaims, issuer: metadata.issuer, dpopKey: pending.dpopKey
         )
-        if credential.subject == nil { credential.accountName = pending.request.options.accountName }
+        if credential.subject == nil { credential.accountName = pending.options.accountName }
         try await store(credential)
         log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
         return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
     }
 
-    /// Finds the pending authorization a redirect answers (by its `state`, consumed once) and runs
-    /// ``checkResponse(_:redirect:pending:)``; returns the pending authorization and the code.
-    func validateRedirect(_ redirect: URL) async throws -> (PendingAuthorization, Secret) {
+    /// Finds the pending sign-in a redirect answers (by its `state`, consumed once) and runs
+    /// ``checkResponse(_:redirect:pending:metadata:)``; returns the pending sign-in, its metadata and the code.
+    func validateRedirect(_ redirect: URL) async throws -> (PendingSignIn, ProviderMetadata, Secret) {
         let response = try AuthorizationResponse(parsing: redirect)
-        let pending: PendingAuthorization
+        let pending: PendingSignIn
         if let state = response.state, !state.isEmpty {
-            guard let match = await pendingAuthorizations.consume(state: state, now: clock.now()) else {
+            guard let match = await pendingSignIns.consume(state: state, now: clock.now()) else {
                 throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
             }
             pending = match
@@ -204,7 +208,7 @@ extension AuthClient {
             // RFC 9700 §2.1: PKCE protects the code exchange against CSRF when the server enforces it, so a response
             // without `state` from a provider whose apps never echo it is attributed to the one login pending for this
             // redirect — never guessed among several. A wrong code then fails at the token endpoint.
-            guard let only = await pendingAuthorizations.consumeOnly(redirect: redirect, now: clock.now()) else {
+            guard let only = await pendingSignIns.consumeOnly(redirect: redirect, now: clock.now()) else {
                 throw AuthError(.missingState, "The authorization response has no 'state', and not exactly one login is waiting for this redirect, so it cannot be attributed safely.")
             }
             log(.info, "signin.stateless_response", "A response without 'state' was attributed to the only pending, PKCE-protected login.")
@@ -212,16 +216,17 @@ extension AuthClient {
         } else {
             throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
         }
-        return (pending, try checkResponse(response, redirect: redirect, pending: pending))
+        let metadata: ProviderMetadata
+        if let known = pending.metadata { metadata = known } else { metadata = try await self.metadata() }
+        return (pending, metadata, try checkResponse(response, redirect: redirect, pending: pending, metadata: metadata))
     }
 
-    /// The checks every redirect passes once its pending authorization is known: the exact redirect URI, RFC 9207
+    /// The checks every redirect passes once its pending sign-in is known: the exact redirect URI, RFC 9207
     /// `iss`, an OAuth error, and a code.
-    func checkResponse(_ response: AuthorizationResponse, redirect: URL, pending: PendingAuthorization) throws -> Secret {
+    func checkResponse(_ response: AuthorizationResponse, redirect: URL, pending: PendingSignIn, metadata: ProviderMetadata) throws -> Secret {
         guard AuthorizationResponse.redirect(redirect, matches: pending.redirectURI) else {
             throw AuthError(.redirectMismatch, "The redirect does not match the registered redirect URI exactly.")
         }
-        let metadata = pending.request.metadata
         if let issuer = response.issuer {
             // Compared as ID tokens are: a provider whose issuer is known to carry or drop one trailing slash
             // (Schibsted, GOV.UK) says so in its policy; everyone else is compared exactly.
@@ -244,19 +249,19 @@ extension AuthClient {
 
     /// Redeems the code at the token endpoint (with the PKCE verifier and the DPoP key of its request) and verifies
     /// the ID token against the request's nonce, as one instrumented `code_exchange` operation.
-    func exchange(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
-        try await instrumented(.codeExchange) { try await self.exchangeOperation(code: code, pending: pending) }
+    func exchange(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> SignInResult {
+        try await instrumented(.codeExchange) { try await self.exchangeOperation(code: code, pending: pending, metadata: metadata) }
     }
 
-    private func exchangeOperation(code: Secret, pending: PendingAuthorization) async throws -> SignInResult {
-        guard let pkce = pending.pkce else {
+    private func exchangeOperation(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> SignInResult {
+        guard let codeVerifier = pending.codeVerifier else {
             throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
         }
-        let grant = TokenGrant.authorizationCode(code: code, codeVerifier: pkce.verifier, redirectURI: pending.redirectURI)
-        let tokens = try await tokenEndpoint.request(grant, metadata: pending.request.metadata, dpopKey: pending.dpopKey)
+        let grant = TokenGrant.authorizationCode(code: code, codeVerifier: codeVerifier, redirectURI: pending.redirectURI)
+        let tokens = try await tokenEndpoint.request(grant, metadata: metadata, dpopKey: pending.dpopKey)
         var claims: IDTokenClaims?
         if let idToken = tokens.idToken {
-            claims = try await idTokenVerifier.verify(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: pending.request.metadata)
+            claims = try await idTokenVerifier.verify(idToken, nonce: pending.nonce, accessToken: tokens.accessToken, metadata: metadata)
         } else if pending.nonce != nil {
             throw AuthError(.missingIDToken, "The token response has no 'id_token' though the 'openid' scope was requested.")
         }
@@ -318,6 +323,6 @@ extension AuthClient {
     /// Forgets `request` before any response arrived (an app that did not open, a hand-off that timed out), so its
     /// `state` can no longer be used and it no longer counts as pending.
     public func abandon(_ request: AuthorizationRequest) async {
-        await pendingAuthorizations.remove(state: request.state)
+        await pendingSignIns.remove(state: request.state)
     }
 }

@@ -1,32 +1,32 @@
-public import Foundation
+package import Foundation
 
 /// The parameters of an authorization response read from a redirect URL (RFC 6749 §4.1.2).
 ///
 /// Parsing checks only the shape: the URL must be the registered redirect URI exactly (scheme, host, port and
 /// path), and no parameter may appear twice. Tokens in the front channel (`access_token`, `id_token`) are never
 /// read. The engine then checks `state`, `iss` and `error`.
-public struct AuthorizationResponse: Sendable {
+package struct AuthorizationResponse: Sendable {
     /// The response parameters from the query.
-    public let parameters: [String: String]
+    package let parameters: [String: String]
 
     /// `state`.
-    public var state: String? { parameters["state"] }
+    package var state: String? { parameters["state"] }
     /// `code`.
-    public var code: String? { parameters["code"] }
+    package var code: String? { parameters["code"] }
     /// `error`.
-    public var error: String? { parameters["error"] }
+    package var error: String? { parameters["error"] }
     /// `error_description`, reduced to printable ASCII and 300 characters so it is safe to show.
-    public var errorDescription: String? { parameters["error_description"].map(Self.plainText) }
+    package var errorDescription: String? { parameters["error_description"].map(Self.plainText) }
     /// The RFC 9207 `iss`.
-    public var issuer: String? { parameters["iss"] }
+    package var issuer: String? { parameters["iss"] }
 
     /// The longest redirect URL accepted.
-    public static let maximumLength = 16 * 1024
+    package static let maximumLength = 16 * 1024
 
     /// Parses `redirect`, which must match `redirectURI` exactly.
     ///
     /// - Throws: `redirect_mismatch` for another URL; `duplicate_parameter` for a repeated parameter.
-    public init(redirect: URL, redirectURI: URL) throws {
+    package init(redirect: URL, redirectURI: URL) throws {
         try self.init(redirect, expecting: redirectURI)
     }
 
@@ -34,7 +34,7 @@ public struct AuthorizationResponse: Sendable {
     ///
     /// - Throws: `redirect_mismatch` for an oversized or unparsable URL; `duplicate_parameter` for a repeated
     ///   parameter (RFC 6749 §3.1).
-    public init(parsing redirect: URL) throws {
+    package init(parsing redirect: URL) throws {
         try self.init(redirect, expecting: nil)
     }
 
@@ -67,7 +67,7 @@ public struct AuthorizationResponse: Sendable {
 
     /// Whether `redirect` points exactly at `redirectURI`: same scheme and host (case-insensitive), same user info
     /// (normally none) and port, same path (byte for byte). Query parameters are the response and are not compared.
-    public static func redirect(_ redirect: URL, matches redirectURI: URL) -> Bool {
+    package static func redirect(_ redirect: URL, matches redirectURI: URL) -> Bool {
         redirect.withParts { received, receivedParts in
             redirectURI.withParts { expected, expectedParts in
                 guard let receivedParts, let expectedParts else { return false }

@@ -1,51 +1,79 @@
 public import Foundation
 
-/// A sign-in waiting for its redirect, held by the caller instead of the client's memory: a web app with several
-/// instances keeps it in a shared store, so the instance that receives the callback can complete a sign-in another
-/// instance started (``AuthClient/prepareResumableSignIn(options:)``, ``AuthClient/completeSignIn(redirect:resuming:)``).
+/// A sign-in waiting for its redirect: what the redirect is checked against and the code redeemed with.
+///
+/// The engine keeps one per ``AuthClient/prepareSignIn(options:)`` in the client's memory. A web app with several
+/// instances holds it itself instead (``AuthClient/prepareResumableSignIn(options:)``) in a shared store, so the
+/// instance that receives the callback can complete a sign-in another instance started
+/// (``AuthClient/completeSignIn(redirect:resuming:)``).
 ///
 /// It holds the PKCE verifier, the nonce and the DPoP key: keep it server-side only (never in a cookie or a URL),
 /// encrypted at rest, and hand it to ``AuthClient/completeSignIn(redirect:resuming:)`` at most once — the store
 /// that keeps it must remove it as it reads it, so a replayed callback finds nothing. It prints without its secrets.
 public struct PendingSignIn: Sendable, Codable, CustomStringConvertible {
     /// The provider that was asked.
-    public let providerID: ProviderID
+    package let providerID: ProviderID
     /// The client that asked.
-    public let clientID: String
+    package let clientID: String
     /// The `state` sent: the key to look this sign-in up by when its callback arrives.
     public let state: String
     /// The `nonce` sent, when `openid` was requested.
-    let nonce: String?
-    /// The PKCE verifier.
-    let codeVerifier: Secret
-    /// The key the code and tokens are bound to (RFC 9449), when DPoP is used.
-    let dpopKey: DPoPKey?
+    package let nonce: String?
+    /// The PKCE verifier; `nil` only for a code-only login a backend redeems without PKCE
+    /// (``SignInOptions/omitsPKCEForBackendExchange``), which is never resumable.
+    package let codeVerifier: Secret?
+    /// The key the code is bound to (`dpop_jkt`) and the tokens will be (RFC 9449), when DPoP is used.
+    package let dpopKey: DPoPKey?
     /// The redirect URI the response must match exactly.
-    public let redirectURI: URL
+    package let redirectURI: URL
     /// The scopes requested.
-    let scopes: [String]
+    package let scopes: [String]
     /// The app's options (the checks of `max_age`, `prompt=login` and an essential `acr` need them).
-    let options: SignInOptions
-    /// When the request was made.
-    public let createdAt: Date
+    package let options: SignInOptions
+    /// When the request was made: with `prompt=login`, the user must have authenticated after it.
+    package let createdAt: Date
     /// When it stops being accepted.
     public let expiresAt: Date
+    /// The provider's metadata when the request was made, while the sign-in waits in the client's memory (not
+    /// encoded: a resumed sign-in loads the metadata again).
+    package var metadata: ProviderMetadata?
 
-    init(_ pending: PendingAuthorization, providerID: ProviderID, clientID: String) throws {
-        guard let pkce = pending.pkce else {
-            throw AuthError(.invalidConfiguration, "A resumable sign-in needs PKCE; omitsPKCEForBackendExchange cannot be used with it.", providerID: providerID)
-        }
+    private enum CodingKeys: String, CodingKey {
+        case providerID, clientID, state, nonce, codeVerifier, dpopKey, redirectURI, scopes, options, createdAt, expiresAt
+    }
+
+    /// Creates a pending sign-in (the engine's authorization request builder).
+    package init(
+        providerID: ProviderID,
+        clientID: String,
+        state: String,
+        nonce: String?,
+        codeVerifier: Secret?,
+        dpopKey: DPoPKey?,
+        redirectURI: URL,
+        scopes: [String],
+        options: SignInOptions,
+        createdAt: Date,
+        expiresAt: Date,
+        metadata: ProviderMetadata?
+    ) {
         self.providerID = providerID
         self.clientID = clientID
-        self.state = pending.state
-        self.nonce = pending.nonce
-        self.codeVerifier = pkce.verifier
-        self.dpopKey = pending.dpopKey
-        self.redirectURI = pending.redirectURI
-        self.scopes = pending.request.scopes
-        self.options = pending.request.options
-        self.createdAt = pending.createdAt
-        self.expiresAt = pending.expiresAt
+        self.state = state
+        self.nonce = nonce
+        self.codeVerifier = codeVerifier
+        self.dpopKey = dpopKey
+        self.redirectURI = redirectURI
+        self.scopes = scopes
+        self.options = options
+        self.createdAt = createdAt
+        self.expiresAt = expiresAt
+        self.metadata = metadata
+    }
+
+    /// What the provider's hooks see of this sign-in, with `metadata`.
+    package func context(metadata: ProviderMetadata) -> SignInContext {
+        SignInContext(options: options, metadata: metadata, scopes: scopes, redirectURI: redirectURI)
     }
 
     /// `PendingSignIn(provider, state prefix…, expires …)`: never the verifier, nonce or key.
@@ -62,8 +90,12 @@ extension AuthClient {
     /// - Throws: as ``prepareSignIn(options:)``; `invalid_configuration` with
     ///   ``SignInOptions/omitsPKCEForBackendExchange``.
     public func prepareResumableSignIn(options: SignInOptions = SignInOptions()) async throws -> (request: AuthorizationRequest, pending: PendingSignIn) {
-        let (request, pending) = try await makeAuthorization(options: options)
-        return (request, try PendingSignIn(pending, providerID: provider.id, clientID: provider.client.clientID))
+        var (request, pending) = try await makeAuthorization(options: options)
+        guard pending.codeVerifier != nil else {
+            throw AuthError(.invalidConfiguration, "A resumable sign-in needs PKCE; omitsPKCEForBackendExchange cannot be used with it.", providerID: provider.id)
+        }
+        pending.metadata = nil
+        return (request, pending)
     }
 
     /// Completes a sign-in from ``prepareResumableSignIn(options:)``, possibly started by another instance: the
@@ -86,19 +118,13 @@ extension AuthClient {
                 guard state == pending.state, pending.expiresAt > self.clock.now() else {
                     throw AuthError(.stateMismatch, "The authorization response's 'state' is not this sign-in's, or the sign-in expired.")
                 }
+                guard let verifier = pending.codeVerifier else {
+                    throw AuthError(.invalidConfiguration, "A resumable sign-in needs PKCE.")
+                }
+                _ = try PKCE(verifier: verifier)  // a verifier RFC 7636 §4.1 would refuse never reaches the provider
                 let metadata = try await self.metadata()
-                let restored = PendingAuthorization(
-                    state: pending.state,
-                    nonce: pending.nonce,
-                    pkce: try PKCE(verifier: pending.codeVerifier),
-                    dpopKey: pending.dpopKey,
-                    redirectURI: pending.redirectURI,
-                    request: SignInRequest(options: pending.options, metadata: metadata, scopes: pending.scopes, redirectURI: pending.redirectURI),
-                    createdAt: pending.createdAt,
-                    expiresAt: pending.expiresAt
-                )
-                let code = try self.checkResponse(response, redirect: redirect, pending: restored)
-                return try await self.finishSignIn(code: code, pending: restored)
+                let code = try self.checkResponse(response, redirect: redirect, pending: pending, metadata: metadata)
+                return try await self.finishSignIn(code: code, pending: pending, metadata: metadata)
             } catch let error as AuthError {
                 let attributed = error.attributed(to: self.provider.id)
                 self.log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])

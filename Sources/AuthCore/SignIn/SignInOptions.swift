@@ -33,7 +33,7 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     public var omitsPKCEForBackendExchange = false
     /// A `state` the app chose instead of the engine's random one (Schibsted's SDK 5 offers this, for apps that
     /// carry their own correlation value through the login). It protects against CSRF only if it is unguessable,
-    /// so it must be at least ``minimumCallerStateLength`` URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:
+    /// so it must be at least 22 URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:
     /// a value this client already used is refused. It is consumed once like any state. Default `nil` (random).
     public var state: String?
     /// Where the credential is stored when the provider does not say who signed in (no ID token, so no subject —
@@ -43,7 +43,7 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     public var accountName: String?
 
     /// The shortest caller-chosen ``state`` accepted: 22 characters, the length of 128 random bits in base64url.
-    public static let minimumCallerStateLength = 22
+    package static let minimumCallerStateLength = 22
 
     /// Creates options; everything is optional.
     public init(
@@ -70,58 +70,5 @@ public struct SignInOptions: Sendable, Hashable, Codable {
         self.additionalParameters = additionalParameters
         self.prefersEphemeralSession = prefersEphemeralSession
         self.redirectURI = redirectURI
-    }
-}
-
-/// What a provider sees when it shapes an authorization request or checks its result.
-public struct SignInRequest: Sendable {
-    /// The app's options for this sign-in.
-    public let options: SignInOptions
-    /// The provider's endpoints.
-    public let metadata: ProviderMetadata
-    /// The scopes requested (the provider's defaults plus the options' additions).
-    public let scopes: [String]
-    /// The redirect URI used.
-    public let redirectURI: URL
-
-    /// Creates a request description.
-    public init(options: SignInOptions, metadata: ProviderMetadata, scopes: [String], redirectURI: URL) {
-        self.options = options
-        self.metadata = metadata
-        self.scopes = scopes
-        self.redirectURI = redirectURI
-    }
-}
-
-/// The grant of a token request, shown to providers that add headers or parameters.
-public enum TokenGrant: Sendable {
-    /// Exchanging an authorization code.
-    case authorizationCode(code: Secret, codeVerifier: Secret, redirectURI: URL)
-    /// Refreshing with a refresh token.
-    case refreshToken(Secret)
-    /// Polling for a device sign-in's tokens with its device code (RFC 8628 §3.4).
-    case deviceCode(Secret)
-
-    /// The `grant_type` value.
-    public var grantType: String {
-        switch self {
-        case .authorizationCode: "authorization_code"
-        case .refreshToken: "refresh_token"
-        case .deviceCode: "urn:ietf:params:oauth:grant-type:device_code"
-        }
-    }
-}
-
-/// A successful sign-in before it is stored: the tokens and the validated ID token claims.
-public struct SignInResult: Sendable {
-    /// The token response.
-    public let tokens: TokenResponse
-    /// The validated ID token claims, when an ID token was issued.
-    public let idTokenClaims: IDTokenClaims?
-
-    /// Creates a result.
-    public init(tokens: TokenResponse, idTokenClaims: IDTokenClaims?) {
-        self.tokens = tokens
-        self.idTokenClaims = idTokenClaims
     }
 }

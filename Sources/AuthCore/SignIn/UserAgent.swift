@@ -25,7 +25,7 @@ public struct AuthorizationRequest: Sendable {
     public let expiresAt: Date
 
     /// Creates a request (the engine does this; user agents and tests read it).
-    public init(
+    package init(
         providerID: ProviderID,
         url: URL,
         redirectURI: URL,

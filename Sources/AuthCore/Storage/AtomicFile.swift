@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 #if canImport(Glibc)
 import Glibc
 private let systemWrite = Glibc.write
@@ -11,12 +11,12 @@ private let systemWrite = Darwin.write
 #endif
 
 /// Crash-safe writes of small secret files: readable by the owner only, never half-written.
-public enum AtomicFile {
+package enum AtomicFile {
     /// Writes `data` to a fresh temporary file beside `url` created with `permissions` (0600 by default), flushes
     /// it with `fsync`, and renames it over `url`, so readers see the old content or the new, never a mix.
     ///
     /// - Throws: `storage_failed` with the errno when any step fails; the temporary file is removed.
-    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
+    package static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) throws {
         let temporary = url.path + ".tmp-" + SecureRandom.token(byteCount: 8)
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL, permissions)
         guard descriptor >= 0 else {
@@ -45,7 +45,7 @@ public enum AtomicFile {
     }
 
     /// Removes `url`; a missing file is not an error.
-    public static func remove(_ url: URL) throws {
+    package static func remove(_ url: URL) throws {
         guard unlink(url.path) == 0 || errno == ENOENT else {
             throw AuthError(.storageFailed, "\(url.lastPathComponent) could not be removed (errno \(errno)).")
         }

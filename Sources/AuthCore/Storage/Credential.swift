@@ -30,7 +30,7 @@ public struct Credential: Sendable, Codable, Hashable {
     public var annotations: [String: String]?
     /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
     /// proof signed by it, and a refresh keeps it.
-    public var dpopKey: DPoPKey?
+    package var dpopKey: DPoPKey?
     /// The account the credential is stored under when there is no ``subject`` (``SignInOptions/accountName``).
     public var accountName: String?
 
@@ -46,10 +46,8 @@ public struct Credential: Sendable, Codable, Hashable {
         idToken: Secret? = nil,
         expiresAt: Date? = nil,
         scopes: [String] = [],
-        updatedAt: Date,
-        dpopKey: DPoPKey? = nil
+        updatedAt: Date
     ) {
-        self.dpopKey = dpopKey
         self.providerID = providerID
         self.issuer = issuer
         self.clientID = clientID
@@ -63,6 +61,38 @@ public struct Credential: Sendable, Codable, Hashable {
         self.updatedAt = updatedAt
     }
 
+    /// Creates a credential bound to `dpopKey` (the engine's sign-in, refresh and import paths; the key never
+    /// leaves the package).
+    package init(
+        providerID: ProviderID,
+        issuer: String,
+        clientID: String,
+        subject: String?,
+        accessToken: Secret,
+        tokenType: String = "Bearer",
+        refreshToken: Secret? = nil,
+        idToken: Secret? = nil,
+        expiresAt: Date? = nil,
+        scopes: [String] = [],
+        updatedAt: Date,
+        dpopKey: DPoPKey?
+    ) {
+        self.init(
+            providerID: providerID,
+            issuer: issuer,
+            clientID: clientID,
+            subject: subject,
+            accessToken: accessToken,
+            tokenType: tokenType,
+            refreshToken: refreshToken,
+            idToken: idToken,
+            expiresAt: expiresAt,
+            scopes: scopes,
+            updatedAt: updatedAt
+        )
+        self.dpopKey = dpopKey
+    }
+
     /// The storage key for this credential.
     public var storageKey: StorageKey {
         StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? accountName ?? "default")
@@ -74,7 +104,7 @@ public struct Credential: Sendable, Codable, Hashable {
     /// Every storage read by the engine goes through this, so an out-of-range file loads as a typed error.
     ///
     /// - Throws: `storage_corrupted` naming the field.
-    public func validatedForUse() throws -> Credential {
+    package func validatedForUse() throws -> Credential {
         guard updatedAt.isWithinTimestampRange else {
             throw AuthError(.storageCorrupted, "The stored credential's 'updatedAt' is out of range; sign in again to replace it.", providerID: providerID)
         }

@@ -16,9 +16,9 @@ import Crypto
 /// instead of impersonating it.
 public actor FileTokenStorage: TokenStorage {
     /// The directory holding the credential files.
-    public nonisolated let directory: URL
+    package nonisolated let directory: URL
     /// How long ``withExclusiveAccess(to:_:)`` waits for another process to leave an account's section.
-    public nonisolated let lockTimeout: Duration
+    package nonisolated let lockTimeout: Duration
     private let encryptionKey: SymmetricKey?
 
     /// Creates a storage in `directory` (created on first write).
@@ -51,7 +51,7 @@ public actor FileTokenStorage: TokenStorage {
     }
 
     /// The file for `key`: the SHA-256 of the key, so file names reveal nothing about the account.
-    public nonisolated func fileURL(for key: StorageKey) -> URL {
+    package nonisolated func fileURL(for key: StorageKey) -> URL {
         directory.appendingPathComponent(key.hashedFileName + ".credential.json")
     }
 
@@ -86,14 +86,14 @@ public actor FileTokenStorage: TokenStorage {
         try AtomicFile.write(data, to: fileURL(for: key))
     }
 
-    /// Runs `body` holding this account's lock file, waiting up to ``lockTimeout`` for another process to finish.
+    /// Runs `body` holding this account's lock file, waiting up to the lock timeout for another process to finish.
     public nonisolated func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
         try FileLock.createDirectory(directory)
         return try await FileLock.forAccount(key, in: directory).withLock(wait: lockTimeout, body)
     }
 
     /// The lock file of `key`'s exclusive section (for tools that coordinate with this storage).
-    public nonisolated func lockFileURL(for key: StorageKey) -> URL {
+    package nonisolated func lockFileURL(for key: StorageKey) -> URL {
         FileLock.forAccount(key, in: directory).url
     }
 

@@ -14,5 +14,5 @@ public actor InMemoryTokenStorage: TokenStorage {
     /// Every key with a credential.
     public func storedKeys() -> [StorageKey] { Array(credentials.keys) }
     /// Whether nothing is stored.
-    public var isEmpty: Bool { credentials.isEmpty }
+    package var isEmpty: Bool { credentials.isEmpty }
 }

@@ -15,11 +15,11 @@ public import Foundation
 /// the others.
 public struct LockingTokenStorage: TokenStorage {
     /// The storage that keeps the credentials.
-    public let base: any TokenStorage
+    package let base: any TokenStorage
     /// Where the lock files live (created on first use, mode 0700).
-    public let lockDirectory: URL
+    package let lockDirectory: URL
     /// How long to wait for another process's section to end.
-    public let lockTimeout: Duration
+    package let lockTimeout: Duration
 
     /// Wraps `base`.
     ///
@@ -42,7 +42,7 @@ public struct LockingTokenStorage: TokenStorage {
     /// The base storage's keys.
     public func storedKeys() async throws -> [StorageKey] { try await base.storedKeys() }
 
-    /// Runs `body` holding the account's lock file in ``lockDirectory``.
+    /// Runs `body` holding the account's lock file in the lock directory.
     public func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
         try FileLock.createDirectory(lockDirectory)
         return try await FileLock.forAccount(key, in: lockDirectory).withLock(wait: lockTimeout, body)

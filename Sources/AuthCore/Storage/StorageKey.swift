@@ -31,7 +31,7 @@ public struct StorageKey: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String { rawValue }
 
     /// Whether this key belongs to the same provider, issuer and client as `other` (any account).
-    public func sameClient(as other: StorageKey) -> Bool {
+    package func sameClient(as other: StorageKey) -> Bool {
         providerID == other.providerID && issuer == other.issuer && clientID == other.clientID
     }
 }

@@ -1,13 +1,13 @@
-public import Foundation
+package import Foundation
 
 /// Base64url without padding (RFC 4648 §5), as JOSE and PKCE use it.
 ///
 /// Byte-level in both directions: every ID token decodes three segments and every sign-in encodes its three
 /// secrets, and going through Foundation's standard base64 (with the alphabet swapped on a copy) was the largest
 /// cost of parsing a token.
-public enum Base64URL {
+package enum Base64URL {
     /// Encodes bytes as unpadded base64url text.
-    public static func encode(_ data: some DataProtocol) -> String {
+    package static func encode(_ data: some DataProtocol) -> String {
         if let text = data.withContiguousStorageIfAvailable({ encode(UnsafeRawBufferPointer($0)) }) { return text }
         return [UInt8](data).withUnsafeBytes { encode($0) }
     }
@@ -60,7 +60,7 @@ public enum Base64URL {
     /// Decodes unpadded base64url text; `nil` for any character outside the base64url alphabet, for padding,
     /// for a length no encoder can produce, or for a final character whose unused bits are not zero (a
     /// non-canonical encoding: two different texts must never decode to the same bytes).
-    public static func decode(_ text: some StringProtocol) -> Data? {
+    package static func decode(_ text: some StringProtocol) -> Data? {
         var text = String(text)
         return text.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
     }

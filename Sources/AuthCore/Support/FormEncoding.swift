@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// `application/x-www-form-urlencoded` encoding and decoding, strict enough for OAuth.
 ///
@@ -6,9 +6,9 @@ public import Foundation
 /// login hints, JSON `vtr` arrays, URLs) survive both query strings and form bodies unchanged. Both directions work
 /// on UTF-8 bytes: every authorization request is built here and every redirect read here, and Foundation's
 /// character-set percent-encoding and `URLComponents` were most of their cost.
-public enum FormEncoding {
+package enum FormEncoding {
     /// Percent-encodes one key or value.
-    public static func escape(_ value: String) -> String {
+    package static func escape(_ value: String) -> String {
         var value = value
         return value.withUTF8 { bytes in
             String(unsafeUninitializedCapacity: escapedLength(bytes)) { output in
@@ -20,12 +20,12 @@ public enum FormEncoding {
     }
 
     /// Encodes a dictionary with keys sorted, so the output is deterministic.
-    public static func encode(_ parameters: [String: String]) -> String {
+    package static func encode(_ parameters: [String: String]) -> String {
         encode(parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
     }
 
     /// Encodes ordered pairs as `k=v&k=v`: measured first, then written once into one string.
-    public static func encode(_ pairs: [(String, String)]) -> String {
+    package static func encode(_ pairs: [(String, String)]) -> String {
         encode(pairs, after: "", separator: nil)
     }
 
@@ -106,7 +106,7 @@ public enum FormEncoding {
 
     /// Decodes `k=v&k=v` into ordered pairs (`+` is a space; a part with an invalid percent-escape, or one that
     /// decodes to invalid UTF-8, is kept literally).
-    public static func decode(_ text: String) -> [(String, String)] {
+    package static func decode(_ text: String) -> [(String, String)] {
         var text = text
         return text.withUTF8 { decode(UnsafeRawBufferPointer($0)) }
     }
@@ -169,7 +169,7 @@ public enum FormEncoding {
 
 extension URL {
     /// This URL with `pairs` appended to its query, strictly encoded.
-    public func appendingQuery(_ pairs: [(String, String)]) -> URL {
+    package func appendingQuery(_ pairs: [(String, String)]) -> URL {
         guard !pairs.isEmpty else { return self }
         var text = absoluteString
         let (hasQuery, hasFragment) = text.withUTF8 { bytes in

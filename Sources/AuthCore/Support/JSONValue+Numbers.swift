@@ -1,18 +1,18 @@
-public import Foundation
+package import Foundation
 
 /// Numbers from a provider are attacker input: `1e19`, `-5`, `"0x10"` or `"1e3"` must never reach an integer
 /// conversion that traps, nor become a date no calendar can print. These accessors accept only values that every
 /// later step (date arithmetic, `Int` conversion, JSON encoding) handles, and return `nil` for anything else.
 extension JSONValue {
     /// The latest instant accepted as a timestamp: 9999-12-31T23:59:59Z (RFC 7519 NumericDate, seconds).
-    public static let latestTimestamp: TimeInterval = 253_402_300_799
+    package static let latestTimestamp: TimeInterval = 253_402_300_799
 
     /// The longest lifetime accepted for `expires_in`: ten years. Longer values are clamped to it (a token that
     /// claims to live longer is refreshed earlier than it would need to be, which is harmless).
-    public static let maximumLifetime: TimeInterval = 10 * 366 * 24 * 3600
+    package static let maximumLifetime: TimeInterval = 10 * 366 * 24 * 3600
 
     /// A NumericDate (RFC 7519 §2): a finite JSON number between the epoch and ``latestTimestamp``.
-    public var timestampValue: Date? {
+    package var timestampValue: Date? {
         guard case .number(let value) = self, value.isFinite, value >= 0, value <= Self.latestTimestamp else { return nil }
         return Date(timeIntervalSince1970: value)
     }
@@ -22,7 +22,7 @@ extension JSONValue {
     /// refused; values above ``maximumLifetime`` are clamped to it.
     ///
     /// - Returns: `nil` when the value is not such a number.
-    public var lifetimeValue: TimeInterval? {
+    package var lifetimeValue: TimeInterval? {
         let seconds: TimeInterval
         switch self {
         case .number(let value):
@@ -41,7 +41,7 @@ extension JSONValue {
 
     /// An integer that fits `Int64` exactly (no fraction, no overflow), for identifiers such as Schibsted's numeric
     /// user ids.
-    public var int64Value: Int64? {
+    package var int64Value: Int64? {
         guard case .number(let value) = self else { return nil }
         return Int64(exactly: value)
     }
@@ -50,7 +50,7 @@ extension JSONValue {
 extension Date {
     /// Whether this date lies between the epoch and ``JSONValue/latestTimestamp`` (stored credentials are checked
     /// with it before use, so a tampered or corrupted file cannot carry a date that traps later).
-    public var isWithinTimestampRange: Bool {
+    package var isWithinTimestampRange: Bool {
         let seconds = timeIntervalSince1970
         return seconds.isFinite && seconds >= 0 && seconds <= JSONValue.latestTimestamp
     }

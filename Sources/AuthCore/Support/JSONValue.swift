@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Any JSON (or property-list) value: claims, discovery metadata, and provider configuration dictionaries.
 public enum JSONValue: Sendable, Hashable, Codable {
@@ -90,7 +90,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
     /// Parses a JSON object, as every OAuth response body must be.
     ///
     /// - Throws: ``NotAnObject`` when `data` is not JSON, or is JSON but not an object.
-    public static func parseObject(_ data: Data) throws -> [String: JSONValue] {
+    package static func parseObject(_ data: Data) throws -> [String: JSONValue] {
         guard let value = try? JSONParser.parse(data), case .object(let object) = value else {
             throw NotAnObject()
         }
@@ -98,10 +98,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 
     /// Thrown by ``parseObject(_:)`` when the text is not a JSON object.
-    public struct NotAnObject: Error, Sendable {}
+    package struct NotAnObject: Error, Sendable {}
 
     /// Serializes the value with sorted keys (deterministic output).
-    public func jsonData() throws -> Data {
+    package func jsonData() throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return try encoder.encode(self)

@@ -4,10 +4,10 @@
 /// A hostile provider can put ANSI escape sequences (rewriting what a terminal shows), carriage returns and
 /// newlines (forging log lines), bidirectional overrides (reordering what is read) or NULs into any string it
 /// controls. ``sanitized(_:limit:)`` replaces every such scalar with `?` and caps the length.
-public enum ProviderText {
+package enum ProviderText {
     /// `text` with every control (C0, DEL, C1), bidirectional-formatting and line/paragraph-separator scalar
     /// replaced by `?`, cut to `limit` scalars (an ellipsis marks a cut).
-    public static func sanitized(_ text: String, limit: Int = 500) -> String {
+    package static func sanitized(_ text: String, limit: Int = 500) -> String {
         var scalars = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
@@ -22,7 +22,7 @@ public enum ProviderText {
     }
 
     /// Whether `text` would be changed by ``sanitized(_:limit:)`` (ignoring the length cap).
-    public static func containsUnsafeCharacters(_ text: String) -> Bool {
+    package static func containsUnsafeCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: isUnsafe)
     }
 

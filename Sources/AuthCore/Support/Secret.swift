@@ -17,7 +17,7 @@ public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, Cust
     public func reveal() -> String { value }
 
     /// Whether the secret is the empty string.
-    public var isEmpty: Bool { value.isEmpty }
+    package var isEmpty: Bool { value.isEmpty }
 
     /// Always `<redacted>`.
     public var description: String { "<redacted>" }

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Random values for `state`, `nonce`, PKCE verifiers and keys' ids, from the system CSPRNG.
 ///
@@ -6,9 +6,9 @@ public import Foundation
 /// (`getrandom(2)` on Linux, `arc4random_buf` on Apple platforms), called once per draw: `SystemRandomNumberGenerator`
 /// itself — and swift-crypto's `SymmetricKey`, which uses it — makes one system call per 8 bytes, twelve for a
 /// sign-in's three secrets.
-public enum SecureRandom {
+package enum SecureRandom {
     /// `count` random bytes.
-    public static func bytes(_ count: Int) -> Data {
+    package static func bytes(_ count: Int) -> Data {
         precondition(count > 0, "SecureRandom.bytes needs a positive count")
         var data = Data(count: count)
         data.withUnsafeMutableBytes { fill($0) }
@@ -22,13 +22,13 @@ public enum SecureRandom {
     }
 
     /// An unpadded base64url string carrying `byteCount` random bytes (32 bytes → 43 characters, 256 bits).
-    public static func token(byteCount: Int = 32) -> String {
+    package static func token(byteCount: Int = 32) -> String {
         tokens(1, byteCount: byteCount)[0]
     }
 
     /// `count` independent tokens of `byteCount` random bytes each, from one draw of the CSPRNG: a sign-in's PKCE
     /// verifier, `state` and `nonce` cost one system call. The tokens share no bytes.
-    public static func tokens(_ count: Int, byteCount: Int = 32) -> [String] {
+    package static func tokens(_ count: Int, byteCount: Int = 32) -> [String] {
         precondition(count > 0 && byteCount > 0, "SecureRandom.tokens needs a positive count and byte count")
         return withUnsafeTemporaryAllocation(byteCount: count * byteCount, alignment: 8) { random in
             fill(random)
@@ -40,7 +40,7 @@ public enum SecureRandom {
     }
 
     /// A string of `length` characters drawn uniformly from `alphabet` (rejection sampling, no modulo bias).
-    public static func string(length: Int, alphabet: String) -> String {
+    package static func string(length: Int, alphabet: String) -> String {
         let characters = Array(alphabet)
         precondition(!characters.isEmpty && characters.count <= 256, "alphabet must have 1…256 characters")
         let limit = 256 - (256 % characters.count)

@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 
 /// Which URLs the engine may call or open.
 ///
@@ -9,13 +9,13 @@ public import Foundation
 extension URL {
     /// Whether the host is a loopback IP literal: an IPv4 address in `127.0.0.0/8` written as four decimal
     /// octets, or the IPv6 loopback address `::1` (in any spelling, brackets optional).
-    public var isLoopback: Bool {
+    package var isLoopback: Bool {
         guard let host = host, !host.isEmpty else { return false }
         return Self.isLoopbackIPLiteral(host)
     }
 
     /// Whether `host` is a loopback IP literal (see ``isLoopback``).
-    public static func isLoopbackIPLiteral(_ host: String) -> Bool {
+    package static func isLoopbackIPLiteral(_ host: String) -> Bool {
         var text = Substring(host)
         if text.hasPrefix("["), text.hasSuffix("]") { text = text.dropFirst().dropLast() }
         if text.contains(":") { return isIPv6Loopback(text) }
@@ -58,7 +58,7 @@ extension URL {
 
     /// Whether the engine may send a request to (or open) this URL: `https` with a host, or `http` on a
     /// loopback IP literal.
-    public var isSecureEndpoint: Bool {
+    package var isSecureEndpoint: Bool {
         // On the URL's bytes: every request the engine sends is checked here, and `scheme`, `host` and
         // `lowercased()` each built a string.
         let scheme = withParts { text, parts -> String? in
@@ -80,7 +80,7 @@ extension URL {
     }
 
     /// Throws `insecure_endpoint` unless ``isSecureEndpoint``; `what` names the endpoint in the message.
-    public func requireSecureEndpoint(_ what: String, providerID: ProviderID? = nil) throws {
+    package func requireSecureEndpoint(_ what: String, providerID: ProviderID? = nil) throws {
         guard isSecureEndpoint else {
             let shown = ProviderText.sanitized("\(scheme ?? "?")://\(host ?? "")\(path)", limit: 200)
             throw AuthError(

@@ -7,7 +7,7 @@ extension AuthClient {
     /// applied once and the same way everywhere.
     ///
     /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
-    public func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
+    package func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
         try tokenEndpoint.clientAuthentication(for: metadata)
     }
 

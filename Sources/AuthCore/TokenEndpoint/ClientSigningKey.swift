@@ -1,4 +1,4 @@
-public import Foundation
+package import Foundation
 import Crypto
 import _CryptoExtras
 
@@ -40,9 +40,9 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The algorithm every signature uses.
-    public let algorithm: Algorithm
+    package let algorithm: Algorithm
     /// The `kid` header, when the provider needs it to find the public key.
-    public let keyID: String?
+    package let keyID: String?
     private let key: Key
 
     /// A key from PEM text (PKCS#8 or the traditional RSA / EC forms).
@@ -110,7 +110,7 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The JWS signature over `signingInput` (for ES256 the raw `r‖s` form JWS uses).
-    public func sign(_ signingInput: Data) throws -> Data {
+    package func sign(_ signingInput: Data) throws -> Data {
         do {
             switch (key, algorithm) {
             case (.p256(let key), _):
@@ -136,7 +136,7 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The public half as a JWK (to register with the provider, or for a test provider to verify with).
-    public func publicJWK() throws -> [String: JSONValue] {
+    package func publicJWK() throws -> [String: JSONValue] {
         var jwk: [String: JSONValue]
         switch key {
         case .rsa(let key):

@@ -19,7 +19,7 @@ public struct TokenResponse: Sendable {
     static let supportedTokenTypes = ["bearer": "Bearer", "dpop": "DPoP"]
 
     /// Creates a response. A negative or non-finite `expiresIn` is treated as absent; one above
-    /// ``JSONValue/maximumLifetime`` is clamped to it.
+    /// ten years is clamped to it.
     public init(
         accessToken: Secret,
         tokenType: String = "Bearer",
@@ -46,8 +46,8 @@ public struct TokenResponse: Sendable {
     ///     that); `nil` makes a missing type an error, as RFC 6749 §5.1 requires it.
     /// - Throws: `invalid_response` for a body that is not a JSON object, lacks `access_token` / `token_type`, or
     ///   has an `expires_in` that is not a non-negative number of seconds (values above
-    ///   ``JSONValue/maximumLifetime`` are clamped to it); `unsupported_token_type` for a token type other than `Bearer` or `DPoP` (in any case).
-    public init(json data: Data, tokenTypeWhenAbsent: String? = nil) throws {
+    ///   ten years are clamped to it); `unsupported_token_type` for a token type other than `Bearer` or `DPoP` (in any case).
+    package init(json data: Data, tokenTypeWhenAbsent: String? = nil) throws {
         let object: [String: JSONValue]
         do {
             object = try JSONValue.parseObject(data)

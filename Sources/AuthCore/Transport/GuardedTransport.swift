@@ -1,5 +1,5 @@
-public import Foundation
-public import HTTPTypes
+package import Foundation
+package import HTTPTypes
 
 /// The transport an ``AuthClient`` hands out (``AuthClient/transport``): the app's transport behind the rules
 /// every request of the engine, a ``Session`` or a provider's own endpoint must follow.
@@ -9,27 +9,27 @@ public import HTTPTypes
 /// - the body is capped and the exchange has one deadline (``HTTPRequestLimits``), enforced by the wrapped
 ///   transport while the body arrives and checked here again, so a transport that ignores them cannot hold the
 ///   caller past the deadline or hand the engine an oversized body.
-public struct GuardedTransport: HTTPTransport {
+package struct GuardedTransport: HTTPTransport {
     /// The transport that actually sends.
-    public let base: any HTTPTransport
+    package let base: any HTTPTransport
     /// The limits applied to every request sent through ``send(_:body:)``.
-    public let limits: HTTPRequestLimits
+    package let limits: HTTPRequestLimits
 
     /// Wraps `base`; wrapping a `GuardedTransport` again replaces its limits rather than nesting.
-    public init(_ base: any HTTPTransport, limits: HTTPRequestLimits) {
+    package init(_ base: any HTTPTransport, limits: HTTPRequestLimits) {
         self.base = (base as? GuardedTransport)?.base ?? base
         self.limits = limits
     }
 
     /// Sends `request` under ``limits``.
-    public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
+    package func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
         try await send(request, body: body, limits: limits)
     }
 
     /// Sends `request` under `limits` (never looser than ``limits``).
     ///
     /// - Throws: `insecure_endpoint` before sending anything to a URL that is not https (or loopback-IP http).
-    public func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+    package func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
         guard let url = request.url else {
             throw AuthError(.insecureEndpoint, "A request without a scheme, authority and path cannot be sent.")
         }

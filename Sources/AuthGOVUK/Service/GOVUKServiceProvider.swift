@@ -55,7 +55,7 @@ public struct GOVUKServiceProvider: AuthProvider {
     public var behavior: ProviderBehavior { ProviderBehavior(usesSignedRequestObject: configuration.usesSignedRequestObject) }
 
     /// `vtr`, `ui_locales` when set, and `claims` (`{"userinfo": {<claim URI>: null, …}}`) for identity claims.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         var parameters = ["vtr": VectorOfTrust.parameter(for: configuration.vectorsOfTrust)]
         if let locale = configuration.locale { parameters["ui_locales"] = locale.rawValue }
         if !configuration.identityClaims.isEmpty {
@@ -67,7 +67,7 @@ public struct GOVUKServiceProvider: AuthProvider {
 
     /// The ID token must carry a `vot` that reaches the requested credential trust (`vot_not_satisfied`), and the
     /// response must state the access token's lifetime, which is the session's (there is no refresh token).
-    public func validate(_ result: SignInResult, for request: SignInRequest) throws {
+    public func validate(_ result: SignInResult, for request: SignInContext) throws {
         guard result.tokens.expiresIn != nil else {
             throw AuthError(.invalidResponse, "The GOV.UK One Login token response has no 'expires_in'.", providerID: Self.id)
         }

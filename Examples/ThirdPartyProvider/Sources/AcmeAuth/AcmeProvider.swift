@@ -23,7 +23,7 @@ public struct AcmeProvider: AuthProvider {
     public var endpointSource: EndpointSource { oidc.endpointSource }
 
     /// Acme's one variation.
-    public func authorizationParameters(for request: SignInRequest) -> [String: String] {
+    public func authorizationParameters(for request: SignInContext) -> [String: String] {
         ["tenant": tenant]
     }
 }

@@ -1,33 +1,18 @@
 import Foundation
 
-/// What the engine remembers between sending the user to the provider and receiving the redirect.
-struct PendingAuthorization: Sendable {
-    let state: String
-    let nonce: String?
-    /// `nil` only for a code-only login a backend redeems without PKCE (`SignInOptions.omitsPKCEForBackendExchange`).
-    let pkce: PKCE?
-    /// The key the code is bound to (`dpop_jkt`) and the tokens will be; `nil` for bearer tokens.
-    let dpopKey: DPoPKey?
-    let redirectURI: URL
-    let request: SignInRequest
-    /// When the request was made: with `prompt=login`, the user must have authenticated after it.
-    let createdAt: Date
-    let expiresAt: Date
-}
-
-/// The outstanding authorization requests of one client, keyed by `state`.
+/// The sign-ins one client is waiting for (``PendingSignIn``), keyed by `state`.
 ///
 /// Each state is consumed exactly once: the first response with it takes it out, so a replayed response
 /// finds nothing. Expired entries are dropped.
-actor PendingAuthorizationStore {
-    private var entries: [String: PendingAuthorization] = [:]
+actor PendingSignInStore {
+    private var entries: [String: PendingSignIn] = [:]
     /// Caller-chosen states already used, oldest first, so none is accepted twice (bounded: an app choosing
     /// states is an unusual path, and the bound only limits how far back reuse is caught).
     private var usedCallerStates: [String] = []
     private static let usedCallerStateMemory = 1024
     /// Expired entries are swept when the table reaches this size, which then doubles from what is left: each
     /// insert costs O(1) amortized (sweeping on every insert made preparing a sign-in O(n) in pending sign-ins).
-    private var sweepAt = PendingAuthorizationStore.minimumSweepSize
+    private var sweepAt = PendingSignInStore.minimumSweepSize
     private static let minimumSweepSize = 64
 
     /// Records a caller-chosen state; `false` when it is pending or was used before.
@@ -38,7 +23,7 @@ actor PendingAuthorizationStore {
         return true
     }
 
-    func insert(_ pending: PendingAuthorization, now: Date) {
+    func insert(_ pending: PendingSignIn, now: Date) {
         if entries.count >= sweepAt {
             entries = entries.filter { $0.value.expiresAt > now }
             sweepAt = max(Self.minimumSweepSize, entries.count * 2)
@@ -51,12 +36,12 @@ actor PendingAuthorizationStore {
 
     /// Removes and returns the one unexpired entry for `redirectURI`, when exactly one is pending (a callback
     /// without `state` is attributed to it only then).
-    func consumeOnly(redirect: URL, now: Date) -> PendingAuthorization? {
+    func consumeOnly(redirect: URL, now: Date) -> PendingSignIn? {
         let matching = entries.values.filter {
             $0.expiresAt > now && AuthorizationResponse.redirect(redirect, matches: $0.redirectURI)
         }
         // Without `state`, PKCE is the only CSRF protection left: a login without it is never a candidate.
-        guard matching.allSatisfy({ $0.pkce != nil }) else { return nil }
+        guard matching.allSatisfy({ $0.codeVerifier != nil }) else { return nil }
         guard matching.count == 1, let pending = matching.first else { return nil }
         entries[pending.state] = nil
         return pending
@@ -68,7 +53,7 @@ actor PendingAuthorizationStore {
     }
 
     /// Removes and returns the entry for `state` if it exists and has not expired.
-    func consume(state: String, now: Date) -> PendingAuthorization? {
+    func consume(state: String, now: Date) -> PendingSignIn? {
         guard let pending = entries.removeValue(forKey: state), pending.expiresAt > now else { return nil }
         return pending
     }
