@@ -21,10 +21,16 @@ public struct FixedProvider: AuthProvider {
     public static func sampleRedirect() -> URL {
         var components = URLComponents(url: redirectURI, resolvingAgainstBaseURL: false)!
         components.queryItems = [
-            URLQueryItem(name: "code", value: "c-" + UUID().uuidString), URLQueryItem(name: "state", value: "s-" + UUID().uuidString),
+            URLQueryItem(name: "code", value: token()), URLQueryItem(name: "state", value: token()),
             URLQueryItem(name: "iss", value: "https://idp.example.test"),
         ]
         return components.url!
+    }
+
+    /// 32 random bytes in base64url without padding (43 characters), as the engine's codes and states are.
+    private static func token() -> String {
+        Data((0..<32).map { _ in UInt8.random(in: .min ... .max) }).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
     }
 }
 

@@ -13,7 +13,8 @@ extension WebSignIn {
         }
         var options = configuration.signInOptions[name] ?? SignInOptions()
         options.redirectURI = configuration.callbackURL(for: name)
-        // A provider that does not say who signed in (no ID token) still keeps each sign-in's tokens apart.
+        // Each browser session keeps its own credential (two sessions of one user never share tokens), and a provider
+        // that does not say who signed in (no ID token) is named by it too.
         options.accountName = "web-" + SecureRandom.token(byteCount: 16)
         let authorization: AuthorizationRequest
         let pending: PendingSignIn

@@ -159,6 +159,45 @@ struct WebSignInTests {
         }
     }
 
+    @Test("Two browsers of one user: each session has its own credential; signing out in one leaves the other intact and never hands it a later sign-in's tokens")
+    func sessionsOfOneUserAreIndependent() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var a = CookieJar(), b = CookieJar(), c = CookieJar()
+            try await Self.signIn(client, harness, jar: &a)
+            try await Self.signIn(client, harness, jar: &b)
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 2, "one credential per browser session")
+
+            func logout(_ jar: CookieJar) async throws -> TestResponse {
+                let csrf = try require(try await Self.sessionJSON(client, jar)["csrf_token"]?.stringValue)
+                var headers = jar.header
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                return try await client.execute(uri: "/auth/logout", method: .post, headers: headers, body: ByteBuffer(string: "csrf_token=\(csrf)"))
+            }
+            #expect(try await logout(a).status == .seeOther)
+            let me = try await client.execute(uri: "/me", method: .get, headers: b.header)
+            #expect(String(buffer: me.body) == "Alice Example via oidc, token available", "B keeps its own tokens")
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1)
+
+            try await Self.signIn(client, harness, jar: &c)
+            let cKeys = try await harness.store.tokenStorage.storedKeys()
+            #expect(cKeys.count == 2)
+            let cToken = try await client.execute(uri: "/me", method: .get, headers: c.header)
+            #expect(String(buffer: cToken.body) == "Alice Example via oidc, token available")
+
+            // B signs out: its own ID token may name the provider's logout, never C's; C's credential stays.
+            let bOut = try await logout(b)
+            let location = try require(bOut.headers[.location])
+            let cCredentials = try await harness.store.tokenStorage.storedKeys()
+            #expect(cCredentials.count == 1, "only B's credential is gone")
+            let cCredential = try require(try await harness.store.tokenStorage.credential(for: try require(cCredentials.first)))
+            let cIDToken = try require(cCredential.idToken?.reveal())
+            #expect(!location.contains(cIDToken), "another session's ID token never reaches this browser")
+            #expect(try await Self.sessionJSON(client, c)["signed_in"] == true)
+            #expect(try await Self.sessionJSON(client, b)["signed_in"] == false)
+        }
+    }
+
     @Test("A new session id at every sign-in: the browser's old id stops working (no fixation)")
     func sessionIDRotates() async throws {
         let harness = try WebSignInHarness()

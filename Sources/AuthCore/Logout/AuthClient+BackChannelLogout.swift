@@ -96,9 +96,14 @@ extension AuthClient {
         var ended: [StorageKey] = []
         for key in try await storage.storedKeys()
         where key.providerID == provider.id && key.issuer == issuer && key.clientID == provider.client.clientID {
-            if let subject, key.account != subject { continue }
+            // A credential stored under its own account name (a web session's) is matched by the subject it holds.
+            var stored: Credential?
+            if let subject, key.account != subject {
+                stored = try? await storage.credential(for: key)
+                guard stored?.subject == subject else { continue }
+            }
             if let sessionID {
-                let stored = try? await storage.credential(for: key)
+                if stored == nil { stored = try? await storage.credential(for: key) }
                 let storedSessionID = stored?.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
                     .flatMap { try? JSONValue.parseObject($0.payload) }?["sid"]?.stringValue
                 guard storedSessionID == sessionID else { continue }

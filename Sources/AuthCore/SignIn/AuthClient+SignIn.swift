@@ -187,7 +187,7 @@ extension AuthClient {
         var credential = makeCredential(
             from: result.tokens, claims: result.idTokenClaims, issuer: metadata.issuer, dpopKey: pending.dpopKey
         )
-        if credential.subject == nil { credential.accountName = pending.options.accountName }
+        credential.accountName = pending.options.accountName
         try await store(credential)
         log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))

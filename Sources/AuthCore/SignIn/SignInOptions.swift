@@ -36,10 +36,13 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     /// so it must be at least 22 URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:
     /// a value this client already used is refused. It is consumed once like any state. Default `nil` (random).
     public var state: String?
-    /// Where the credential is stored when the provider does not say who signed in (no ID token, so no subject —
-    /// Uber's login): a server that signs many users in with such a provider gives each sign-in its own name, so
-    /// their tokens never share one stored credential (``Credential/accountName``). Ignored when the ID token names a
-    /// subject. Default `nil` (one account, `default`, as an app with one user needs).
+    /// The account the credential is stored under, instead of the ID token's subject (``Credential/accountName``).
+    ///
+    /// A server that keeps one credential per browser session gives each sign-in its own name, so two sessions of
+    /// one user never share tokens: signing out in one leaves the other's intact, and neither picks up the other's
+    /// next tokens. It also names the credential when the provider does not say who signed in (no ID token, so no
+    /// subject — Uber's login). Default `nil`: the subject, or `default` without one (an app with one user per
+    /// provider).
     public var accountName: String?
 
     /// The shortest caller-chosen ``state`` accepted: 22 characters, the length of 128 random bits in base64url.

@@ -31,7 +31,8 @@ public struct Credential: Sendable, Codable, Hashable {
     /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
     /// proof signed by it, and a refresh keeps it.
     package var dpopKey: DPoPKey?
-    /// The account the credential is stored under when there is no ``subject`` (``SignInOptions/accountName``).
+    /// The account the credential is stored under instead of its ``subject``, when the sign-in named one
+    /// (``SignInOptions/accountName``: one credential per web session, or a provider without ID tokens).
     public var accountName: String?
 
     /// Creates a credential.
@@ -95,7 +96,7 @@ public struct Credential: Sendable, Codable, Hashable {
 
     /// The storage key for this credential.
     public var storageKey: StorageKey {
-        StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: subject ?? accountName ?? "default")
+        StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: accountName ?? subject ?? "default")
     }
 
     /// Checks the values a corrupted or tampered store could make dangerous: dates outside the epoch … year 9999
