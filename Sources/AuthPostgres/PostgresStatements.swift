@@ -3,20 +3,41 @@ import AuthCore
 import Logging
 import PostgresNIO
 
-/// Runs the stores' SQL and turns a database failure into `storage_unavailable` naming what was being done.
+/// Runs the stores' SQL, each statement within ``timeout``, and turns a database failure into `storage_unavailable`
+/// naming what was being done.
+///
+/// The bound covers waiting for a pooled connection as well as the statement: a database that is down, restarting
+/// or out of connections fails the request in seconds (a 503 page) instead of holding it, and everything waiting
+/// behind it, until the database returns.
 struct PostgresStatements: Sendable {
     let client: PostgresClient
     let logger: Logger
     /// What the statements are for, in the error message ("session-store", "credential").
     let purpose: String
+    /// The longest a statement may wait for a connection and run.
+    var timeout: Duration = .seconds(5)
 
     func run(_ statement: PostgresQuery) async throws {
         _ = try await query(statement)
     }
 
     func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence {
+        let client = self.client, logger = self.logger, timeout = self.timeout
         do {
-            return try await client.query(statement, logger: logger)
+            return try await withThrowingTaskGroup(of: PostgresRowSequence?.self) { group in
+                group.addTask { try await client.query(statement, logger: logger) }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }  // the loser: a lease request or a sleep, both end on cancellation
+                guard let first = try await group.next(), let rows = first else {
+                    throw AuthError(.storageUnavailable, "PostgreSQL did not answer a \(purpose) query within \(timeout); check the database and its connection pool.")
+                }
+                return rows
+            }
+        } catch let error as AuthError {
+            throw error
         } catch {
             throw AuthError(.storageUnavailable, "PostgreSQL refused or could not run a \(purpose) query; check the database.", underlying: error)
         }

@@ -5,11 +5,22 @@ import Foundation
 import Logging
 import PostgresNIO
 
-/// Credentials in PostgreSQL, sealed (see ``PostgresWebSessionStore``); one refresh per account across every instance
-/// through a PostgreSQL advisory lock held for the exclusive section.
+/// Credentials in PostgreSQL, sealed (see ``PostgresWebSessionStore``); one refresh or sign-out per account across
+/// every instance through a lease in `auth_locks`.
+///
+/// The lease is a row, not a session-level advisory lock: holding an advisory lock pins one pooled connection for the
+/// whole exclusive section, while the section's own statements (and any others) need connections too — enough
+/// concurrent sections then hold every connection and wait for each other forever. A lease row is taken and given
+/// back by single statements, so no connection is held while the section runs (and calls the provider), the wait for
+/// it is bounded, and a lease whose instance died lapses after ``leaseLifetime``.
 struct PostgresTokenStorage: TokenStorage {
     let sealer: Sealer
     let statements: PostgresStatements
+    /// How long a section waits for another instance's section of the same account before giving up.
+    var lockWait: Duration = .seconds(10)
+    /// How long a lease lasts when its holder neither finishes nor gives it back (a crashed instance). Longer than a
+    /// section takes: a refresh's provider request is bounded by the client's request timeout (30 s by default).
+    var leaseLifetime: Duration = .seconds(120)
 
     func credential(for key: StorageKey) async throws -> Credential? {
         let raw = key.rawValue
@@ -45,28 +56,55 @@ struct PostgresTokenStorage: TokenStorage {
         return keys
     }
 
-    /// Holds a session-level advisory lock on one pooled connection while `body` runs (its queries use others), so
-    /// a refresh on one instance waits for a refresh of the same account on another, then sees its result.
+    /// Runs `body` holding the account's lease, so a refresh on one instance waits for a refresh of the same account
+    /// on another, then sees its result.
+    ///
+    /// - Throws: `storage_unavailable` when another section keeps the lease for more than ``lockWait``, or when
+    ///   PostgreSQL does not answer.
     func withExclusiveAccess<T: Sendable>(to key: StorageKey, _ body: @Sendable () async throws -> T) async throws -> T {
-        let raw = key.rawValue
+        // The full key, hashed: two accounts never share a lease (a 32-bit `hashtext` could collide).
+        let lockKey = sha256Hex(key.rawValue)
+        let holder = SecureRandom.token(byteCount: 16)
+        try await acquire(lockKey, holder: holder)
         do {
-            let logger = statements.logger
-            return try await statements.client.withConnection { connection in
-                try await connection.query("SELECT pg_advisory_lock(hashtext(\(raw)))", logger: logger)
-                do {
-                    let result = try await body()
-                    try await connection.query("SELECT pg_advisory_unlock(hashtext(\(raw)))", logger: logger)
-                    return result
-                } catch {
-                    _ = try? await connection.query("SELECT pg_advisory_unlock(hashtext(\(raw)))", logger: logger)
-                    throw error
-                }
-            }
-        } catch let error as AuthError {
-            throw error
+            let result = try await body()
+            try? await release(lockKey, holder: holder)
+            return result
         } catch {
-            throw AuthError(.storageUnavailable, "PostgreSQL could not lock the account for a refresh; check the database.", underlying: error)
+            try? await release(lockKey, holder: holder)
+            throw error
         }
+    }
+
+    /// Takes the lease when it is free or has lapsed; otherwise waits (10 ms, doubling to 200 ms) up to ``lockWait``.
+    private func acquire(_ lockKey: String, holder: String) async throws {
+        let lifetime = Double(leaseLifetime.components.seconds)
+        let deadline = ContinuousClock.now + lockWait
+        var pause = Duration.milliseconds(10)
+        while true {
+            // One statement: insert, or take over a lapsed lease; a live lease of another holder returns no row.
+            let rows = try await query(
+                """
+                INSERT INTO auth_locks (lock_key, holder, expires_at) VALUES (\(lockKey), \(holder), now() + make_interval(secs => \(lifetime)))
+                ON CONFLICT (lock_key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+                WHERE auth_locks.expires_at < now()
+                RETURNING holder
+                """
+            )
+            for try await taken in rows.decode(String.self) where taken == holder { return }
+            guard ContinuousClock.now + pause < deadline else {
+                throw AuthError(
+                    .storageUnavailable,
+                    "Another request has held this account's lock for more than \(lockWait) (a refresh or sign-out on this or another instance); try again when it has finished."
+                )
+            }
+            try await Task.sleep(for: pause)
+            pause = min(pause * 2, .milliseconds(200))
+        }
+    }
+
+    private func release(_ lockKey: String, holder: String) async throws {
+        try await run("DELETE FROM auth_locks WHERE lock_key = \(lockKey) AND holder = \(holder)")
     }
 
     private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }

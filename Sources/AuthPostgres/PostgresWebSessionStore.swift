@@ -25,14 +25,22 @@ public final class PostgresWebSessionStore: WebSessionStore {
     ///   - client: a running `PostgresClient` (for example added to the app's services).
     ///   - encryptionKey: 32 bytes for AES-256-GCM, the same on every instance (keep it in a secret manager).
     /// - Throws: `invalid_configuration` for a key that is not 32 bytes.
-    public init(client: PostgresClient, encryptionKey: Data, logger: Logger = Logger(label: "auth.postgres")) throws {
+    public convenience init(client: PostgresClient, encryptionKey: Data, logger: Logger = Logger(label: "auth.postgres")) throws {
+        try self.init(client: client, encryptionKey: encryptionKey, logger: logger, statementTimeout: .seconds(5), lockWait: .seconds(10))
+    }
+
+    /// Creates a store whose statements wait at most `statementTimeout` (for a connection and to run) and whose
+    /// exclusive sections wait at most `lockWait` for another instance's (tests shorten both).
+    package init(client: PostgresClient, encryptionKey: Data, logger: Logger, statementTimeout: Duration, lockWait: Duration) throws {
         guard encryptionKey.count == 32 else {
             throw AuthError(.invalidConfiguration, "The PostgresWebSessionStore encryption key must be 32 bytes (AES-256); it has \(encryptionKey.count).")
         }
         self.sealer = Sealer(key: SymmetricKey(data: encryptionKey))
-        self.statements = PostgresStatements(client: client, logger: logger, purpose: "session-store")
+        self.statements = PostgresStatements(client: client, logger: logger, purpose: "session-store", timeout: statementTimeout)
         self.tokenStorage = PostgresTokenStorage(
-            sealer: sealer, statements: PostgresStatements(client: client, logger: logger, purpose: "credential")
+            sealer: sealer,
+            statements: PostgresStatements(client: client, logger: logger, purpose: "credential", timeout: statementTimeout),
+            lockWait: lockWait
         )
     }
 
@@ -46,6 +54,8 @@ public final class PostgresWebSessionStore: WebSessionStore {
             "CREATE TABLE IF NOT EXISTS auth_sessions (session_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
             "CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at)",
             "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
+            // One lease per account being refreshed or signed out (PostgresTokenStorage.withExclusiveAccess).
+            "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
         ]
         let logger = self.statements.logger
         do {
@@ -74,7 +84,9 @@ public final class PostgresWebSessionStore: WebSessionStore {
         let rows = try await query("DELETE FROM auth_pending_sign_ins WHERE state_hash = \(key) RETURNING sealed, expires_at")
         for try await (sealed, expiresAt) in rows.decode((Data, Date).self) {
             guard expiresAt > now else { return nil }
-            return try JSONDecoder().decode(PendingWebSignIn.self, from: try sealer.open(sealed, context: "pending:" + key))
+            let signIn = try JSONDecoder().decode(PendingWebSignIn.self, from: try sealer.open(sealed, context: "pending:" + key))
+            // The column only lets the cleanup find old rows; the sealed expiry is the one an attacker cannot move.
+            return signIn.expiresAt > now ? signIn : nil
         }
         return nil
     }
@@ -91,7 +103,8 @@ public final class PostgresWebSessionStore: WebSessionStore {
     public func session(key: String, now: Date) async throws -> WebSessionRecord? {
         let rows = try await query("SELECT sealed FROM auth_sessions WHERE session_hash = \(key) AND expires_at > \(now)")
         for try await sealed in rows.decode(Data.self) {
-            return try JSONDecoder().decode(WebSessionRecord.self, from: try sealer.open(sealed, context: "session:" + key))
+            let record = try JSONDecoder().decode(WebSessionRecord.self, from: try sealer.open(sealed, context: "session:" + key))
+            return record.expiresAt > now ? record : nil  // the sealed expiry decides, not the column
         }
         return nil
     }

@@ -18,12 +18,41 @@ private enum Database {
     static let configured = environment["AUTH_PG_PORT"] != nil
     static let required = environment["AUTH_PG_REQUIRED"] == "1"
 
-    static func client() -> PostgresClient {
-        PostgresClient(configuration: .init(
+    static func client(maximumConnections: Int? = nil) -> PostgresClient {
+        var configuration = PostgresClient.Configuration(
             host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: Int(environment["AUTH_PG_PORT"] ?? "") ?? 55432,
-            username: environment["AUTH_PG_USER"] ?? "auth", password: nil, database: environment["AUTH_PG_DATABASE"] ?? "auth",
-            tls: .disable
-        ))
+            username: environment["AUTH_PG_USER"] ?? "auth", password: environment["AUTH_PG_PASSWORD"],
+            database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
+        )
+        if let maximumConnections { configuration.options.maximumConnections = maximumConnections }
+        return PostgresClient(configuration: configuration)
+    }
+
+    /// Runs `body` with a store over a pool of `maximumConnections`, its statements and lock waits bounded as given.
+    static func withSmallPool(
+        maximumConnections: Int, statementTimeout: Duration = .seconds(5), lockWait: Duration = .seconds(10),
+        _ body: (PostgresWebSessionStore, PostgresClient) async throws -> Void
+    ) async throws {
+        let sql = client(maximumConnections: maximumConnections)
+        let run = Task { await sql.run() }
+        defer { run.cancel() }
+        let store = try PostgresWebSessionStore(
+            client: sql, encryptionKey: Data(repeating: 1, count: 32), logger: Logger(label: "test"),
+            statementTimeout: statementTimeout, lockWait: lockWait
+        )
+        try await store.prepare()
+        try await sql.query("DELETE FROM auth_locks")
+        try await body(store, sql)
+    }
+
+    /// `body`'s result, or `nil` when it has not finished after `limit` (a hang fails the test instead of the run).
+    static func within<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { try await body() }
+            group.addTask { try await Task.sleep(for: limit); return nil }
+            defer { group.cancelAll() }
+            return try await group.next() ?? nil
+        }
     }
 
     /// Runs `body` with two stores (two instances) over the same database, each with its own connection pool.
@@ -36,7 +65,7 @@ private enum Database {
         let storeA = try PostgresWebSessionStore(client: clientA, encryptionKey: key)
         let storeB = try PostgresWebSessionStore(client: clientB, encryptionKey: key)
         // From an empty database, both instances creating the tables at once (as two instances starting together do).
-        try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials")
+        try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials, auth_locks")
         async let preparedA: Void = storeA.prepare()
         async let preparedB: Void = storeB.prepare()
         _ = try await (preparedA, preparedB)
@@ -104,6 +133,88 @@ struct PostgresWebSignInTests {
             #expect(try await storeA.counts() == (1, 1))
             try await storeA.removeExpired(now: Date().addingTimeInterval(9 * 3600))
             #expect(try await storeA.counts() == (0, 0))
+        }
+    }
+
+    @Test("Hostile load: 40 concurrent exclusive sections (one account, and forty) over a pool of 4 connections all finish; no connection is held while a section runs")
+    func noDeadlockUnderConcurrency() async throws {
+        try await Database.withSmallPool(maximumConnections: 4) { store, _ in
+            let storage = store.tokenStorage
+            let key = StorageKey(providerID: "oidc", issuer: "https://idp.example.test", clientID: "app", account: "alice")
+            try await storage.store(
+                Credential(providerID: "oidc", issuer: key.issuer, clientID: key.clientID, subject: "alice", accessToken: Secret("a"), updatedAt: Date()),
+                for: key
+            )
+            // Each section reads and writes the credential (as a refresh or a sign-out does) while holding the lease.
+            let finished = try await Database.within(.seconds(60)) {
+                try await withThrowingTaskGroup(of: Int.self) { group in
+                    for index in 0..<40 {
+                        group.addTask {
+                            let account = index % 2 == 0 ? key : StorageKey(providerID: "oidc", issuer: key.issuer, clientID: key.clientID, account: "user-\(index)")
+                            return try await storage.withExclusiveAccess(to: account) {
+                                _ = try await storage.credential(for: account)
+                                try await Task.sleep(for: .milliseconds(5))
+                                _ = try await storage.storedKeys()
+                                return 1
+                            }
+                        }
+                    }
+                    return try await group.reduce(0, +)
+                }
+            }
+            #expect(finished == 40, "every section finished (a pinned connection per lock deadlocks the pool)")
+            let left = try await Database.within(.seconds(5)) { try await storage.credential(for: key) }
+            #expect(left??.subject == "alice", "the store still answers")
+        }
+    }
+
+    @Test("A lease held elsewhere makes a section wait, then fail with storage_unavailable after its bound; a lapsed lease is taken over")
+    func boundedLockWait() async throws {
+        try await Database.withSmallPool(maximumConnections: 2, lockWait: .milliseconds(400)) { store, sql in
+            let storage = store.tokenStorage
+            let key = StorageKey(providerID: "oidc", issuer: "https://idp.example.test", clientID: "app", account: "bob")
+            let lockKey = sha256Hex(key.rawValue)
+            try await sql.query("INSERT INTO auth_locks (lock_key, holder, expires_at) VALUES (\(lockKey), 'another-instance', now() + interval '1 hour')")
+            let started = ContinuousClock.now
+            let error = await #expect(throws: AuthError.self) { try await storage.withExclusiveAccess(to: key) { 1 } }
+            #expect(error?.code == .storageUnavailable)
+            #expect(ContinuousClock.now - started < .seconds(3), "bounded by the lock wait")
+
+            try await sql.query("UPDATE auth_locks SET expires_at = now() - interval '1 second' WHERE lock_key = \(lockKey)")
+            #expect(try await storage.withExclusiveAccess(to: key) { 2 } == 2, "a lapsed lease (a crashed instance) is taken over")
+            let rows = try await sql.query("SELECT count(*) FROM auth_locks WHERE lock_key = \(lockKey)")
+            for try await count in rows.decode(Int.self) { #expect(count == 0, "the lease is given back") }
+        }
+    }
+
+    @Test("A statement waits for a pooled connection at most its bound: storage_unavailable, not a hang")
+    func boundedStatements() async throws {
+        try await Database.withSmallPool(maximumConnections: 1, statementTimeout: .milliseconds(300)) { store, sql in
+            let holding = Task { try await sql.withConnection { _ in try await Task.sleep(for: .seconds(3)) } }
+            defer { holding.cancel() }
+            try await Task.sleep(for: .milliseconds(100))
+            let started = ContinuousClock.now
+            let error = await #expect(throws: AuthError.self) { _ = try await store.session(key: "x", now: Date()) }
+            #expect(error?.code == .storageUnavailable)
+            #expect(ContinuousClock.now - started < .seconds(2))
+        }
+    }
+
+    @Test("Hostile: a pending sign-in or session whose expiry column was moved in the database still expires when its sealed expiry says")
+    func sealedExpiryDecides() async throws {
+        try await Database.withTwoInstances { storeA, _, sql in
+            let harness = try WebSignInHarness(store: storeA)
+            try await harness.application().test(.router) { client in
+                var jar = CookieJar()
+                try await WebSignInTests.signIn(client, harness, jar: &jar)
+                // Whoever can write the table pushes every expiry into the future…
+                try await sql.query("UPDATE auth_sessions SET expires_at = now() + interval '100 days'")
+                // …but after the sealed session lifetime (8 hours) the session is over all the same.
+                let sessionKey = try require(jar.values[WebSignInConfiguration.sessionCookieName])
+                let later = Date().addingTimeInterval(9 * 3600)
+                #expect(try await storeA.session(key: sha256Hex(sessionKey), now: later) == nil)
+                #expect(try await storeA.session(key: sha256Hex(sessionKey), now: Date()) != nil)
+            }
         }
     }
 
