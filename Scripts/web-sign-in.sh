@@ -3,7 +3,8 @@
 # (Scripts/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
-# Screenshots in .build/web-sign-in/. Run by Scripts/test.sh after a build with the WebSignIn trait.
+# Then the security review's attacks over HTTP (Scripts/web-attacks.py). Screenshots in .build/web-sign-in/. Run by
+# Scripts/test.sh after a build with the WebSignIn trait.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)"
@@ -66,6 +67,10 @@ echo "web-sign-in: every provider on instance B"
   "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
+
+echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/web-attacks.py)"
+python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" two-browsers concurrent-logout \
+  || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
   "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"

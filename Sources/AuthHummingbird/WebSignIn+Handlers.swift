@@ -108,7 +108,9 @@ extension WebSignIn {
         try await store.removeSession(key: key)
         var location = configuration.afterSignOut
         if let client = clients[record.providerName], let session = try? await client.restoreSession(key: record.account) {
-            if let endSession = try? await session.endSessionURL() { location = endSession.absoluteString }
+            // No `id_token_hint`: the URL goes through the browser (history, logs, the provider's referrers), so it
+            // carries no token; `client_id` names the client (OpenID Connect RP-Initiated Logout 1.0 §2).
+            if let endSession = try? await session.endSessionURL(includingIDTokenHint: false) { location = endSession.absoluteString }
             _ = try? await session.signOut(revokingTokens: true)
         }
         var response = Response.redirect(to: location, type: .normal)

@@ -193,6 +193,7 @@ struct WebSignInTests {
             let cCredential = try require(try await harness.store.tokenStorage.credential(for: try require(cCredentials.first)))
             let cIDToken = try require(cCredential.idToken?.reveal())
             #expect(!location.contains(cIDToken), "another session's ID token never reaches this browser")
+            #expect(!location.contains("id_token_hint"), "no ID token in a URL the browser sees")
             #expect(try await Self.sessionJSON(client, c)["signed_in"] == true)
             #expect(try await Self.sessionJSON(client, b)["signed_in"] == false)
         }

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""The security review's web attacks, run over HTTP against a running Examples/WebSignIn (each must fail).
+
+Usage: web-attacks.py BASE_URL USERNAME CHECK [CHECK ...]
+
+BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test account of its emulator. Checks:
+
+  concurrent-logout  N browsers sign in as the same user and N more as others, then all sign out at once (finding 1:
+                     a per-account lock that pinned a pooled connection deadlocked PostgreSQL's pool). Every sign-out
+                     must answer 303 and the sample must keep answering signed-in requests within seconds.
+  two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
+                     out (finding 2: one shared credential let B re-attach to C's tokens and carry C's ID token in its
+                     logout URL). B's logout URL must carry no ID token, and C must stay signed in.
+
+Prints one line per check and exits non-zero on the first failure. Cookies are kept by hand: the sample's
+`__Host-` cookies are `Secure`, which http.cookiejar would not send to http://127.0.0.1.
+"""
+import concurrent.futures
+import html.parser
+import json
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+N = 24
+
+
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+OPENER = urllib.request.build_opener(NoRedirect)
+
+
+class LoginForm(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.action, self.hidden = None, {}
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "form" and self.action is None:
+            self.action = attrs.get("action")
+        if tag == "input" and attrs.get("type") == "hidden":
+            self.hidden[attrs.get("name")] = attrs.get("value", "")
+
+
+class Browser:
+    """One browser: its own cookies, no automatic redirects."""
+
+    def __init__(self, base):
+        self.base, self.cookies = base, {}
+
+    def request(self, url, data=None, timeout=30):
+        if not url.startswith("http"):
+            url = self.base + url
+        headers = {}
+        if url.startswith(self.base) and self.cookies:
+            headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in self.cookies.items())
+        if data is not None:
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+            data = urllib.parse.urlencode(data).encode()
+        request = urllib.request.Request(url, data=data, headers=headers, method="POST" if data is not None else "GET")
+        try:
+            response = OPENER.open(request, timeout=timeout)
+            status, head, body = response.status, response.headers, response.read()
+        except urllib.error.HTTPError as error:
+            status, head, body = error.code, error.headers, error.read()
+        if url.startswith(self.base):
+            for value in head.get_all("Set-Cookie") or []:
+                name, _, rest = value.partition("=")
+                cookie_value = rest.split(";", 1)[0]
+                if "Max-Age=0" in value or cookie_value == "":
+                    self.cookies.pop(name, None)
+                else:
+                    self.cookies[name] = cookie_value
+        return status, head, body
+
+    def sign_in(self, username):
+        status, head, _ = self.request("/auth/oidc/login")
+        expect(status == 302, f"login answered {status}")
+        page_url = head["Location"]
+        status, _, page = self.request(page_url)
+        expect(status == 200, f"the emulator's login page answered {status}")
+        form = LoginForm()
+        form.feed(page.decode())
+        data = {**form.hidden, "username": username, "password": "emulator-password", "action": "approve"}
+        status, head, _ = self.request(urllib.parse.urljoin(page_url, form.action), data=data)
+        expect(status == 302, f"the emulator's login form answered {status}")
+        status, head, _ = self.request(head["Location"])
+        expect(status == 303, f"the sample's callback answered {status}")
+
+    def session(self, timeout=30):
+        status, _, body = self.request("/auth/session", timeout=timeout)
+        expect(status == 200, f"/auth/session answered {status}")
+        return json.loads(body)
+
+    def sign_out(self):
+        csrf = self.session()["csrf_token"]
+        return self.request("/auth/logout", data={"csrf_token": csrf})
+
+
+def expect(condition, message):
+    if not condition:
+        raise AssertionError(message)
+
+
+def concurrent_logout(base, username):
+    same = [Browser(base) for _ in range(N)]
+    with concurrent.futures.ThreadPoolExecutor(8) as pool:
+        list(pool.map(lambda b: b.sign_in(username), same))
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(N) as pool:
+        statuses = list(pool.map(lambda b: b.sign_out()[0], same))
+    took = time.monotonic() - started
+    expect(all(status == 303 for status in statuses), f"sign-outs answered {sorted(set(statuses))}")
+    probe = Browser(base)
+    probe.sign_in(username)
+    started = time.monotonic()
+    expect(probe.session(timeout=10)["signed_in"] is True, "a signed-in browser is no longer signed in")
+    expect(time.monotonic() - started < 5, "a signed-in request took more than 5 s after the burst")
+    probe.sign_out()
+    return f"{N} concurrent sign-outs of one user all answered 303 in {took:.1f} s; the sample still answers signed-in requests"
+
+
+def two_browsers(base, username):
+    a, b, c = Browser(base), Browser(base), Browser(base)
+    a.sign_in(username)
+    b.sign_in(username)
+    expect(a.sign_out()[0] == 303, "A could not sign out")
+    expect(b.session()["signed_in"] is True, "B lost its session when A signed out")
+    c.sign_in(username)
+    status, head, _ = b.sign_out()
+    expect(status == 303, f"B's sign-out answered {status}")
+    location = head["Location"]
+    hint = urllib.parse.parse_qs(urllib.parse.urlsplit(location).query).get("id_token_hint", [None])[0]
+    expect(c.session()["signed_in"] is True, "C was signed out by B's sign-out")
+    status, _, body = c.request("/")
+    expect(status == 200, f"C's page answered {status}")
+    c.sign_out()
+    expect(hint is None and "eyJ" not in location, "B's sign-out URL carries an ID token")
+    return "A's sign-out left B signed in with its own tokens; B's sign-out URL carries no ID token; C stays signed in"
+
+
+CHECKS = {"concurrent-logout": concurrent_logout, "two-browsers": two_browsers}
+
+
+def main():
+    base, username, *checks = sys.argv[1:]
+    for check in checks:
+        try:
+            print(f"web-attacks {check}: {CHECKS[check](base.rstrip('/'), username)}")
+        except AssertionError as error:
+            sys.exit(f"web-attacks {check}: FAILED: {error}")
+
+
+if __name__ == "__main__":
+    main()
