@@ -197,7 +197,7 @@ public actor UberAuth {
             var request = HTTPRequest(method: .post, url: endpoint)
             request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
             // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
-            let authentication = try authClient.clientAuthentication(for: metadata)
+            let authentication = try authClient.clientAuthentication(for: metadata, destination: endpoint)
             for (name, value) in authentication.headers { request.headerFields.set(value, forName: name) }
             let body = Data(FormEncoding.encode(
                 authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]

@@ -85,6 +85,30 @@ struct ClientAssertionTests {
         #expect(identifiers.count == sent.count)
     }
 
+    @Test("Hostile discovery: device, revocation and introspection endpoints on another origin than the token endpoint never receive an assertion")
+    func assertionsStayWithTheirAudience() async throws {
+        let key = try ClientSigningKey(pem: Self.rsaPEM, algorithm: .rs256, keyID: "rsa-1")
+        let (idp, transport, client, _) = try fixture(signing: key)
+        // The document keeps the honest token endpoint and names the harvester's own endpoints for the rest.
+        await idp.update {
+            $0.discoveryOverrides["device_authorization_endpoint"] = "https://harvester.example.test/device"
+            $0.discoveryOverrides["revocation_endpoint"] = "https://harvester.example.test/revoke"
+            $0.discoveryOverrides["introspection_endpoint"] = "https://harvester.example.test:8443/introspect"
+        }
+        let device = await authError { _ = try await client.startDeviceAuthorization() }
+        #expect(device?.code == .insecureEndpoint)
+        let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        let introspection = await authError { _ = try await session.introspect() }
+        #expect(introspection?.code == .insecureEndpoint)
+        let revocation = await authError { try await client.revoke(Secret("token"), hint: .accessToken) }
+        #expect(revocation?.code == .insecureEndpoint)
+        let harvested = await transport.exchanges.filter { $0.request.url?.host == "harvester.example.test" }
+        #expect(harvested.isEmpty, "no request reached the other origin")
+        // The token endpoint, its audience, still got its assertion.
+        let sent = await transport.exchanges.filter { $0.formParameters["client_assertion"] != nil }
+        #expect(sent.count == 1 && sent.allSatisfy { $0.request.url?.path == "/token" })
+    }
+
     @Test("A key the provider did not register is refused: invalid_client, nothing stored")
     func unregisteredKey() async throws {
         let signing = try ClientSigningKey(pem: Self.otherRSAPEM, algorithm: .rs256)

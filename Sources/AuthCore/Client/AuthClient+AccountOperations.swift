@@ -69,7 +69,7 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata, destination: endpoint)
         _ = try await providerHTTP.postForm(endpoint, endpoint: "revocation_endpoint", parameters: parameters, headers: headers)
         log(.info, "token.revoked", "Token revoked.", ["hint": hint.rawValue])
     }
@@ -89,7 +89,7 @@ extension AuthClient {
         }
         var parameters: [(String, String)] = [("token", token.reveal()), ("token_type_hint", hint.rawValue)]
         var headers: [String: String] = [:]
-        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        try tokenEndpoint.authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata, destination: endpoint)
         let data = try await providerHTTP.postForm(endpoint, endpoint: "introspection_endpoint", parameters: parameters, headers: headers)
         let object = try providerHTTP.decodeObject(data, what: "introspection response")
         guard let active = object["active"]?.boolValue else {

@@ -22,7 +22,7 @@ extension AuthClient {
             }
             var form: [(String, String)] = [("scope", requested.joined(separator: " "))]
             var headers: [String: String] = [:]
-            try tokenEndpoint.authenticateClient(parameters: &form, headers: &headers, metadata: metadata)
+            try tokenEndpoint.authenticateClient(parameters: &form, headers: &headers, metadata: metadata, destination: endpoint)
             form += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             let data = try await providerHTTP.postForm(endpoint, endpoint: "device_authorization_endpoint", parameters: form, headers: headers)
             let authorization = try deviceAuthorization(from: data, metadata: metadata, scopes: requested)

@@ -6,9 +6,10 @@ extension AuthClient {
     /// token, device authorization, revocation and introspection requests, so `private_key_jwt` or a secret is
     /// applied once and the same way everywhere.
     ///
-    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
-    package func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
-        try tokenEndpoint.clientAuthentication(for: metadata)
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key; `insecure_endpoint` when
+    ///   `destination` is on another origin than the token endpoint an assertion is made for.
+    package func clientAuthentication(for metadata: ProviderMetadata, destination: URL) throws -> (parameters: [(String, String)], headers: [String: String]) {
+        try tokenEndpoint.clientAuthentication(for: metadata, destination: destination)
     }
 
     /// A key from a document the provider publishes at `url` (a JWKS, or another format such as a DID document that

@@ -60,7 +60,7 @@ struct TokenEndpoint: Sendable {
         let form = { [self] () throws -> (parameters: [(String, String)], headers: [String: String]) in
             var parameters = grantParameters
             var headers = providerHeaders
-            try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+            try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata, destination: metadata.tokenEndpoint)
             parameters += extra.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             return (parameters, headers)
         }
@@ -111,24 +111,51 @@ struct TokenEndpoint: Sendable {
         }
     }
 
-    /// The client's credentials alone, as form parameters and headers (what ``AuthClient/clientAuthentication(for:)``
-    /// hands to a provider's own back-end calls).
+    /// The client's credentials alone, as form parameters and headers, for a request to `destination` (what
+    /// `AuthClient.clientAuthentication(for:destination:)` hands to a provider's own back-end calls).
     ///
-    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
-    func clientAuthentication(for metadata: ProviderMetadata) throws -> (parameters: [(String, String)], headers: [String: String]) {
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key; `insecure_endpoint` when an
+    ///   assertion would go to another origin than the token endpoint it is made for.
+    func clientAuthentication(for metadata: ProviderMetadata, destination: URL) throws -> (parameters: [(String, String)], headers: [String: String]) {
         var parameters: [(String, String)] = []
         var headers: [String: String] = [:]
-        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata)
+        try authenticateClient(parameters: &parameters, headers: &headers, metadata: metadata, destination: destination)
         return (parameters, headers)
     }
 
     /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
     /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
     /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
-    /// client — token, device authorization, revocation, introspection — comes through here.
+    /// client — token, device authorization, revocation, introspection, PAR — comes through here, naming where the
+    /// request goes.
     ///
-    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key.
-    func authenticateClient(parameters: inout [(String, String)], headers: inout [String: String], metadata: ProviderMetadata) throws {
+    /// An assertion goes only to the origin of the token endpoint it names as its audience. A discovery document can
+    /// name endpoints anywhere; one that names an honest server's token endpoint and its own device, revocation or
+    /// introspection endpoint would otherwise receive fresh assertions valid at the honest server (the audience
+    /// injection of draft-ietf-oauth-rfc7523bis).
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key; `insecure_endpoint` when an
+    ///   assertion would go to another origin than the token endpoint's.
+    /// Whether `a` and `b` have the same scheme, host and port (RFC 6454 origin).
+    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
+            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
+    }
+
+    private static func defaultPort(_ url: URL) -> Int? {
+        switch url.scheme?.lowercased() {
+        case "https": 443
+        case "http": 80
+        default: nil
+        }
+    }
+
+    func authenticateClient(
+        parameters: inout [(String, String)],
+        headers: inout [String: String],
+        metadata: ProviderMetadata,
+        destination: URL
+    ) throws {
         let client = provider.client
         switch client.authenticationMethod {
         case .none:
@@ -140,6 +167,13 @@ struct TokenEndpoint: Sendable {
         case .privateKeyJWT:
             guard let key = client.signingKey else {
                 throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's private key (signingKey).", providerID: provider.id)
+            }
+            guard Self.sameOrigin(destination, metadata.tokenEndpoint) else {
+                throw AuthError(
+                    .insecureEndpoint,
+                    "The provider's endpoint \(destination.host ?? "?") is on another origin than its token endpoint (\(metadata.tokenEndpoint.host ?? "?")); a client assertion made for the token endpoint is never sent elsewhere.",
+                    providerID: provider.id
+                )
             }
             let assertion = try ClientAssertion.make(
                 clientID: client.clientID, audience: metadata.tokenEndpoint.absoluteString, key: key, now: clock.now()

@@ -76,7 +76,7 @@ extension AuthError {
 extension HTTPFields {
     /// Sets the field named `name` (spelled as a string, as provider code and vendor documents do) to `value`.
     ///
-    /// Names come from this package's own constants and from `AuthClient.clientAuthentication(for:)`, all valid
+    /// Names come from this package's own constants and from `AuthClient.clientAuthentication(for:destination:)`, all valid
     /// tokens; an invalid one is a programming error.
     package mutating func set(_ value: String, forName name: String) {
         guard let field = HTTPField.Name(name) else { preconditionFailure("'\(name)' is not an HTTP field name") }
