@@ -11,6 +11,9 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
   two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
                      out (finding 2: one shared credential let B re-attach to C's tokens and carry C's ID token in its
                      logout URL). B's logout URL must carry no ID token, and C must stay signed in.
+  flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
+                     after (finding 3: each start used to be stored for ten minutes). Real users must sign in; with
+                     WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
 
 Prints one line per check and exits non-zero on the first failure. Cookies are kept by hand: the sample's
 `__Host-` cookies are `Secure`, which http.cookiejar would not send to http://127.0.0.1.
@@ -18,6 +21,7 @@ Prints one line per check and exits non-zero on the first failure. Cookies are k
 import concurrent.futures
 import html.parser
 import json
+import os
 import sys
 import time
 import urllib.error
@@ -145,7 +149,41 @@ def two_browsers(base, username):
     return "A's sign-out left B signed in with its own tokens; B's sign-out URL carries no ID token; C stays signed in"
 
 
-CHECKS = {"concurrent-logout": concurrent_logout, "two-browsers": two_browsers}
+def resident_kib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
+
+
+def flood(base, username):
+    pid = os.environ.get("WEB_PID")
+    before = resident_kib(pid) if pid else None
+    started = time.monotonic()
+
+    def start(_):
+        return Browser(base).request("/auth/oidc/login")[0]
+
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        starts = pool.map(start, range(3000))
+        real = Browser(base)
+        real.sign_in(username)  # during the flood
+        statuses = list(starts)
+    took = time.monotonic() - started
+    expect(all(status == 302 for status in statuses), f"sign-in starts answered {sorted(set(statuses))}")
+    expect(real.session()["signed_in"] is True, "the real user signed in during the flood is not signed in")
+    after_flood = Browser(base)
+    after_flood.sign_in(username)
+    expect(after_flood.session()["signed_in"] is True, "a real user cannot sign in after the flood")
+    real.sign_out()
+    after_flood.sign_out()
+    growth = ""
+    if pid:
+        grown = resident_kib(pid) - before
+        expect(grown < 64 * 1024, f"the sample's memory grew by {grown // 1024} MiB")
+        growth = f"; resident memory {grown // 1024:+d} MiB"
+    return f"3000 sign-in starts in {took:.1f} s stored nothing; real users signed in during and after{growth}"
+
+
+CHECKS = {"concurrent-logout": concurrent_logout, "two-browsers": two_browsers, "flood": flood}
 
 
 def main():

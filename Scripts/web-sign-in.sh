@@ -39,6 +39,7 @@ port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
 # Both instances build callbacks on B's origin: the provider sends the browser back to B whichever instance started.
 "$bin/web-sign-in" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres > "$work/b.log" 2>&1 &
 pids+=($!)
+pid_b=$!
 "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" --emulators-dir "$work/emu" --postgres > "$work/a.log" 2>&1 &
 pids+=($!)
 for port in "$port_a" "$port_b"; do
@@ -69,7 +70,7 @@ echo "web-sign-in: every provider on instance B"
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
 echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/web-attacks.py)"
-python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" two-browsers concurrent-logout \
+WEB_PID="$pid_b" python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" two-browsers concurrent-logout flood \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \

@@ -56,9 +56,13 @@ struct WebSignInApp: AsyncParsableCommand {
         }
         let store: any WebSessionStore
         var prepare: (@Sendable () async throws -> Void)?
+        // Instances sharing PostgreSQL share the key that seals a started sign-in into the browser's cookie too, so
+        // a sign-in started on one completes on another; in memory, one instance draws its own.
+        var signInCookieKey: Data?
         if postgres {
             let client = try Self.postgresClient()
             services.append(client)
+            signInCookieKey = try Self.encryptionKey()
             let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try Self.encryptionKey())
             store = postgresStore
             prepare = { try await postgresStore.prepare() }
@@ -70,7 +74,7 @@ struct WebSignInApp: AsyncParsableCommand {
             providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
             store: store,
             transport: transport,
-            configuration: WebSignInConfiguration(publicURL: publicURL)
+            configuration: WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
         )
         let router = Router(context: BasicWebSignInRequestContext.self)
         router.add(middleware: webSignIn.middleware)

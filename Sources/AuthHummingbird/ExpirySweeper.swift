@@ -2,8 +2,8 @@
 import AuthCore
 import Foundation
 
-/// Deletes expired pending sign-ins and sessions at most once a minute, on the back of sign-in requests: a browser
-/// that starts sign-ins and never finishes them (or a script doing it on purpose) cannot fill the store.
+/// Deletes expired sessions at most once a minute, on the back of completed sign-ins (the only requests that add
+/// any): abandoned sessions do not pile up, and no request pays for a sweep more than once a minute.
 actor ExpirySweeper {
     private var lastSweep: Date?
     private let interval: TimeInterval

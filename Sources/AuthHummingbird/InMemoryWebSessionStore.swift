@@ -4,7 +4,6 @@ public import Foundation
 
 /// A ``WebSessionStore`` in this process's memory: one instance, nothing to set up, nothing survives a restart.
 public actor InMemoryWebSessionStore: WebSessionStore {
-    private var pending: [String: PendingWebSignIn] = [:]
     private var sessions: [String: WebSessionRecord] = [:]
     /// The users' credentials, in memory.
     public nonisolated let tokenStorage: any TokenStorage
@@ -12,17 +11,6 @@ public actor InMemoryWebSessionStore: WebSessionStore {
     /// Creates an empty store.
     public init(tokenStorage: any TokenStorage = InMemoryTokenStorage()) {
         self.tokenStorage = tokenStorage
-    }
-
-    /// Keeps `signIn` until it expires.
-    public func savePendingSignIn(_ signIn: PendingWebSignIn) {
-        pending[signIn.state] = signIn
-    }
-
-    /// Removes and returns the unexpired pending sign-in with `state`, at most once.
-    public func takePendingSignIn(state: String, now: Date) -> PendingWebSignIn? {
-        guard let entry = pending.removeValue(forKey: state), entry.expiresAt > now else { return nil }
-        return entry
     }
 
     /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
@@ -41,13 +29,12 @@ public actor InMemoryWebSessionStore: WebSessionStore {
         sessions[key] = nil
     }
 
-    /// Deletes expired pending sign-ins and sessions.
+    /// Deletes expired sessions.
     public func removeExpired(now: Date) {
-        pending = pending.filter { $0.value.expiresAt > now }
         sessions = sessions.filter { $0.value.expiresAt > now }
     }
 
-    /// How many sign-ins are waiting and how many sessions exist (for tests and health pages).
-    public var counts: (pendingSignIns: Int, sessions: Int) { (pending.count, sessions.count) }
+    /// How many sessions exist, expired ones not yet removed included (for tests and health pages).
+    public var sessionCount: Int { sessions.count }
 }
 #endif

@@ -2,49 +2,24 @@
 public import AuthCore
 public import Foundation
 
-/// Where a web app keeps what outlives one request: sign-ins waiting for their callback, signed-in browser
-/// sessions, and (through ``tokenStorage``) the users' credentials.
+/// Where a web app keeps what outlives one request: signed-in browser sessions and (through ``tokenStorage``) the
+/// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
+/// so starting sign-ins writes nothing here.
 ///
 /// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; ``PostgresWebSessionStore`` lets several
-/// instances share everything, so a sign-in started on one completes on another. Session ids reach a store only as
-/// their SHA-256 (a leaked table does not hand out sessions), and tokens only encrypted where the store is shared.
+/// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
+/// sessions), and tokens only encrypted where the store is shared.
 public protocol WebSessionStore: Sendable {
-    /// Keeps `signIn` until its ``PendingWebSignIn/expiresAt``.
-    func savePendingSignIn(_ signIn: PendingWebSignIn) async throws
-    /// Removes and returns the unexpired pending sign-in whose `state` is `state`. Each is returned at most once,
-    /// whichever instance asks first: a replayed callback finds nothing.
-    func takePendingSignIn(state: String, now: Date) async throws -> PendingWebSignIn?
     /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
     func saveSession(_ session: WebSessionRecord, key: String) async throws
     /// The unexpired session under `key`.
     func session(key: String, now: Date) async throws -> WebSessionRecord?
     /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
     func removeSession(key: String) async throws
-    /// Deletes expired pending sign-ins and sessions.
+    /// Deletes expired sessions.
     func removeExpired(now: Date) async throws
     /// Where the signed-in users' credentials are kept (every instance must see the same).
     var tokenStorage: any TokenStorage { get }
-}
-
-/// A sign-in waiting for its callback: the engine's ``PendingSignIn`` and the browser it belongs to.
-public struct PendingWebSignIn: Sendable, Codable {
-    /// The `state` of the authorization request.
-    public var state: String { pending.state }
-    /// The provider's name in the routes (`grab`, `oidc`, …).
-    public let providerName: String
-    /// What the callback is checked against (PKCE verifier, nonce, …).
-    public let pending: PendingSignIn
-    /// The SHA-256 (hex) of the random value in the browser's sign-in cookie: only that browser can complete it.
-    public let browserBinding: String
-    /// When it stops being accepted.
-    public var expiresAt: Date { pending.expiresAt }
-
-    /// Creates an entry.
-    public init(providerName: String, pending: PendingSignIn, browserBinding: String) {
-        self.providerName = providerName
-        self.pending = pending
-        self.browserBinding = browserBinding
-    }
 }
 
 /// A signed-in browser: who, with which provider, and where the tokens are. No token is in here.

@@ -4,8 +4,8 @@ import Foundation
 import Hummingbird
 
 extension WebSignIn {
-    /// `GET /auth/{provider}/login`: a new authorization request, its secrets in the store, a random value in this
-    /// browser's sign-in cookie (only its hash in the store), and a redirect to the provider.
+    /// `GET /auth/{provider}/login`: a new authorization request, its secrets sealed into this browser's sign-in
+    /// cookie (nothing is stored: see `SignInCookie`), and a redirect to the provider.
     func login(_ request: Request, context: Context) async throws -> Response {
         let name = context.parameters.get("provider") ?? ""
         guard let client = clients[name] else {
@@ -23,19 +23,22 @@ extension WebSignIn {
         } catch let error as AuthError {
             return Self.failure(error, status: .badGateway)
         }
-        await sweeper.sweepIfDue(store, now: clock.now())
-        let binding = SecureRandom.token()
-        try await store.savePendingSignIn(PendingWebSignIn(providerName: name, pending: pending, browserBinding: Self.digest(binding)))
+        let sealed: String
+        do {
+            sealed = try signInCookie.seal(SignInCookie.Content(providerName: name, pending: pending))
+        } catch let error as AuthError {
+            return Self.failure(error, status: .internalServerError)
+        }
         var response = Response.redirect(to: authorization.url.absoluteString, type: .found)
         response.headers[.cacheControl] = "no-store"
         let lifetime = max(0, Int(pending.expiresAt.timeIntervalSince(clock.now())))
-        response.setCookie(Self.cookie(WebSignInConfiguration.signInCookieName, binding, maxAge: lifetime, sameSite: .lax))
+        response.setCookie(Self.cookie(WebSignInConfiguration.signInCookieName, sealed, maxAge: lifetime, sameSite: .lax))
         return response
     }
 
-    /// `GET /auth/{provider}/callback`: the pending sign-in of this `state` is taken out of the store (once, whatever
-    /// happens next), must belong to this browser's sign-in cookie, and is completed by the engine; then a new
-    /// session id (never the one the browser had: no fixation) goes into the session cookie.
+    /// `GET /auth/{provider}/callback`: the browser's sign-in cookie must open with this app's key and hold this
+    /// `state`, this provider and an unexpired sign-in, which the engine completes; the cookie is cleared whatever
+    /// happens, and a new session id (never the one the browser had: no fixation) goes into the session cookie.
     func callback(_ request: Request, context: Context) async throws -> Response {
         let name = context.parameters.get("provider") ?? ""
         guard let client = clients[name] else {
@@ -46,14 +49,17 @@ extension WebSignIn {
         guard let state, !state.isEmpty else {
             return Self.page(status: .badRequest, title: "Sign-in failed", message: "The provider's answer has no state; start the sign-in again.")
         }
-        guard let entry = try await store.takePendingSignIn(state: state, now: clock.now()), entry.providerName == name else {
-            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This sign-in is unknown, expired or already completed; start it again.")
+        guard let sealed = request.cookies[WebSignInConfiguration.signInCookieName]?.value, !sealed.isEmpty else {
+            return Self.signInRefused("This browser did not start this sign-in (its sign-in cookie is missing); start it again.")
         }
-        guard let binding = request.cookies[WebSignInConfiguration.signInCookieName]?.value, !binding.isEmpty else {
-            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This browser did not start this sign-in (its sign-in cookie is missing); start it again.")
+        guard let entry = signInCookie.open(sealed) else {
+            return Self.signInRefused("This browser's sign-in cookie was not made by this app (or was altered); start the sign-in again.")
         }
-        guard Self.constantTimeEqual(Self.digest(binding), entry.browserBinding) else {
-            return Self.page(status: .badRequest, title: "Sign-in failed", message: "This browser did not start this sign-in (its sign-in cookie belongs to another); start it again.")
+        guard Self.constantTimeEqual(entry.pending.state, state), entry.providerName == name else {
+            return Self.signInRefused("This answer belongs to another sign-in than this browser's; start it again.")
+        }
+        guard entry.pending.expiresAt > clock.now() else {
+            return Self.signInRefused("This sign-in expired; start it again.")
         }
         // The redirect as the engine checks it: the registered callback URL with the provider's parameters.
         let callback = configuration.callbackURL(for: name)
@@ -64,8 +70,11 @@ extension WebSignIn {
         do {
             session = try await client.completeSignIn(redirect: redirect, resuming: entry.pending)
         } catch let error as AuthError {
-            return Self.failure(error, status: error.code == .authorizationFailed || error.code == .accessDenied ? .forbidden : .badRequest)
+            var response = Self.failure(error, status: error.code == .authorizationFailed || error.code == .accessDenied ? .forbidden : .badRequest)
+            response.setCookie(Self.cookie(WebSignInConfiguration.signInCookieName, "", maxAge: 0, sameSite: .lax))
+            return response
         }
+        await sweeper.sweepIfDue(store, now: clock.now())
         let credential = await session.credential
         let claims = await session.idTokenClaims
         let providerName = type(of: client.provider).displayName
@@ -135,6 +144,13 @@ extension WebSignIn {
             headers: [.contentType: "application/json", .cacheControl: "no-store"],
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: data))
         )
+    }
+
+    /// A refused callback: 400 with `message`, and the sign-in cookie cleared (it cannot be used again).
+    static func signInRefused(_ message: String) -> Response {
+        var response = page(status: .badRequest, title: "Sign-in failed", message: message)
+        response.setCookie(cookie(WebSignInConfiguration.signInCookieName, "", maxAge: 0, sameSite: .lax))
+        return response
     }
 
     // MARK: Responses

@@ -27,24 +27,27 @@ public import Hummingbird
 public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     /// One client per provider name, all keeping credentials in the store's token storage.
     let clients: [String: AuthClient]
-    /// Pending sign-ins, sessions and credentials.
+    /// Sessions and credentials.
     public let store: any WebSessionStore
     /// Routes and cookies.
     public let configuration: WebSignInConfiguration
     let clock: any WallClock
     let sweeper = ExpirySweeper()
+    /// Seals sign-ins waiting for their callback into the browser's cookie.
+    let signInCookie: SignInCookie
 
     /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
     ///
     /// - Parameters:
     ///   - providers: the providers, for example from a ``ProviderRegistry`` by name.
-    ///   - store: where pending sign-ins, sessions and credentials live: ``InMemoryWebSessionStore`` for one
+    ///   - store: where sessions and credentials live: ``InMemoryWebSessionStore`` for one
     ///     instance, ``PostgresWebSessionStore`` for several.
     ///   - transport: how the server reaches the providers (`AsyncHTTPClientTransport` on a server).
     ///   - configuration: the app's public URL, route prefix and cookie strictness.
     ///   - clock: the system clock by default.
     ///   - logger: swift-log by default.
-    /// - Throws: `invalid_configuration` for a provider name that is not a single URL path segment.
+    /// - Throws: `invalid_configuration` for a provider name that is not a single URL path segment, or a
+    ///   ``WebSignInConfiguration/signInCookieKey`` that is not 32 bytes.
     public init(
         providers: [String: any AuthProvider],
         store: any WebSessionStore,
@@ -63,6 +66,7 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
         self.store = store
         self.configuration = configuration
         self.clock = clock
+        self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
     }
 
     /// Creates the routes' handler for the providers a registry builds by name from `configurations` (the route name

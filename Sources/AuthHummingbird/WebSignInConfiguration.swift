@@ -32,10 +32,15 @@ public struct WebSignInConfiguration: Sendable {
     public var afterSignOut: String
     /// Options for each provider's sign-ins (`acrValues`, `prompt`, …), by the provider's name in the routes.
     public var signInOptions: [String: SignInOptions]
+    /// The 32-byte key that seals a sign-in waiting for its callback into the browser's sign-in cookie (AES-256-GCM),
+    /// the same on every instance of the app; `nil` draws a random key for this process, enough for one instance.
+    /// It may be the session store's key (the cookie's own key is derived from it with HKDF); keep it in a secret
+    /// manager.
+    public var signInCookieKey: Data?
 
     /// The session cookie's name.
     public static let sessionCookieName = "__Host-auth_session"
-    /// The sign-in cookie's name: it binds a pending sign-in to the browser that started it.
+    /// The sign-in cookie's name: it holds the sealed sign-in of the browser that started it.
     public static let signInCookieName = "__Host-auth_signin"
 
     /// Creates a configuration.
@@ -46,7 +51,8 @@ public struct WebSignInConfiguration: Sendable {
         sessionCookieSameSite: SameSite = .lax,
         afterSignIn: String = "/",
         afterSignOut: String = "/",
-        signInOptions: [String: SignInOptions] = [:]
+        signInOptions: [String: SignInOptions] = [:],
+        signInCookieKey: Data? = nil
     ) {
         self.publicURL = publicURL
         self.pathPrefix = pathPrefix
@@ -55,6 +61,7 @@ public struct WebSignInConfiguration: Sendable {
         self.afterSignIn = afterSignIn
         self.afterSignOut = afterSignOut
         self.signInOptions = signInOptions
+        self.signInCookieKey = signInCookieKey
     }
 
     /// The callback URL of `provider`: what the provider must have registered.

@@ -9,9 +9,10 @@ public import PostgresNIO
 /// A ``WebSessionStore`` in PostgreSQL (postgres-nio), shared by every instance of a web app: a sign-in started on
 /// one instance completes on another, a session works on all, and a refresh runs once across them all.
 ///
-/// Everything secret is sealed with AES-256-GCM under the app's key before it reaches the database — pending sign-ins
-/// (PKCE verifier, nonce, DPoP key), session records (CSRF token) and credentials (tokens) — each bound to its row's
-/// key, so rows cannot be swapped. Session ids and sign-in states are stored as their SHA-256. Run
+/// Everything secret is sealed with AES-256-GCM under the app's key before it reaches the database — session records
+/// (CSRF token) and credentials (tokens) — each bound to its row's key, so rows cannot be swapped. Session ids are
+/// stored as their SHA-256. (Sign-ins waiting for their callback are in the browser's sealed cookie; give every
+/// instance the same ``WebSignInConfiguration/signInCookieKey``.) Run
 /// ``prepare()`` once at start-up (it creates the tables if needed); the caller runs the `PostgresClient`.
 public final class PostgresWebSessionStore: WebSessionStore {
     let sealer: Sealer
@@ -49,8 +50,6 @@ public final class PostgresWebSessionStore: WebSessionStore {
     /// the same moment.
     public func prepare() async throws {
         let statements: [PostgresQuery] = [
-            "CREATE TABLE IF NOT EXISTS auth_pending_sign_ins (state_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
-            "CREATE INDEX IF NOT EXISTS auth_pending_sign_ins_expiry ON auth_pending_sign_ins (expires_at)",
             "CREATE TABLE IF NOT EXISTS auth_sessions (session_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
             "CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at)",
             "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
@@ -66,29 +65,6 @@ public final class PostgresWebSessionStore: WebSessionStore {
         } catch {
             throw AuthError(.storageUnavailable, "PostgreSQL could not create the session store's tables: \(String(reflecting: error))", underlying: error)
         }
-    }
-
-    /// Keeps `signIn` until it expires.
-    public func savePendingSignIn(_ signIn: PendingWebSignIn) async throws {
-        let key = Self.digest(signIn.state)
-        let sealed = try sealer.seal(try JSONEncoder().encode(signIn), context: "pending:" + key)
-        try await run(
-            "INSERT INTO auth_pending_sign_ins (state_hash, sealed, expires_at) VALUES (\(key), \(sealed), \(signIn.expiresAt)) ON CONFLICT (state_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at"
-        )
-    }
-
-    /// Removes and returns the unexpired pending sign-in with `state`, at most once.
-    public func takePendingSignIn(state: String, now: Date) async throws -> PendingWebSignIn? {
-        let key = Self.digest(state)
-        // DELETE … RETURNING: exactly one instance gets the row, however many callbacks race for it.
-        let rows = try await query("DELETE FROM auth_pending_sign_ins WHERE state_hash = \(key) RETURNING sealed, expires_at")
-        for try await (sealed, expiresAt) in rows.decode((Data, Date).self) {
-            guard expiresAt > now else { return nil }
-            let signIn = try JSONDecoder().decode(PendingWebSignIn.self, from: try sealer.open(sealed, context: "pending:" + key))
-            // The column only lets the cleanup find old rows; the sealed expiry is the one an attacker cannot move.
-            return signIn.expiresAt > now ? signIn : nil
-        }
-        return nil
     }
 
     /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
@@ -114,17 +90,16 @@ public final class PostgresWebSessionStore: WebSessionStore {
         try await run("DELETE FROM auth_sessions WHERE session_hash = \(key)")
     }
 
-    /// Deletes expired pending sign-ins and sessions.
+    /// Deletes expired sessions.
     public func removeExpired(now: Date) async throws {
-        try await run("DELETE FROM auth_pending_sign_ins WHERE expires_at <= \(now)")
         try await run("DELETE FROM auth_sessions WHERE expires_at <= \(now)")
     }
 
-    /// How many sign-ins are waiting and how many sessions exist (for tests and health pages).
-    public func counts() async throws -> (pendingSignIns: Int, sessions: Int) {
-        let rows = try await query("SELECT (SELECT count(*) FROM auth_pending_sign_ins), (SELECT count(*) FROM auth_sessions)")
-        for try await (pending, sessions) in rows.decode((Int, Int).self) { return (pending, sessions) }
-        return (0, 0)
+    /// How many sessions exist, expired ones not yet removed included (for tests and health pages).
+    public func sessionCount() async throws -> Int {
+        let rows = try await query("SELECT count(*) FROM auth_sessions")
+        for try await count in rows.decode(Int.self) { return count }
+        return 0
     }
 
     private func run(_ statement: PostgresQuery) async throws { try await statements.run(statement) }

@@ -17,15 +17,24 @@ struct WebSignInHarness {
 
     /// Another instance of the same app in front of the same identity provider, with its own store handle.
     func sibling(store: any WebSessionStore) throws -> WebSignInHarness {
-        try WebSignInHarness(idp: idp, store: store, sameSite: webSignIn.configuration.sessionCookieSameSite, clock: idp.clock)
+        try WebSignInHarness(idp: idp, store: store, sameSite: webSignIn.configuration.sessionCookieSameSite, clock: idp.clock, cookieKey: Self.cookieKey)
     }
 
-    init(store: any WebSessionStore = InMemoryWebSessionStore(), sameSite: WebSignInConfiguration.SameSite = .lax, clock: any WallClock = SystemWallClock()) throws {
-        try self.init(idp: nil, store: store, sameSite: sameSite, clock: clock)
+    /// The sign-in cookie key every instance of the test app shares.
+    static let cookieKey = Data(repeating: 9, count: 32)
+
+    init(
+        store: any WebSessionStore = InMemoryWebSessionStore(), sameSite: WebSignInConfiguration.SameSite = .lax,
+        clock: any WallClock = SystemWallClock(), cookieKey: Data = WebSignInHarness.cookieKey
+    ) throws {
+        try self.init(idp: nil, store: store, sameSite: sameSite, clock: clock, cookieKey: cookieKey)
     }
 
-    private init(idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite, clock: any WallClock = SystemWallClock()) throws {
-        let configuration = WebSignInConfiguration(publicURL: Self.appURL, sessionCookieSameSite: sameSite)
+    private init(
+        idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite,
+        clock: any WallClock = SystemWallClock(), cookieKey: Data
+    ) throws {
+        let configuration = WebSignInConfiguration(publicURL: Self.appURL, sessionCookieSameSite: sameSite, signInCookieKey: cookieKey)
         let callback = configuration.callbackURL(for: "oidc")
         let idpConfiguration = TestIdentityProvider.Configuration(
             clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]

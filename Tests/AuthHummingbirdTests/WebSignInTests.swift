@@ -75,7 +75,7 @@ struct WebSignInTests {
         }
     }
 
-    @Test("Hostile: a callback with another browser's sign-in cookie (forged binding) is 400; nothing stored, the sign-in is spent")
+    @Test("Hostile: another sign-in's answer delivered to a browser (login CSRF) is 400; nothing stored, no code redeemed")
     func forgedStateCookie() async throws {
         let harness = try WebSignInHarness()
         try await harness.application().test(.router) { client in
@@ -89,13 +89,13 @@ struct WebSignInTests {
             let callback = try await harness.followToProvider(try require(attackerLogin.headers[.location]))
             let forged = try await client.execute(uri: callback, method: .get, headers: victim.header)
             #expect(forged.status == .badRequest)
-            #expect(String(buffer: forged.body).contains("its sign-in cookie belongs to another"))
-            #expect(forged.headers[values: .setCookie].isEmpty)
+            #expect(String(buffer: forged.body).contains("belongs to another sign-in than this browser"))
+            #expect(!forged.headers[values: .setCookie].contains { $0.hasPrefix(WebSignInConfiguration.sessionCookieName) }, "no session")
             #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
             #expect(await harness.idp.tokenRequestsByGrant["authorization_code"] == nil, "no code was redeemed")
-            // The real owner cannot use it afterwards either: the pending sign-in was taken out at the first attempt.
-            let late = try await client.execute(uri: callback, method: .get, headers: attacker.header)
-            #expect(late.status == .badRequest)
+            victim.update(from: forged)
+            #expect(victim.values[WebSignInConfiguration.signInCookieName] == nil, "the victim's sign-in cookie is spent")
+            #expect(try await Self.sessionJSON(client, victim)["signed_in"] == false)
         }
     }
 
@@ -109,11 +109,11 @@ struct WebSignInTests {
             #expect(response.status == .badRequest)
             #expect(String(buffer: response.body).contains("sign-in cookie is missing"))
             #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
-            #expect(await (harness.store as! InMemoryWebSessionStore).counts == (0, 0))
+            #expect(await (harness.store as! InMemoryWebSessionStore).sessionCount == 0)
         }
     }
 
-    @Test("Hostile: a replayed callback is 400 and starts no second session")
+    @Test("Hostile: a replayed callback, even with a copy of the sign-in cookie, is 400 and starts no second session (the provider redeems a code once)")
     func replayedCallback() async throws {
         let harness = try WebSignInHarness()
         try await harness.application().test(.router) { client in
@@ -126,9 +126,13 @@ struct WebSignInTests {
             #expect(first.status == .seeOther)
             let replay = try await client.execute(uri: callback, method: .get, headers: binding.header)
             #expect(replay.status == .badRequest)
-            #expect(String(buffer: replay.body).contains("already completed"))
-            #expect(await (harness.store as! InMemoryWebSessionStore).counts.sessions == 1)
-            #expect(await harness.idp.tokenRequestsByGrant["authorization_code"] == 1)
+            #expect(String(buffer: replay.body).contains("invalid_grant"))
+            #expect(await (harness.store as! InMemoryWebSessionStore).sessionCount == 1)
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1)
+            // And the browser itself no longer has the cookie to replay.
+            var after = binding
+            after.update(from: first)
+            #expect(after.values[WebSignInConfiguration.signInCookieName] == nil)
         }
     }
 
@@ -249,17 +253,79 @@ struct WebSignInTests {
         }
     }
 
-    @Test("Expired pending sign-ins are swept on the back of later sign-ins, at most once a minute")
+    @Test("Hostile flood: 2,000 unauthenticated sign-in starts store nothing, and a real user signs in during and after")
+    func signInStartsStoreNothing() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            let store = harness.store as! InMemoryWebSessionStore
+            var real = CookieJar()
+            for index in 0..<2_000 {
+                let start = try await client.execute(uri: "/auth/oidc/login", method: .get)
+                #expect(start.status == .found)
+                if index == 1_000 { try await Self.signIn(client, harness, jar: &real) }
+            }
+            #expect(await store.sessionCount == 1, "only the real user's session")
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1)
+            #expect(try await Self.sessionJSON(client, real)["signed_in"] == true)
+            var later = CookieJar()
+            try await Self.signIn(client, harness, jar: &later)
+            #expect(try await Self.sessionJSON(client, later)["signed_in"] == true)
+        }
+    }
+
+    @Test("Hostile: an altered, foreign or expired sign-in cookie is 400 and clears it; nothing stored")
+    func sealedCookie() async throws {
+        let clock = ManualClock()
+        let harness = try WebSignInHarness(clock: clock)
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
+            jar.update(from: login)
+            let sealed = try require(jar.values[WebSignInConfiguration.signInCookieName])
+            #expect(!sealed.contains("verifier") && sealed.count > 200, "sealed, not readable")
+            let callback = try await harness.followToProvider(try require(login.headers[.location]))
+            var altered = jar
+            var bytes = Array(sealed)
+            bytes[40] = bytes[40] == "A" ? "B" : "A"
+            altered.set(WebSignInConfiguration.signInCookieName, String(bytes))
+            let tampered = try await client.execute(uri: callback, method: .get, headers: altered.header)
+            #expect(tampered.status == .badRequest)
+            #expect(String(buffer: tampered.body).contains("not made by this app"))
+            // Sealed by another app's key: the same refusal.
+            let other = try WebSignInHarness(store: InMemoryWebSessionStore(), cookieKey: Data(repeating: 3, count: 32))
+            let foreignCookie = try await other.application().test(.router) { otherClient in
+                var jar = CookieJar()
+                jar.update(from: try await otherClient.execute(uri: "/auth/oidc/login", method: .get))
+                return try require(jar.values[WebSignInConfiguration.signInCookieName])
+            }
+            var foreign = CookieJar()
+            foreign.set(WebSignInConfiguration.signInCookieName, foreignCookie)
+            let fromElsewhere = try await client.execute(uri: callback, method: .get, headers: foreign.header)
+            #expect(fromElsewhere.status == .badRequest)
+            // Expired: the engine's ten minutes are over.
+            clock.advance(by: 601)
+            let expired = try await client.execute(uri: callback, method: .get, headers: jar.header)
+            #expect(expired.status == .badRequest)
+            #expect(String(buffer: expired.body).contains("expired"))
+            #expect(expired.headers[values: .setCookie].contains { $0.hasPrefix(WebSignInConfiguration.signInCookieName + "=;") })
+            #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
+            #expect(await harness.idp.tokenRequestsByGrant["authorization_code"] == nil)
+        }
+    }
+
+    @Test("Expired sessions are swept on the back of later sign-ins")
     func expiredSweep() async throws {
         let clock = ManualClock()
         let harness = try WebSignInHarness(clock: clock)
         try await harness.application().test(.router) { client in
-            for _ in 0..<3 { _ = try await client.execute(uri: "/auth/oidc/login", method: .get) }
+            var first = CookieJar()
+            try await Self.signIn(client, harness, jar: &first)
             let store = harness.store as! InMemoryWebSessionStore
-            #expect(await store.counts.pendingSignIns == 3)
-            clock.advance(by: 601)
-            _ = try await client.execute(uri: "/auth/oidc/login", method: .get)
-            #expect(await store.counts.pendingSignIns == 1, "the three expired ones were removed")
+            #expect(await store.sessionCount == 1)
+            clock.advance(by: 9 * 3600)
+            var second = CookieJar()
+            try await Self.signIn(client, harness, jar: &second)
+            #expect(await store.sessionCount == 1, "the expired session was removed")
         }
     }
 
