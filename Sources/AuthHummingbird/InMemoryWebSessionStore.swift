@@ -29,6 +29,11 @@ public actor InMemoryWebSessionStore: WebSessionStore {
         sessions[key] = nil
     }
 
+    /// Forgets every session whose credential is `account`.
+    public func removeSessions(account: StorageKey) {
+        sessions = sessions.filter { $0.value.account != account }
+    }
+
     /// Deletes expired sessions.
     public func removeExpired(now: Date) {
         sessions = sessions.filter { $0.value.expiresAt > now }

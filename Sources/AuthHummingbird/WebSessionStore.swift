@@ -16,6 +16,8 @@ public protocol WebSessionStore: Sendable {
     func session(key: String, now: Date) async throws -> WebSessionRecord?
     /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
     func removeSession(key: String) async throws
+    /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
+    func removeSessions(account: StorageKey) async throws
     /// Deletes expired sessions.
     func removeExpired(now: Date) async throws
     /// Where the signed-in users' credentials are kept (every instance must see the same).

@@ -100,13 +100,16 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     /// The middleware that exposes the signed-in user to the handlers behind it.
     public var middleware: WebSignInMiddleware<Context> { WebSignInMiddleware(webSignIn: self) }
 
-    /// Adds the sign-in, callback, sign-out and session routes.
+    /// Adds the sign-in, callback, sign-out, session and back-channel logout routes.
     public func addRoutes(to router: some RouterMethods<Context>) {
         let prefix = configuration.pathPrefix
         router.get("\(prefix)/{provider}/login") { request, context in try await self.login(request, context: context) }
         router.get("\(prefix)/{provider}/callback") { request, context in try await self.callback(request, context: context) }
         router.post("\(prefix)/logout") { request, context in try await self.logout(request, context: context) }
         router.get("\(prefix)/session") { request, context in try await self.sessionJSON(request, context: context) }
+        router.post("\(prefix)/{provider}/backchannel-logout") { request, context in
+            try await self.backChannelLogout(request, context: context)
+        }
     }
 
     /// The signed-in user of `request`'s session cookie, or `nil`.

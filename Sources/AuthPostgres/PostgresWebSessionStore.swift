@@ -52,6 +52,9 @@ public final class PostgresWebSessionStore: WebSessionStore {
         let statements: [PostgresQuery] = [
             "CREATE TABLE IF NOT EXISTS auth_sessions (session_hash text PRIMARY KEY, sealed bytea NOT NULL, expires_at timestamptz NOT NULL)",
             "CREATE INDEX IF NOT EXISTS auth_sessions_expiry ON auth_sessions (expires_at)",
+            // The SHA-256 of the session's credential key: a back-channel logout finds the sessions it ends.
+            "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS account_hash text",
+            "CREATE INDEX IF NOT EXISTS auth_sessions_account ON auth_sessions (account_hash)",
             "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
             // One lease per account being refreshed or signed out (PostgresTokenStorage.withExclusiveAccess).
             "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
@@ -71,7 +74,10 @@ public final class PostgresWebSessionStore: WebSessionStore {
     public func saveSession(_ session: WebSessionRecord, key: String) async throws {
         let sealed = try sealer.seal(try JSONEncoder().encode(session), context: "session:" + key)
         try await run(
-            "INSERT INTO auth_sessions (session_hash, sealed, expires_at) VALUES (\(key), \(sealed), \(session.expiresAt)) ON CONFLICT (session_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at"
+            """
+            INSERT INTO auth_sessions (session_hash, sealed, expires_at, account_hash) VALUES (\(key), \(sealed), \(session.expiresAt), \(Self.digest(session.account.rawValue)))
+            ON CONFLICT (session_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at, account_hash = EXCLUDED.account_hash
+            """
         )
     }
 
@@ -88,6 +94,11 @@ public final class PostgresWebSessionStore: WebSessionStore {
     /// Forgets the session under `key`.
     public func removeSession(key: String) async throws {
         try await run("DELETE FROM auth_sessions WHERE session_hash = \(key)")
+    }
+
+    /// Forgets every session whose credential is `account`.
+    public func removeSessions(account: StorageKey) async throws {
+        try await run("DELETE FROM auth_sessions WHERE account_hash = \(Self.digest(account.rawValue))")
     }
 
     /// Deletes expired sessions.

@@ -136,6 +136,28 @@ struct PostgresWebSignInTests {
         }
     }
 
+    @Test("Back-channel logout received by instance A ends the user's sessions on instance B too")
+    func backChannelLogoutAcrossInstances() async throws {
+        try await Database.withTwoInstances { storeA, storeB, _ in
+            let harnessA = try WebSignInHarness(store: storeA)
+            let harnessB = try harnessA.sibling(store: storeB)
+            try await harnessA.application().test(.router) { a in
+                try await harnessB.application().test(.router) { b in
+                    var first = CookieJar(), second = CookieJar()
+                    try await WebSignInTests.signIn(b, harnessB, jar: &first)
+                    try await WebSignInTests.signIn(b, harnessB, jar: &second)
+                    #expect(try await WebSignInTests.sessionJSON(b, first)["signed_in"] == true)
+                    let done = try await WebSignInTests.backChannelLogout(a, token: await harnessA.idp.logoutToken(subject: "user-1234"))
+                    #expect(done.status == .ok)
+                    #expect(try await WebSignInTests.sessionJSON(b, first)["signed_in"] == false)
+                    #expect(try await WebSignInTests.sessionJSON(b, second)["signed_in"] == false)
+                    #expect(try await storeB.sessionCount() == 0)
+                    #expect(try await storeB.tokenStorage.storedKeys().isEmpty)
+                }
+            }
+        }
+    }
+
     @Test("Hostile load: 40 concurrent exclusive sections (one account, and forty) over a pool of 4 connections all finish; no connection is held while a section runs")
     func noDeadlockUnderConcurrency() async throws {
         try await Database.withSmallPool(maximumConnections: 4) { store, _ in

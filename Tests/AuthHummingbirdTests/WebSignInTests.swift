@@ -203,6 +203,45 @@ struct WebSignInTests {
         }
     }
 
+    static func backChannelLogout(_ client: some TestClientProtocol, token: String) async throws -> TestResponse {
+        try await client.execute(
+            uri: "/auth/oidc/backchannel-logout", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+            body: ByteBuffer(string: "logout_token=\(token)")
+        )
+    }
+
+    @Test("Back-channel logout: the provider's logout token for the user ends every web session of that user; a forged or replayed one is 400 and ends nothing")
+    func backChannelLogoutEndsSessions() async throws {
+        let harness = try WebSignInHarness()
+        try await harness.application().test(.router) { client in
+            var a = CookieJar(), b = CookieJar()
+            try await Self.signIn(client, harness, jar: &a)
+            try await Self.signIn(client, harness, jar: &b)
+
+            var forged = Array(await harness.idp.logoutToken(subject: "user-1234"))
+            forged[forged.count - 5] = forged[forged.count - 5] == "A" ? "B" : "A"
+            let refused = try await Self.backChannelLogout(client, token: String(forged))
+            #expect(refused.status == .badRequest)
+            let error = try JSONValue.parseObject(Data(buffer: refused.body))
+            #expect(error["error"] == "invalid_request")
+            #expect(try await Self.sessionJSON(client, a)["signed_in"] == true)
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 2)
+
+            let token = await harness.idp.logoutToken(subject: "user-1234")
+            let done = try await Self.backChannelLogout(client, token: token)
+            #expect(done.status == .ok)
+            #expect(done.headers[.cacheControl] == "no-store")
+            #expect(try await Self.sessionJSON(client, a)["signed_in"] == false)
+            #expect(try await Self.sessionJSON(client, b)["signed_in"] == false)
+            #expect(try await harness.store.tokenStorage.storedKeys().isEmpty)
+
+            let replayed = try await Self.backChannelLogout(client, token: token)
+            #expect(replayed.status == .badRequest, "a logout token is accepted once (jti)")
+            let otherUser = try await Self.backChannelLogout(client, token: await harness.idp.logoutToken(subject: "someone-else"))
+            #expect(otherUser.status == .ok, "a valid token for a user without sessions ends nothing and is accepted")
+        }
+    }
+
     @Test("A new session id at every sign-in: the browser's old id stops working (no fixation)")
     func sessionIDRotates() async throws {
         let harness = try WebSignInHarness()
