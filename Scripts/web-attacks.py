@@ -11,6 +11,11 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
   two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
                      out (finding 2: one shared credential let B re-attach to C's tokens and carry C's ID token in its
                      logout URL). B's logout URL must carry no ID token, and C must stay signed in.
+  backchannel-logout two browsers sign in as the user on this instance; the emulator (EMULATOR_URL) signs the user
+                     out and POSTs a logout token to the sample (finding 6): both sessions end, here and on the
+                     other instance (OTHER_INSTANCE, sharing the store).
+  emulator-gate      the emulator (EMULATOR_URL) refuses a fault queued by another site (Origin) and any request
+                     whose Host is not its own (DNS rebinding).
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
                      after (finding 3: each start used to be stored for ten minutes). Real users must sign in; with
                      WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
@@ -149,6 +154,47 @@ def two_browsers(base, username):
     return "A's sign-out left B signed in with its own tokens; B's sign-out URL carries no ID token; C stays signed in"
 
 
+def post_form(url, data, headers=None):
+    request = urllib.request.Request(url, data=urllib.parse.urlencode(data).encode(), headers=headers or {}, method="POST")
+    try:
+        with OPENER.open(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as error:
+        return error.code, error.read()
+
+
+def backchannel_logout(base, username):
+    emulator, other = os.environ["EMULATOR_URL"].rstrip("/"), os.environ.get("OTHER_INSTANCE")
+    first, second = Browser(base), Browser(base)
+    first.sign_in(username)
+    second.sign_in(username)
+    status, body = post_form(emulator + "/_emulator/backchannel-logout", {"username": username})
+    expect(status == 200, f"the emulator's back-channel logout answered {status}: {body[:200]!r}")
+    answer = json.loads(body)
+    expect(answer.get("status") == 200, f"the sample answered the logout token with {answer.get('status')}")
+    for browser in (first, second):
+        expect(browser.session()["signed_in"] is False, "a session survived the provider's back-channel logout")
+        if other:
+            elsewhere = Browser(other.rstrip("/"))
+            elsewhere.cookies = dict(browser.cookies)
+            expect(elsewhere.session()["signed_in"] is False, "the other instance still has the session")
+    return f"the provider's logout token ended both sessions{' on both instances' if other else ''}"
+
+
+def emulator_gate(base, username):
+    emulator = os.environ["EMULATOR_URL"].rstrip("/")
+    status, _ = post_form(emulator + "/_emulator/faults", {"next": "server_error"}, {"Origin": "https://attacker.example"})
+    expect(status == 403, f"a cross-site fault was answered {status}")
+    host = urllib.parse.urlsplit(emulator).netloc
+    status, _ = post_form(emulator + "/_emulator/faults", {"next": "server_error"}, {"Host": "rebound.attacker.example:" + host.split(":")[-1]})
+    expect(status == 421, f"a request for another host was answered {status}")
+    status, body = post_form(emulator + "/_emulator/faults", {"next": "slow"})
+    expect(status == 200, f"the emulator's own fault queue answered {status}")
+    # Spend it, so the next checks see a normal provider.
+    urllib.request.urlopen(emulator + "/.well-known/openid-configuration", timeout=30).read()
+    return "cross-site (403) and foreign-Host (421) requests refused; same-origin fault queued"
+
+
 def resident_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
@@ -183,7 +229,10 @@ def flood(base, username):
     return f"3000 sign-in starts in {took:.1f} s stored nothing; real users signed in during and after{growth}"
 
 
-CHECKS = {"concurrent-logout": concurrent_logout, "two-browsers": two_browsers, "flood": flood}
+CHECKS = {
+    "concurrent-logout": concurrent_logout, "two-browsers": two_browsers, "flood": flood,
+    "backchannel-logout": backchannel_logout, "emulator-gate": emulator_gate,
+}
 
 
 def main():

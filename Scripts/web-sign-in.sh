@@ -27,7 +27,9 @@ export AUTH_PG_DATABASE=auth_web_sample
 pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
 pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
 
-"$bin/auth-emulator" emulate all --config-dir "$work/emu" > "$work/emulate.out" 2>&1 &
+port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
+"$bin/auth-emulator" emulate all --config-dir "$work/emu" \
+  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout" > "$work/emulate.out" 2>&1 &
 pids+=($!)
 for _ in $(seq 1 150); do grep -q "^ready" "$work/emulate.out" 2>/dev/null && break; sleep 0.1; done
 grep -q "^ready" "$work/emulate.out" || { cat "$work/emulate.out"; fail "auth-emulator emulate all did not come up"; }
@@ -35,7 +37,6 @@ account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test account
 
 AUTH_WEB_ENCRYPTION_KEY="$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
 export AUTH_WEB_ENCRYPTION_KEY
-port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
 # Both instances build callbacks on B's origin: the provider sends the browser back to B whichever instance started.
 "$bin/web-sign-in" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres > "$work/b.log" 2>&1 &
 pids+=($!)
@@ -70,7 +71,10 @@ echo "web-sign-in: every provider on instance B"
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
 echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/web-attacks.py)"
-WEB_PID="$pid_b" python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" two-browsers concurrent-logout flood \
+EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
+OTHER_INSTANCE="http://127.0.0.1:$port_a" WEB_PID="$pid_b" \
+  python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" \
+  two-browsers concurrent-logout backchannel-logout emulator-gate flood \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \

@@ -28,6 +28,8 @@ struct EmulateCommand: AsyncParsableCommand {
             The login page accepts the test accounts it lists (password \(TestIdentityProvider.testPassword)); "Deny" \
             answers access_denied. To rehearse a failure, queue one for the next response:
               curl -d next=expired_token <issuer>/_emulator/faults    (server_error, slow, expired_token, wrong_nonce)
+            To sign a user out at the provider and tell a client that registered --backchannel-logout-uri:
+              curl -d username=<test account> <issuer>/_emulator/backchannel-logout
             """
     )
 
@@ -40,8 +42,11 @@ struct EmulateCommand: AsyncParsableCommand {
     @Option(help: "The host the issuer names (default 127.0.0.1; e.g. 10.0.2.2 for an Android emulator). The server listens on 127.0.0.1 only.")
     var issuerHost: String = "127.0.0.1"
 
-    @Option(help: "Where to write the configuration files (default: a new temporary directory).")
+    @Option(help: "Where to write the configuration files (default: a new private temporary directory).")
     var configDir: String?
+
+    @Option(help: ArgumentHelp("A client's back-channel logout endpoint, as NAME=URL (repeatable): /_emulator/backchannel-logout POSTs a logout token there.", valueName: "name=url"))
+    var backchannelLogoutURI: [String] = []
 
     func run() async throws {
         let names = emulator == "all" ? ProviderEmulator.servedEmulatorNames : [emulator]
@@ -52,13 +57,31 @@ struct EmulateCommand: AsyncParsableCommand {
         guard !issuerHost.isEmpty, !issuerHost.contains(where: { "/?#@ ".contains($0) }) else {
             throw ValidationError("--issuer-host must be a host name or address, without scheme, port or path.")
         }
-        let directory = URL(fileURLWithPath: configDir.map { ($0 as NSString).expandingTildeInPath }
-            ?? NSTemporaryDirectory() + "auth-emulator-\(ProcessInfo.processInfo.processIdentifier)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var backChannel: [String: URL] = [:]
+        for entry in backchannelLogoutURI {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, names.contains(parts[0]), let url = URL(string: parts[1]), url.scheme == "http" || url.scheme == "https" else {
+                throw ValidationError("--backchannel-logout-uri takes NAME=URL with a served emulator's name and an http(s) URL; got '\(entry)'.")
+            }
+            backChannel[parts[0]] = url
+        }
+        let directory: URL
+        if let configDir {
+            directory = URL(fileURLWithPath: (configDir as NSString).expandingTildeInPath)
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } else {
+            // mkdtemp: a new directory no one else can have made or linked in advance (a predictable name in a shared
+            // /tmp could be another user's), created 0700.
+            var template = Array((NSTemporaryDirectory() + "auth-emulator-XXXXXX").utf8CString)
+            guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+                throw ValidationError("A private temporary directory could not be created (errno \(errno)); pass --config-dir.")
+            }
+            directory = URL(fileURLWithPath: String(cString: made))
+        }
 
         var channels: [any Channel] = []
         for (index, name) in names.enumerated() {
-            let served = try await Self.serve(name, port: port == 0 ? 0 : port + index, issuerHost: issuerHost)
+            let served = try await Self.serve(name, port: port == 0 ? 0 : port + index, issuerHost: issuerHost, backChannelLogoutURI: backChannel[name])
             channels.append(served.channel)
             let file = try Self.writeConfiguration(name, emulator: served.emulator, to: directory)
             // Written unbuffered: a script reading this through a pipe sees it at once.
@@ -76,7 +99,7 @@ struct EmulateCommand: AsyncParsableCommand {
     }
 
     /// Binds 127.0.0.1:`port`, then builds the emulator for the bound port (its issuer names the port).
-    static func serve(_ name: String, port: Int, issuerHost: String) async throws -> Served {
+    static func serve(_ name: String, port: Int, issuerHost: String, backChannelLogoutURI: URL? = nil) async throws -> Served {
         let route = LockedValue<(@Sendable (CapturedRequest) async -> (Data, HTTPResponse))?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -106,7 +129,17 @@ struct EmulateCommand: AsyncParsableCommand {
         }
         // People sign in on the login page (govuk-service's configuration predates it and is switched here).
         await idp.showLoginPage()
-        route.withLock { $0 = { request in await idp.handle(request) } }
+        let gate = EmulatorGate(
+            origin: origin, port: boundPort, backChannelLogoutURI: backChannelLogoutURI,
+            clientID: emulator.configuration.values["client_id"]?.stringValue ?? TestIdentityProvider.defaultClientID
+        )
+        route.withLock {
+            $0 = { request in
+                if let refused = gate.refusal(of: request) { return refused }
+                if let answer = await gate.backChannelLogout(request, idp: idp) { return answer }
+                return await idp.handle(request)
+            }
+        }
         return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)
     }
 
