@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # PostgreSQL from Debian for the web sign-in tests: a throwaway cluster in a temporary directory, listening on
-# 127.0.0.1 only (no Unix socket outside it), trust authentication for the local test user.
+# 127.0.0.1 only (no Unix socket outside it). TCP connections authenticate with a random password (SCRAM-SHA-256),
+# kept 0600 beside the state record, so another local user cannot reach the cluster (its user is a superuser).
 #
 #     Scripts/postgres.sh start   # install postgresql (first time, apt-get), initdb and start; idempotent
 #     Scripts/postgres.sh stop    # stop it and delete the cluster; idempotent
-#     Scripts/postgres.sh env     # print AUTH_PG_* variables for the tests and the sample app
+#     Scripts/postgres.sh env     # print AUTH_PG_* variables (and PGPASSWORD for psql) for the tests and the sample
 #
 # The port is AUTH_PG_PORT (default 55432); the cluster's directory is recorded in .pg-state at the repo root.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 port="${AUTH_PG_PORT:-55432}"
 record="$root/.pg-state"
+password_file="$root/.pg-password"
 
 bin_dir() {
   ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1
@@ -37,13 +39,20 @@ start() {
   fi
   local dir; dir="$(mktemp -d /tmp/auth-pg.XXXXXX)"
   [ "$(id -u)" = 0 ] && chown postgres: "$dir"
-  as_server_user "$(bin_dir)/initdb" -D "$dir/data" -U auth --auth=trust -E UTF8 >"$dir/initdb.log" 2>&1 \
+  local password; password="$(python3 -c 'import secrets; print(secrets.token_urlsafe(24))')"
+  (umask 077; printf '%s\n' "$password" > "$password_file")
+  (umask 077; printf '%s\n' "$password" > "$dir/pwfile")
+  [ "$(id -u)" = 0 ] && chown postgres: "$dir/pwfile"
+  # The Unix socket (inside the private directory) trusts its owner; TCP needs the password.
+  as_server_user "$(bin_dir)/initdb" -D "$dir/data" -U auth --auth-local=trust --auth-host=scram-sha-256 \
+    --pwfile="$dir/pwfile" -E UTF8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
+  rm -f "$dir/pwfile"
   as_server_user "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
     -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off" start >/dev/null \
     || { cat "$dir/server.log" >&2; exit 1; }
   echo "$dir/data" > "$record"
-  PGPASSWORD= psql -h 127.0.0.1 -p "$port" -U auth -d postgres -qc "CREATE DATABASE auth" >/dev/null
+  PGPASSWORD="$password" psql -h 127.0.0.1 -p "$port" -U auth -d postgres -qc "CREATE DATABASE auth" >/dev/null
   echo "postgres.sh: PostgreSQL on 127.0.0.1:$port (cluster in $dir)" >&2
 }
 
@@ -51,12 +60,17 @@ stop() {
   [ -f "$record" ] || return 0
   local data; data="$(cat "$record")"
   as_server_user "$(bin_dir)/pg_ctl" -D "$data" -m fast stop >/dev/null 2>&1 || true
-  rm -rf "$(dirname "$data")" "$record"
+  rm -rf "$(dirname "$data")" "$record" "$password_file"
 }
 
 case "${1:-}" in
   start) start ;;
   stop) stop ;;
-  env) echo "AUTH_PG_HOST=127.0.0.1"; echo "AUTH_PG_PORT=$port"; echo "AUTH_PG_USER=auth"; echo "AUTH_PG_DATABASE=auth" ;;
+  env)
+    echo "AUTH_PG_HOST=127.0.0.1"; echo "AUTH_PG_PORT=$port"; echo "AUTH_PG_USER=auth"; echo "AUTH_PG_DATABASE=auth"
+    if [ -f "$password_file" ]; then
+      echo "AUTH_PG_PASSWORD=$(cat "$password_file")"; echo "PGPASSWORD=$(cat "$password_file")"
+    fi
+    ;;
   *) echo "usage: $0 start|stop|env" >&2; exit 2 ;;
 esac

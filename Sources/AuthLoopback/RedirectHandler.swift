@@ -40,10 +40,11 @@ final class RedirectHandler: ChannelInboundHandler {
             let state = parameters.first { $0.0 == "state" }?.1
             let hasError = parameters.contains { $0.0 == "error" }
             let expected = expectedState.withLock { $0 }
-            // Only the pending request's answer (or a provider's error) may end the wait: anything else on this port
-            // — another local process, a web page probing 127.0.0.1 — is answered and ignored.
-            // An error without any state is accepted (some providers drop it on errors); one with another state is not.
-            guard expected != nil, state == expected || (hasError && state == nil) else {
+            // Only the pending request's answer may end the wait: anything else on this port — another local process,
+            // a web page probing 127.0.0.1 — is answered and ignored. That includes an `error` without `state`: any
+            // page can send one, so accepting it would let it cancel the user's sign-in; a provider that drops the
+            // state on errors leaves the wait to its timeout (or the user's cancel) instead.
+            guard expected != nil, state == expected else {
                 respond(context, status: .badRequest, body: Self.page("Not this sign-in", "This request does not belong to the sign-in in progress."))
                 return
             }

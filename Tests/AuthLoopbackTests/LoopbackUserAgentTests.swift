@@ -90,8 +90,9 @@ struct LoopbackUserAgentTests {
         async let result = agent.authorize(request)
         // Until authorize has registered the pending state even the right redirect is refused: wait for that.
         try await Task.sleep(for: .milliseconds(50))
-        // A local process or a web page probing the port: no state, another state, another state with an error.
-        for query in ["code=attacker", "code=attacker&state=guess", "error=access_denied&state=guess", ""] {
+        // A local process or a web page probing the port: no state, another state, an error with another state or with
+        // none (any page could send it to cancel the user's sign-in).
+        for query in ["code=attacker", "code=attacker&state=guess", "error=access_denied&state=guess", "error=access_denied", ""] {
             let (status, page) = try await get(URL(string: "http://127.0.0.1:\(port)/callback?\(query)")!)
             #expect(status == 400, "\(query)")
             #expect(page.contains("does not belong"))
