@@ -7,6 +7,13 @@ public import Foundation
 /// The cookies are always `Secure` and `HttpOnly`, and `__Host-` prefixed (bound to this exact origin, path `/`, no
 /// `Domain`); the only choice is `SameSite`, and only towards stricter: `Lax` (the default) or `Strict` for the
 /// session cookie. The sign-in cookie stays `Lax`, the strictest setting a provider's redirect back still carries.
+///
+/// ## Deploy on a host name of its own
+/// Cookies are not port-scoped (RFC 6265 §8.5), and `__Host-` forbids only `Domain` and requires `Secure` and
+/// `Path=/`: any other server on the same host name — another port of `127.0.0.1`, another app on a shared
+/// `localhost` — can set the app's cookies, planting its own session (the user then acts as the attacker) or a
+/// sign-in cookie of its own. In production give the app a host name no other server answers on; `127.0.0.1` and
+/// `localhost` are for development, where every local server is trusted.
 public struct WebSignInConfiguration: Sendable {
     /// `SameSite` of the session cookie.
     public enum SameSite: String, Sendable {
