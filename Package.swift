@@ -242,7 +242,7 @@ let package = Package(
         // what `_CryptoExtras` says: no stability promise, not for apps.
         .target(
             name: "_AuthHarness",
-            dependencies: ["AuthCore"],
+            dependencies: ["AuthCore", "AuthAppSupport"],
             swiftSettings: strictSettings
         ),
         .target(

@@ -35,6 +35,10 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "FuzzKeyedArchive",
+            dependencies: ["CFuzzerDriver", .product(name: "_AuthHarness", package: "swift-auth-providers")]
+        ),
+        .executableTarget(
             name: "FuzzJSON",
             dependencies: [
                 "CFuzzerDriver",

@@ -5,8 +5,10 @@ package import Foundation
 /// sessions vendor SDKs archived are read the same way on every platform (Foundation's own reader hides archive
 /// references behind private types that differ between Darwin and Linux).
 ///
-/// Built for hostile input: every offset, length and reference is bounds-checked, and nesting is capped, so a
-/// corrupted store is a `storage_corrupted` error, never a crash.
+/// Built for hostile input (another app can plant the item a vendor SDK reads): every offset, length and reference is
+/// bounds-checked without arithmetic that could overflow, nesting is capped, and one decode may visit a bounded number
+/// of objects and produce a bounded number of bytes (references may repeat, so a small file could otherwise expand
+/// into gigabytes). A corrupted or hostile store is a `storage_corrupted` error, never a crash.
 package enum BinaryPropertyList {
     /// A decoded object.
     package indirect enum Value: Sendable, Equatable {
@@ -42,6 +44,24 @@ package enum BinaryPropertyList {
     /// How many objects one decode may visit: references may repeat, so without a budget a small file could expand
     /// exponentially.
     private static let maximumVisits = 50_000
+    /// How many bytes of data and text one decode may produce (a vendor's session is a few kilobytes).
+    private static let maximumDecodedBytes = 8 << 20
+
+    /// What one decode may still spend.
+    fileprivate struct Budget {
+        var visits = BinaryPropertyList.maximumVisits
+        var bytes = BinaryPropertyList.maximumDecodedBytes
+
+        mutating func visit() throws {
+            visits -= 1
+            guard visits >= 0 else { throw BinaryPropertyList.corrupted("too many objects") }
+        }
+
+        mutating func spend(_ count: Int) throws {
+            guard count <= bytes else { throw BinaryPropertyList.corrupted("more decoded data than a session holds") }
+            bytes -= count
+        }
+    }
 
     /// Decodes `data`.
     ///
@@ -54,12 +74,14 @@ package enum BinaryPropertyList {
         let objectCount = try integer(bytes, at: trailer + 8, size: 8)
         let topObject = try integer(bytes, at: trailer + 16, size: 8)
         let tableOffset = try integer(bytes, at: trailer + 24, size: 8)
+        // Each bound is checked before it is used in arithmetic: `tableOffset` may be anything up to `Int.max`.
         guard (1...8).contains(offsetSize), (1...8).contains(referenceSize), objectCount > 0, objectCount < bytes.count,
-            topObject < objectCount, tableOffset >= 8, tableOffset + objectCount * offsetSize <= trailer
+            topObject < objectCount, tableOffset >= 8, tableOffset <= trailer,
+            objectCount <= (trailer - tableOffset) / offsetSize
         else { throw corrupted("an inconsistent trailer") }
         let reader = Reader(bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objectCount,
                             tableOffset: tableOffset, objectsEnd: tableOffset)
-        var budget = maximumVisits
+        var budget = Budget()
         return try reader.object(topObject, depth: 0, budget: &budget)
     }
 
@@ -69,7 +91,7 @@ package enum BinaryPropertyList {
 
     /// A big-endian unsigned integer of `size` bytes at `offset`, within `Int`.
     fileprivate static func integer(_ bytes: [UInt8], at offset: Int, size: Int) throws -> Int {
-        guard offset >= 0, size <= 8, offset + size <= bytes.count else { throw corrupted("a field out of bounds") }
+        guard offset >= 0, size >= 0, size <= 8, offset <= bytes.count - size else { throw corrupted("a field out of bounds") }
         var value: UInt64 = 0
         for byte in bytes[offset..<offset + size] { value = value << 8 | UInt64(byte) }
         guard value <= UInt64(Int.max) else { throw corrupted("an integer out of range") }
@@ -84,10 +106,9 @@ package enum BinaryPropertyList {
         let tableOffset: Int
         let objectsEnd: Int
 
-        func object(_ index: Int, depth: Int, budget: inout Int) throws -> Value {
+        func object(_ index: Int, depth: Int, budget: inout Budget) throws -> Value {
             guard depth < BinaryPropertyList.maximumDepth else { throw BinaryPropertyList.corrupted("nesting too deep") }
-            budget -= 1
-            guard budget >= 0 else { throw BinaryPropertyList.corrupted("too many objects") }
+            try budget.visit()
             guard index >= 0, index < objectCount else { throw BinaryPropertyList.corrupted("a reference out of range") }
             let start = try BinaryPropertyList.integer(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
             guard start >= 8, start < objectsEnd else { throw BinaryPropertyList.corrupted("an object offset out of range") }
@@ -111,13 +132,16 @@ package enum BinaryPropertyList {
                 return .date(Date(timeIntervalSinceReferenceDate: try real(at: start + 1, size: 8)))
             case 0x4:
                 let (count, body) = try length(info, at: start)
+                try budget.spend(count)
                 return .data(Data(try slice(body, count)))
             case 0x5:
                 let (count, body) = try length(info, at: start)
+                try budget.spend(count)
                 guard let text = String(bytes: try slice(body, count), encoding: .ascii) else { throw BinaryPropertyList.corrupted("a string that is not ASCII") }
                 return .string(text)
             case 0x6:
                 let (count, body) = try length(info, at: start)
+                try budget.spend(count * 2)
                 let raw = try slice(body, count * 2)
                 let units = stride(from: 0, to: raw.count, by: 2).map { UInt16(raw[raw.startIndex + $0]) << 8 | UInt16(raw[raw.startIndex + $0 + 1]) }
                 return .string(String(decoding: units, as: UTF16.self))
@@ -125,11 +149,13 @@ package enum BinaryPropertyList {
                 return .uid(Int(try signed(at: start + 1, size: info + 1)))
             case 0xA:
                 let (count, body) = try length(info, at: start)
+                try budget.spend(count * MemoryLayout<Value>.stride)
                 var items: [Value] = []
                 for reference in try references(body, count) { items.append(try object(reference, depth: depth + 1, budget: &budget)) }
                 return .array(items)
             case 0xD:
                 let (count, body) = try length(info, at: start)
+                try budget.spend(count * MemoryLayout<Value>.stride)
                 let keys = try references(body, count), values = try references(body + count * referenceSize, count)
                 var entries: [String: Value] = [:]
                 for (key, value) in zip(keys, values) {
