@@ -37,7 +37,7 @@ struct WebSignInApp: AsyncParsableCommand {
     @Option(help: "The first port of the emulators this process serves (without --emulators-dir).")
     var emulatorPort = 8090
 
-    @Flag(help: "Keep sign-ins, sessions and credentials in PostgreSQL (AUTH_PG_HOST, AUTH_PG_PORT, AUTH_PG_USER, AUTH_PG_DATABASE; AUTH_WEB_ENCRYPTION_KEY: 32 bytes in base64).")
+    @Flag(help: "Keep sessions and credentials in PostgreSQL (AUTH_PG_HOST, AUTH_PG_PORT, AUTH_PG_USER, AUTH_PG_PASSWORD, AUTH_PG_DATABASE; AUTH_WEB_ENCRYPTION_KEY: 32 bytes in base64, the same on every instance).")
     var postgres = false
 
     @Option(help: "This instance's name, shown on its pages.")

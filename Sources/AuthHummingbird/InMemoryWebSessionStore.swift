@@ -34,9 +34,11 @@ public actor InMemoryWebSessionStore: WebSessionStore {
         sessions = sessions.filter { $0.value.account != account }
     }
 
-    /// Deletes expired sessions.
-    public func removeExpired(now: Date) {
+    /// Deletes expired sessions and their credentials.
+    public func removeExpired(now: Date) async {
+        let expired = sessions.filter { $0.value.expiresAt <= now }
         sessions = sessions.filter { $0.value.expiresAt > now }
+        for record in expired.values { try? await tokenStorage.removeCredential(for: record.account) }
     }
 
     /// How many sessions exist, expired ones not yet removed included (for tests and health pages).

@@ -22,6 +22,9 @@ struct SignInCookie: Sendable {
         let pending: PendingSignIn
     }
 
+    /// The longest sealed value a browser keeps with the cookie's name and attributes (4,096 bytes in all).
+    static let maximumLength = 3_800
+
     private let key: SymmetricKey
     /// Bound into every seal: a value sealed for another purpose with the same key never opens as a sign-in.
     private static let context = Data("swift-auth-providers sign-in cookie v1".utf8)

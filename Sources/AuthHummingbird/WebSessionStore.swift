@@ -18,10 +18,17 @@ public protocol WebSessionStore: Sendable {
     func removeSession(key: String) async throws
     /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
     func removeSessions(account: StorageKey) async throws
-    /// Deletes expired sessions.
+    /// Deletes expired sessions and their credentials.
     func removeExpired(now: Date) async throws
     /// Where the signed-in users' credentials are kept (every instance must see the same).
     var tokenStorage: any TokenStorage { get }
+    /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
+    var isSharedAcrossInstances: Bool { get }
+}
+
+extension WebSessionStore {
+    /// `false`: a store is one process's unless it says otherwise.
+    public var isSharedAcrossInstances: Bool { false }
 }
 
 /// A signed-in browser: who, with which provider, and where the tokens are. No token is in here.

@@ -25,6 +25,9 @@ extension WebSignIn {
             let result = try await client.handleBackChannelLogout(token)
             for account in result.endedAccounts { try await store.removeSessions(account: account) }
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
+        } catch let error as AuthError where error.code == .storageUnavailable || error.code == .storageFailed {
+            // Not the token's fault: the provider may retry (§2.8 leaves retries to it).
+            return Self.backChannelError(status: .serviceUnavailable, "\(error.message) (\(error.code.rawValue))")
         } catch let error as AuthError {
             return Self.backChannelError(status: .badRequest, "\(error.message) (\(error.code.rawValue))")
         }

@@ -29,6 +29,13 @@ extension WebSignIn {
         } catch let error as AuthError {
             return Self.failure(error, status: .internalServerError)
         }
+        // Browsers drop a cookie over 4 kB without a word; the callback would then say "cookie missing".
+        guard sealed.utf8.count <= SignInCookie.maximumLength else {
+            return Self.page(
+                status: .internalServerError, title: "Sign-in failed",
+                message: "This provider's sign-in options are too large to keep in the browser's cookie (\(sealed.utf8.count) bytes); shorten its additional parameters or claims request."
+            )
+        }
         var response = Response.redirect(to: authorization.url.absoluteString, type: .found)
         response.headers[.cacheControl] = "no-store"
         let lifetime = max(0, Int(pending.expiresAt.timeIntervalSince(clock.now())))
@@ -47,7 +54,7 @@ extension WebSignIn {
         let query = request.uri.query ?? ""
         let state = FormEncoding.decode(query).first { $0.0 == "state" }?.1
         guard let state, !state.isEmpty else {
-            return Self.page(status: .badRequest, title: "Sign-in failed", message: "The provider's answer has no state; start the sign-in again.")
+            return Self.signInRefused("The provider's answer has no state; start the sign-in again.")
         }
         guard let sealed = request.cookies[WebSignInConfiguration.signInCookieName]?.value, !sealed.isEmpty else {
             return Self.signInRefused("This browser did not start this sign-in (its sign-in cookie is missing); start it again.")
@@ -64,7 +71,7 @@ extension WebSignIn {
         // The redirect as the engine checks it: the registered callback URL with the provider's parameters.
         let callback = configuration.callbackURL(for: name)
         guard let redirect = URL(string: callback.absoluteString + (query.isEmpty ? "" : "?" + query)) else {
-            return Self.page(status: .badRequest, title: "Sign-in failed", message: "The provider's answer is not a valid URL query.")
+            return Self.signInRefused("The provider's answer is not a valid URL query.")
         }
         let session: Session
         do {
@@ -82,7 +89,11 @@ extension WebSignIn {
         let subject = credential.subject ?? credential.storageKey.account
         let displayName = claims?["name"]?.stringValue ?? claims?["email"]?.stringValue
             ?? (credential.subject == nil ? "\(providerName) user" : subject)
-        if let (oldKey, _) = try await sessionRecord(for: request) { try await store.removeSession(key: oldKey) }
+        // The browser's earlier session ends with its own credential (each session has one): nothing is left behind.
+        if let (oldKey, old) = try await sessionRecord(for: request) {
+            try await store.removeSession(key: oldKey)
+            try? await store.tokenStorage.removeCredential(for: old.account)
+        }
         let id = SecureRandom.token()
         let now = clock.now()
         let record = WebSessionRecord(

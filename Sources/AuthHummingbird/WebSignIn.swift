@@ -66,6 +66,12 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
         self.store = store
         self.configuration = configuration
         self.clock = clock
+        guard configuration.signInCookieKey != nil || !store.isSharedAcrossInstances else {
+            throw AuthError(
+                .invalidConfiguration,
+                "A store shared by several instances needs WebSignInConfiguration.signInCookieKey (32 bytes, the same on every instance): with a key per process, a sign-in started on one instance cannot complete on another."
+            )
+        }
         self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
     }
 
@@ -124,7 +130,7 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
         return try await store.session(key: key, now: clock.now()).map { (key, $0) }
     }
 
-    /// SHA-256 in hex: how session ids and sign-in cookies are kept (never the values themselves).
+    /// SHA-256 in hex: how session ids are kept (never the values themselves).
     static func digest(_ value: String) -> String { sha256Hex(value) }
 
     /// Compares without an early exit, so the time taken says nothing about how much matched.

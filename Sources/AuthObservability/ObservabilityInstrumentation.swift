@@ -20,7 +20,7 @@ extension AuthClient.Instrumentation {
     /// code, secret or user identifier; failures set the span's status to error with the `AuthError.Code` as message
     /// and record no error object (whose description an exporter would send).
     ///
-    /// **Metrics** (labels prefixed with ``labelPrefix``, `auth` by default):
+    /// **Metrics** (labels prefixed with `labelPrefix`, `auth` by default):
     /// - `auth_operations_total` — dimensions `provider`, `operation`, `outcome` (`success` / `failure`), and for HTTP
     ///   requests `endpoint`: sign-ins, refreshes, exchanges, … and their failures;
     /// - `auth_failures_total` — `provider`, `operation`, `code` (the `AuthError.Code`);

@@ -66,13 +66,37 @@ struct PostgresTokenStorage: TokenStorage {
         let lockKey = sha256Hex(key.rawValue)
         let holder = SecureRandom.token(byteCount: 16)
         try await acquire(lockKey, holder: holder)
+        // Given back from a task of its own: a cancelled caller (its deadline passed) must still release the lease,
+        // and the statement's bound would otherwise end at once with the caller's cancellation.
+        let release = { @Sendable in await Task { try? await self.release(lockKey, holder: holder) }.value }
         do {
-            let result = try await body()
-            try? await release(lockKey, holder: holder)
+            let result = try await withThrowingTaskGroup(of: Void.self, returning: T.self) { group in
+                // While the section runs, the lease is extended every third of its lifetime: a slow section (retries,
+                // a slow provider) never outlives it and lets a second refresh run beside it.
+                group.addTask { await self.renew(lockKey, holder: holder) }
+                defer { group.cancelAll() }
+                return try await body()
+            }
+            await release()
             return result
         } catch {
-            try? await release(lockKey, holder: holder)
+            await release()
             throw error
+        }
+    }
+
+    /// Extends the lease every third of ``leaseLifetime`` until cancelled; a failed extension is retried at the next.
+    private func renew(_ lockKey: String, holder: String) async {
+        let lifetime = Double(leaseLifetime.components.seconds)
+        while !Task.isCancelled {
+            do {
+                try await Task.sleep(for: leaseLifetime / 3)
+            } catch {
+                return
+            }
+            try? await run(
+                "UPDATE auth_locks SET expires_at = now() + make_interval(secs => \(lifetime)) WHERE lock_key = \(lockKey) AND holder = \(holder)"
+            )
         }
     }
 

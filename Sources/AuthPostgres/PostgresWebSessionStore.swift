@@ -56,6 +56,8 @@ public final class PostgresWebSessionStore: WebSessionStore {
             "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS account_hash text",
             "CREATE INDEX IF NOT EXISTS auth_sessions_account ON auth_sessions (account_hash)",
             "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
+            // Pending sign-ins live in the browser's sealed cookie now; the table of earlier versions goes.
+            "DROP TABLE IF EXISTS auth_pending_sign_ins",
             // One lease per account being refreshed or signed out (PostgresTokenStorage.withExclusiveAccess).
             "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
         ]
@@ -101,10 +103,18 @@ public final class PostgresWebSessionStore: WebSessionStore {
         try await run("DELETE FROM auth_sessions WHERE account_hash = \(Self.digest(account.rawValue))")
     }
 
-    /// Deletes expired sessions.
+    /// Deletes expired sessions and, in the same statement, their credentials (matched by the key's SHA-256).
     public func removeExpired(now: Date) async throws {
-        try await run("DELETE FROM auth_sessions WHERE expires_at <= \(now)")
+        try await run(
+            """
+            WITH gone AS (DELETE FROM auth_sessions WHERE expires_at <= \(now) RETURNING account_hash)
+            DELETE FROM auth_credentials WHERE encode(sha256(convert_to(storage_key, 'UTF8')), 'hex') IN (SELECT account_hash FROM gone)
+            """
+        )
     }
+
+    /// `true`: every instance reads and writes the same database.
+    public var isSharedAcrossInstances: Bool { true }
 
     /// How many sessions exist, expired ones not yet removed included (for tests and health pages).
     public func sessionCount() async throws -> Int {

@@ -133,6 +133,7 @@ struct PostgresWebSignInTests {
             #expect(try await storeA.sessionCount() == 1)
             try await storeA.removeExpired(now: Date().addingTimeInterval(9 * 3600))
             #expect(try await storeA.sessionCount() == 0)
+            #expect(try await storeA.tokenStorage.storedKeys().isEmpty, "the expired session's credential went with it")
         }
     }
 

@@ -352,20 +352,51 @@ struct WebSignInTests {
         }
     }
 
-    @Test("Expired sessions are swept on the back of later sign-ins")
+    @Test("Expired sessions are swept with their credentials on the back of later sign-ins; signing in again in one browser replaces its credential")
     func expiredSweep() async throws {
         let clock = ManualClock()
         let harness = try WebSignInHarness(clock: clock)
         try await harness.application().test(.router) { client in
             var first = CookieJar()
             try await Self.signIn(client, harness, jar: &first)
+            try await Self.signIn(client, harness, jar: &first)
             let store = harness.store as! InMemoryWebSessionStore
             #expect(await store.sessionCount == 1)
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1, "the browser's earlier credential went with its session")
             clock.advance(by: 9 * 3600)
             var second = CookieJar()
             try await Self.signIn(client, harness, jar: &second)
             #expect(await store.sessionCount == 1, "the expired session was removed")
+            #expect(try await harness.store.tokenStorage.storedKeys().count == 1, "and its credential")
         }
+    }
+
+    /// A store that says it is shared by several instances.
+    private struct SharedStore: WebSessionStore {
+        let base = InMemoryWebSessionStore()
+        var tokenStorage: any TokenStorage { base.tokenStorage }
+        var isSharedAcrossInstances: Bool { true }
+        func saveSession(_ session: WebSessionRecord, key: String) async throws { await base.saveSession(session, key: key) }
+        func session(key: String, now: Date) async throws -> WebSessionRecord? { await base.session(key: key, now: now) }
+        func removeSession(key: String) async throws { await base.removeSession(key: key) }
+        func removeSessions(account: StorageKey) async throws { await base.removeSessions(account: account) }
+        func removeExpired(now: Date) async throws { await base.removeExpired(now: now) }
+    }
+
+    @Test("A store shared by several instances without a shared sign-in cookie key is refused at start-up")
+    func sharedStoreNeedsKey() throws {
+        let configuration = WebSignInConfiguration(publicURL: WebSignInHarness.appURL)
+        let provider = OpenIDProvider(
+            issuer: TestIdentityProvider.defaultIssuer,
+            client: ClientRegistration(clientID: "c", redirectURI: configuration.callbackURL(for: "oidc"))
+        )
+        let error = #expect(throws: AuthError.self) {
+            _ = try WebSignIn<BasicWebSignInRequestContext>(
+                providers: ["oidc": provider], store: SharedStore(), transport: TestIdentityProvider().transport, configuration: configuration
+            )
+        }
+        #expect(error?.code == .invalidConfiguration)
+        #expect(error?.message.contains("signInCookieKey") == true)
     }
 
     @Test("An unknown provider name is 404; a provider name that is not a path segment is refused at start-up")

@@ -59,7 +59,7 @@ struct WebSignInFront: Sendable {
         guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else { return nil }
         return PostgresClient(configuration: .init(
             host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: port, username: environment["AUTH_PG_USER"] ?? "auth",
-            password: nil, database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
+            password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
         ))
     }
 }

@@ -2,13 +2,17 @@ import Foundation
 
 extension AuthClient {
     /// Verifies an ID token this client did not request itself — typically one an app sends to its backend after
-    /// signing in — with every check a sign-in applies, and returns its claims. Nothing is stored.
+    /// signing in — with the token checks a sign-in applies, and returns its claims. Nothing is stored.
     ///
     /// The key comes from the provider's published key set only (cached, refetched once for an unknown `kid`,
     /// never from the token's own `jku`/`jwk`/`x5c`); the algorithm must be pinned by the provider's
     /// ``IDTokenPolicy``; `iss` must name the provider's issuer, `aud` this client (no untrusted extra audience),
     /// `azp` this client when present; `exp`, `iat` and `nbf` are checked with the policy's clock skew against the
     /// client's clock.
+    ///
+    /// What a sign-in also checks and this cannot: `at_hash` (no access token comes with it), `max_age`, `acr` and
+    /// `prompt=login` (no request of this client asked for them: check ``IDTokenClaims`` yourself), and that the token
+    /// is used once — an ID token is a bearer statement until it expires, so pass the nonce your app sent when you can.
     ///
     /// - Parameters:
     ///   - idToken: the ID token in compact serialization.

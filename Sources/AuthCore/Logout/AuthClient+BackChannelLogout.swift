@@ -42,7 +42,14 @@ extension AuthClient {
             let key = try await idTokenVerifier.providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "logout tokens")
             let claims = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "logout token", malformed: .invalidLogoutToken)
             let (subject, sessionID) = try await checkLogoutClaims(claims, metadata: metadata, policy: policy)
-            let ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)
+            let ended: [StorageKey]
+            do {
+                ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)
+            } catch {
+                // The token was good and nothing may have ended: the provider's retry of it must be accepted.
+                if let jti = claims["jti"]?.stringValue { await logoutTokenIDs.forget(jti) }
+                throw error
+            }
             log(.info, "logout.backchannel", "Back-channel logout ended \(ended.count) stored session(s).")
             return BackChannelLogoutResult(subject: subject, sessionID: sessionID, endedAccounts: ended)
         } catch let error as AuthError {
@@ -96,14 +103,20 @@ extension AuthClient {
         var ended: [StorageKey] = []
         for key in try await storage.storedKeys()
         where key.providerID == provider.id && key.issuer == issuer && key.clientID == provider.client.clientID {
-            // A credential stored under its own account name (a web session's) is matched by the subject it holds.
+            // Matched by the subject the credential holds, never by its key's account: an account name (a web
+            // session's, or one an app chose) may equal another user's subject.
+            // A storage that cannot answer fails the logout (the provider may retry); an unreadable credential is not
+            // this user's to end.
             var stored: Credential?
-            if let subject, key.account != subject {
-                stored = try? await storage.credential(for: key)
-                guard stored?.subject == subject else { continue }
+            if subject != nil || sessionID != nil {
+                do {
+                    stored = try await storage.credential(for: key)
+                } catch let error as AuthError where error.code == .storageCorrupted {
+                    continue
+                }
             }
+            if let subject, stored?.subject != subject { continue }
             if let sessionID {
-                if stored == nil { stored = try? await storage.credential(for: key) }
                 let storedSessionID = stored?.idToken.flatMap { try? CompactJWS(parsing: $0.reveal()) }
                     .flatMap { try? JSONValue.parseObject($0.payload) }?["sid"]?.stringValue
                 guard storedSessionID == sessionID else { continue }
@@ -126,5 +139,10 @@ actor SeenTokenIDs {
         guard expiries[id] == nil else { return false }
         expiries[id] = now.addingTimeInterval(lifetime)
         return true
+    }
+
+    /// Forgets `id` (its logout could not be carried out, so a retry must not look like a replay).
+    func forget(_ id: String) {
+        expiries[id] = nil
     }
 }

@@ -7,9 +7,11 @@ public import Foundation
 /// instance that receives the callback can complete a sign-in another instance started
 /// (``AuthClient/completeSignIn(redirect:resuming:)``).
 ///
-/// It holds the PKCE verifier, the nonce and the DPoP key: keep it server-side only (never in a cookie or a URL),
-/// encrypted at rest, and hand it to ``AuthClient/completeSignIn(redirect:resuming:)`` at most once — the store
-/// that keeps it must remove it as it reads it, so a replayed callback finds nothing. It prints without its secrets.
+/// It holds the PKCE verifier, the nonce and the DPoP key: never let anyone read it — keep it server-side, encrypted
+/// at rest, or sealed (encrypted and authenticated) where the browser carries it, as AuthHummingbird's sign-in
+/// cookie does; never in a URL. Hand it to ``AuthClient/completeSignIn(redirect:resuming:)`` at most once: remove it
+/// as it is read where it is stored, or clear the cookie; a replay with a copy still meets the provider's single-use
+/// code. It prints without its secrets.
 public struct PendingSignIn: Sendable, Codable, CustomStringConvertible {
     /// The provider that was asked.
     package let providerID: ProviderID

@@ -123,19 +123,6 @@ struct TokenEndpoint: Sendable {
         return (parameters, headers)
     }
 
-    /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
-    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
-    /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
-    /// client — token, device authorization, revocation, introspection, PAR — comes through here, naming where the
-    /// request goes.
-    ///
-    /// An assertion goes only to the origin of the token endpoint it names as its audience. A discovery document can
-    /// name endpoints anywhere; one that names an honest server's token endpoint and its own device, revocation or
-    /// introspection endpoint would otherwise receive fresh assertions valid at the honest server (the audience
-    /// injection of draft-ietf-oauth-rfc7523bis).
-    ///
-    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key; `insecure_endpoint` when an
-    ///   assertion would go to another origin than the token endpoint's.
     /// Whether `a` and `b` have the same scheme, host and port (RFC 6454 origin).
     static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
         a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
@@ -150,6 +137,19 @@ struct TokenEndpoint: Sendable {
         }
     }
 
+    /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
+    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
+    /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
+    /// client — token, device authorization, revocation, introspection, PAR — comes through here, naming where the
+    /// request goes.
+    ///
+    /// An assertion goes only to the origin of the token endpoint it names as its audience. A discovery document can
+    /// name endpoints anywhere; one that names an honest server's token endpoint and its own device, revocation or
+    /// introspection endpoint would otherwise receive fresh assertions valid at the honest server (the audience
+    /// injection of draft-ietf-oauth-rfc7523bis).
+    ///
+    /// - Throws: `invalid_configuration` for `private_key_jwt` without a signing key; `insecure_endpoint` when an
+    ///   assertion would go to another origin than the token endpoint's.
     func authenticateClient(
         parameters: inout [(String, String)],
         headers: inout [String: String],

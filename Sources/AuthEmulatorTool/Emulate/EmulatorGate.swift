@@ -36,7 +36,8 @@ struct EmulatorGate: Sendable {
         if request.value(forHTTPHeaderField: "Sec-Fetch-Site")?.lowercased() == "cross-site" {
             return Self.refuse(403, "Cross-site requests to the emulator's own endpoints are refused.")
         }
-        if let requestOrigin = request.value(forHTTPHeaderField: "Origin"), requestOrigin != "null",
+        // `Origin: null` (a sandboxed frame, a cross-origin redirect) is another site too.
+        if let requestOrigin = request.value(forHTTPHeaderField: "Origin"),
             !allowed.contains(where: { requestOrigin.lowercased() == "http://\($0)" })
         {
             return Self.refuse(403, "Requests to the emulator's own endpoints from \(requestOrigin) are refused.")
