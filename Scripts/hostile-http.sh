@@ -178,5 +178,22 @@ else
   fail "after a SIGKILLed lock holder the next refresh failed"; cat "$work/after-kill"
 fi
 
+# Audience injection (draft-ietf-oauth-rfc7523bis; the security review's finding 4): a private_key_jwt client must not
+# send an assertion made for another server's token endpoint to this provider's device endpoint.
+openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/client-key.pem" 2>/dev/null
+printf '{"issuer": "%s", "client_id": "hostile-client", "redirect_uri": "http://127.0.0.1/callback", "private_key_file": "%s", "private_key_alg": "ES256"}\n' \
+  "$base/audience" "$work/client-key.pem" > "$work/audience-config.json"
+status=0
+"$cli" login --provider oidc --config "$work/audience-config.json" --device --json --store "$work/audience.json" --timeout 20 \
+  > "$work/out" 2> "$work/err" || status=$?
+tail -n 1 "$work/out" > "$work/result"
+got="$(error_code)"
+harvested="$(stat_value harvested_assertions)"
+if [ "$status" -eq 1 ] && [ "$got" = insecure_endpoint ] && [ "$harvested" = 0 ] && [ "$(stored_credentials "$work/audience.json")" = 0 ]; then
+  pass "audience injection: insecure_endpoint, no assertion reached the provider's own device endpoint"
+else
+  fail "audience injection: exit $status, code '$got', $harvested assertion(s) harvested"; cat "$work/result" "$work/err"
+fi
+
 echo "hostile-http: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -16,6 +16,8 @@ http://127.0.0.1:PORT/<mode>. Every mode signs honest RS256 ID tokens (key made 
     slow-body            one byte of token body a second -> timed_out at the request deadline
     lookalike-token      token endpoint http://127.evil.test/token -> insecure_endpoint, no request
     file-authorize       authorization endpoint file:///etc/passwd -> insecure_endpoint, nothing opened
+    audience             an honest server's token endpoint and its own device endpoint, to harvest a private_key_jwt
+                         assertion (audience injection) -> insecure_endpoint, no assertion reaches /device
     old-auth-time        auth_time an hour ago (for max_age) -> authentication_too_old
     escape-error         a token error whose description carries terminal escape sequences
     gzip                 compresses JSON with Content-Encoding: gzip when the client accepts it (as Uber's servers do for
@@ -39,7 +41,7 @@ from cryptography.hazmat.primitives.asymmetric import padding, rsa
 
 KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
 KID = "hostile-1"
-STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refreshes": 0, "gzip": 0}
+STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refreshes": 0, "gzip": 0, "harvested_assertions": 0}
 STATS_LOCK = threading.Lock()
 CODES = {}  # code -> (mode, client_id, nonce)
 
@@ -112,6 +114,11 @@ class Handler(BaseHTTPRequestHandler):
                 document["token_endpoint"] = "http://127.evil.test/token"
             if mode == "file-authorize":
                 document["authorization_endpoint"] = "file:///etc/passwd"
+            if mode == "audience":
+                # Audience injection (draft-ietf-oauth-rfc7523bis): an honest server's token endpoint, our own device
+                # endpoint, to harvest a private_key_jwt assertion valid at the honest server.
+                document["token_endpoint"] = "https://honest-as.example/token"
+                document["device_authorization_endpoint"] = f"{issuer}/device"
             return self.send_json(200, document)
         if rest == "jwks":
             numbers = KEY.public_key().public_numbers()
@@ -135,6 +142,10 @@ class Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("Content-Length") or 0)
         form = dict(urllib.parse.parse_qsl(self.rfile.read(length).decode()))
         parts = urllib.parse.urlsplit(self.path).path.strip("/").split("/", 1)
+        if len(parts) == 2 and parts[1] == "device":
+            with STATS_LOCK:
+                STATS["harvested_assertions"] += 1 if "client_assertion" in form else 0
+            return self.send_json(400, {"error": "invalid_client"})
         if len(parts) != 2 or parts[1] != "token":
             return self.send_json(404, {"error": "not_found"})
         mode = parts[0]
