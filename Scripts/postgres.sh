@@ -6,6 +6,8 @@
 #     Scripts/postgres.sh start   # install postgresql (first time, apt-get), initdb and start; idempotent
 #     Scripts/postgres.sh stop    # stop it and delete the cluster; idempotent
 #     Scripts/postgres.sh env     # print AUTH_PG_* variables (and PGPASSWORD for psql) for the tests and the sample
+#     Scripts/postgres.sh halt    # stop the server, keeping the cluster (a database outage, for the fault tests)
+#     Scripts/postgres.sh resume  # start the halted cluster again
 #
 # The port is AUTH_PG_PORT (default 55432); the cluster's directory is recorded in .pg-state at the repo root.
 set -euo pipefail
@@ -48,12 +50,18 @@ start() {
     --pwfile="$dir/pwfile" -E UTF8 >"$dir/initdb.log" 2>&1 \
     || { cat "$dir/initdb.log" >&2; exit 1; }
   rm -f "$dir/pwfile"
-  as_server_user "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
-    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off" start >/dev/null \
-    || { cat "$dir/server.log" >&2; exit 1; }
+  launch "$dir"
   echo "$dir/data" > "$record"
   PGPASSWORD="$password" psql -h 127.0.0.1 -p "$port" -U auth -d postgres -qc "CREATE DATABASE auth" >/dev/null
   echo "postgres.sh: PostgreSQL on 127.0.0.1:$port (cluster in $dir)" >&2
+}
+
+# Starts the cluster in `dir` on 127.0.0.1:$port.
+launch() {
+  local dir="$1"
+  as_server_user "$(bin_dir)/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 30 \
+    -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir -c fsync=off" start >/dev/null \
+    || { cat "$dir/server.log" >&2; exit 1; }
 }
 
 stop() {
@@ -65,6 +73,8 @@ stop() {
 
 case "${1:-}" in
   start) start ;;
+  halt) [ -f "$record" ] && as_server_user "$(bin_dir)/pg_ctl" -D "$(cat "$record")" -m fast -w stop >/dev/null ;;
+  resume) [ -f "$record" ] && launch "$(dirname "$(cat "$record")")" ;;
   stop) stop ;;
   env)
     echo "AUTH_PG_HOST=127.0.0.1"; echo "AUTH_PG_PORT=$port"; echo "AUTH_PG_USER=auth"; echo "AUTH_PG_DATABASE=auth"
@@ -72,5 +82,5 @@ case "${1:-}" in
       echo "AUTH_PG_PASSWORD=$(cat "$password_file")"; echo "PGPASSWORD=$(cat "$password_file")"
     fi
     ;;
-  *) echo "usage: $0 start|stop|env" >&2; exit 2 ;;
+  *) echo "usage: $0 start|stop|env|halt|resume" >&2; exit 2 ;;
 esac

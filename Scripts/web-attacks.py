@@ -16,6 +16,11 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
                      other instance (OTHER_INSTANCE, sharing the store).
   emulator-gate      the emulator (EMULATOR_URL) refuses a fault queued by another site (Origin) and any request
                      whose Host is not its own (DNS rebinding).
+  database-outage    a signed-in browser while PostgreSQL is halted (HALT_COMMAND) and resumed (RESUME_COMMAND): every
+                     request answers 503 with Retry-After within seconds, and the session works again once the
+                     database is back, without restarting the sample.
+  instance-killed    a sign-in started on OTHER_INSTANCE (pid OTHER_PID), which is then killed; the provider's callback
+                     reaches this instance, which completes it.
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
                      after (finding 3: each start used to be stored for ten minutes). Real users must sign in; with
                      WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
@@ -27,6 +32,7 @@ import concurrent.futures
 import html.parser
 import json
 import os
+import subprocess
 import sys
 import time
 import urllib.error
@@ -195,6 +201,54 @@ def emulator_gate(base, username):
     return "cross-site (403) and foreign-Host (421) requests refused; same-origin fault queued"
 
 
+def database_outage(base, username):
+    browser = Browser(base)
+    browser.sign_in(username)
+    subprocess.run(os.environ["HALT_COMMAND"], shell=True, check=True)
+    try:
+        started = time.monotonic()
+        status, head, _ = browser.request("/auth/session", timeout=30)
+        took = time.monotonic() - started
+        expect(status == 503 and head.get("Retry-After"), f"during the outage /auth/session answered {status}")
+        expect(took < 8, f"during the outage the answer took {took:.1f} s")
+    finally:
+        subprocess.run(os.environ["RESUME_COMMAND"], shell=True, check=True)
+    deadline = time.monotonic() + 30
+    while True:
+        status, _, body = browser.request("/auth/session", timeout=30)
+        if status == 200:
+            break
+        expect(time.monotonic() < deadline, f"after the database returned /auth/session still answers {status}")
+        time.sleep(0.5)
+    expect(json.loads(body)["signed_in"] is True, "the session did not survive the outage")
+    browser.sign_out()
+    return f"503 with Retry-After in {took:.1f} s while PostgreSQL was down; the session works again once it is back"
+
+
+def instance_killed(base, username):
+    other, pid = os.environ["OTHER_INSTANCE"].rstrip("/"), int(os.environ["OTHER_PID"])
+    starter = Browser(other)
+    status, head, _ = starter.request("/auth/oidc/login")
+    expect(status == 302, f"login on the other instance answered {status}")
+    page_url = head["Location"]
+    status, _, page = starter.request(page_url)
+    form = LoginForm()
+    form.feed(page.decode())
+    data = {**form.hidden, "username": username, "password": "emulator-password", "action": "approve"}
+    status, head, _ = starter.request(urllib.parse.urljoin(page_url, form.action), data=data)
+    expect(status == 302, f"the emulator's login form answered {status}")
+    os.kill(pid, 9)
+    time.sleep(0.3)
+    # The same browser: cookies are per host, not per port, so this instance receives the other's sign-in cookie.
+    finisher = Browser(base)
+    finisher.cookies = dict(starter.cookies)
+    status, _, _ = finisher.request(head["Location"])
+    expect(status == 303, f"the callback on this instance answered {status}")
+    expect(finisher.session()["signed_in"] is True, "the sign-in was not completed here")
+    finisher.sign_out()
+    return "a sign-in started on an instance killed before the callback was completed by this one"
+
+
 def resident_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
@@ -232,6 +286,7 @@ def flood(base, username):
 CHECKS = {
     "concurrent-logout": concurrent_logout, "two-browsers": two_browsers, "flood": flood,
     "backchannel-logout": backchannel_logout, "emulator-gate": emulator_gate,
+    "database-outage": database_outage, "instance-killed": instance_killed,
 }
 
 

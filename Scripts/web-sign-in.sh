@@ -43,6 +43,7 @@ pids+=($!)
 pid_b=$!
 "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" --emulators-dir "$work/emu" --postgres > "$work/a.log" 2>&1 &
 pids+=($!)
+pid_a=$!
 for port in "$port_a" "$port_b"; do
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.2; done
   curl -sf "http://127.0.0.1:$port/" > /dev/null || { cat "$work/a.log" "$work/b.log"; fail "the instance on port $port did not come up"; }
@@ -72,9 +73,10 @@ echo "web-sign-in: every provider on instance B"
 
 echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
-OTHER_INSTANCE="http://127.0.0.1:$port_a" WEB_PID="$pid_b" \
+OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
+HALT_COMMAND="Scripts/postgres.sh halt" RESUME_COMMAND="Scripts/postgres.sh resume" \
   python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" \
-  two-browsers concurrent-logout backchannel-logout emulator-gate flood \
+  two-browsers concurrent-logout backchannel-logout emulator-gate flood database-outage instance-killed \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
