@@ -23,7 +23,10 @@ extension WebSignIn {
         }
         do {
             let result = try await client.handleBackChannelLogout(token)
-            for account in result.endedAccounts { try await store.removeSessions(account: account) }
+            for account in result.endedAccounts {
+                try await store.removeSessions(account: account)
+                await sessionCache?.forget(account: account)
+            }
             return Response(status: .ok, headers: [.cacheControl: "no-store"])
         } catch let error as AuthError where error.code == .storageUnavailable || error.code == .storageFailed {
             // Not the token's fault: the provider may retry (§2.8 leaves retries to it).

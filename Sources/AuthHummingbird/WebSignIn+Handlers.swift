@@ -92,6 +92,7 @@ extension WebSignIn {
         // The browser's earlier session ends with its own credential (each session has one): nothing is left behind.
         if let (oldKey, old) = try await sessionRecord(for: request) {
             try await store.removeSession(key: oldKey)
+            await sessionCache?.forget(oldKey)
             try? await store.tokenStorage.removeCredential(for: old.account)
         }
         let id = SecureRandom.token()
@@ -126,6 +127,7 @@ extension WebSignIn {
             return Self.page(status: .forbidden, title: "Sign-out refused", message: "The request did not carry this session's CSRF token; nothing was changed.")
         }
         try await store.removeSession(key: key)
+        await sessionCache?.forget(key)
         var location = configuration.afterSignOut
         if let client = clients[record.providerName], let session = try? await client.restoreSession(key: record.account) {
             // No `id_token_hint`: the URL goes through the browser (history, logs, the provider's referrers), so it

@@ -35,6 +35,8 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     let sweeper = ExpirySweeper()
     /// Seals sign-ins waiting for their callback into the browser's cookie.
     let signInCookie: SignInCookie
+    /// Session records read from a shared store, trusted briefly; `nil` for a store in this process.
+    let sessionCache: SessionCache?
 
     /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
     ///
@@ -73,6 +75,8 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
             )
         }
         self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
+        self.sessionCache = store.isSharedAcrossInstances && configuration.sessionCacheLifetime > 0
+            ? SessionCache(lifetime: configuration.sessionCacheLifetime) : nil
     }
 
     /// Creates the routes' handler for the providers a registry builds by name from `configurations` (the route name
@@ -127,7 +131,11 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     func sessionRecord(for request: Request) async throws -> (key: String, record: WebSessionRecord)? {
         guard let id = request.cookies[WebSignInConfiguration.sessionCookieName]?.value, !id.isEmpty else { return nil }
         let key = Self.digest(id)
-        return try await store.session(key: key, now: clock.now()).map { (key, $0) }
+        let now = clock.now()
+        if let cached = await sessionCache?.record(key, now: now) { return (key, cached) }
+        guard let record = try await store.session(key: key, now: now) else { return nil }
+        await sessionCache?.keep(record, for: key, now: now)
+        return (key, record)
     }
 
     /// SHA-256 in hex: how session ids are kept (never the values themselves).

@@ -44,6 +44,11 @@ public struct WebSignInConfiguration: Sendable {
     /// It may be the session store's key (the cookie's own key is derived from it with HKDF); keep it in a secret
     /// manager.
     public var signInCookieKey: Data?
+    /// How long an instance trusts a session it read from a store shared by several instances (2 seconds by
+    /// default; `0` reads the store on every request): most requests of a signed-in browser then need no database
+    /// round trip, and a sign-out or back-channel logout carried out by another instance takes effect on this one
+    /// within this time (on the instance that carried it out, at once).
+    public var sessionCacheLifetime: TimeInterval
 
     /// The session cookie's name.
     public static let sessionCookieName = "__Host-auth_session"
@@ -59,7 +64,8 @@ public struct WebSignInConfiguration: Sendable {
         afterSignIn: String = "/",
         afterSignOut: String = "/",
         signInOptions: [String: SignInOptions] = [:],
-        signInCookieKey: Data? = nil
+        signInCookieKey: Data? = nil,
+        sessionCacheLifetime: TimeInterval = 2
     ) {
         self.publicURL = publicURL
         self.pathPrefix = pathPrefix
@@ -69,6 +75,7 @@ public struct WebSignInConfiguration: Sendable {
         self.afterSignOut = afterSignOut
         self.signInOptions = signInOptions
         self.signInCookieKey = signInCookieKey
+        self.sessionCacheLifetime = sessionCacheLifetime
     }
 
     /// The callback URL of `provider`: what the provider must have registered.

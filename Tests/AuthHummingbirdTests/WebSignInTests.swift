@@ -6,6 +6,7 @@ import AuthTesting
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Synchronization
 import Testing
 
 @Suite("issue 24: web sign-in for Hummingbird (AuthHummingbird), in-memory store")
@@ -381,6 +382,57 @@ struct WebSignInTests {
         func removeSession(key: String) async throws { await base.removeSession(key: key) }
         func removeSessions(account: StorageKey) async throws { await base.removeSessions(account: account) }
         func removeExpired(now: Date) async throws { await base.removeExpired(now: now) }
+    }
+
+    /// A shared store over one in-memory store, counting session reads (what would be database round trips).
+    private final class CountingSharedStore: WebSessionStore, Sendable {
+        let base: InMemoryWebSessionStore
+        let reads = LockedCount()
+        init(base: InMemoryWebSessionStore) { self.base = base }
+        var tokenStorage: any TokenStorage { base.tokenStorage }
+        var isSharedAcrossInstances: Bool { true }
+        func saveSession(_ session: WebSessionRecord, key: String) async throws { await base.saveSession(session, key: key) }
+        func session(key: String, now: Date) async throws -> WebSessionRecord? {
+            reads.increment()
+            return await base.session(key: key, now: now)
+        }
+        func removeSession(key: String) async throws { await base.removeSession(key: key) }
+        func removeSessions(account: StorageKey) async throws { await base.removeSessions(account: account) }
+        func removeExpired(now: Date) async throws { await base.removeExpired(now: now) }
+    }
+
+    final class LockedCount: Sendable {
+        private let value = Mutex(0)
+        func increment() { value.withLock { $0 += 1 } }
+        var count: Int { value.withLock { $0 } }
+    }
+
+    @Test("A shared store is read once per session within the cache lifetime; a sign-out on another instance takes effect here within it, on this one at once")
+    func sessionCacheBound() async throws {
+        let clock = ManualClock()
+        let shared = InMemoryWebSessionStore()
+        let storeA = CountingSharedStore(base: shared), storeB = CountingSharedStore(base: shared)
+        let harnessA = try WebSignInHarness(store: storeA, clock: clock)
+        let harnessB = try harnessA.sibling(store: storeB)
+        try await harnessA.application().test(.router) { a in
+            try await harnessB.application().test(.router) { b in
+                var jar = CookieJar()
+                try await Self.signIn(a, harnessA, jar: &jar)
+                let before = storeA.reads.count
+                for _ in 0..<5 { #expect(try await Self.sessionJSON(a, jar)["signed_in"] == true) }
+                #expect(storeA.reads.count - before <= 1, "one store read for five requests")
+
+                // Signed out through instance B: instance A trusts its copy for at most the lifetime (2 s).
+                let csrf = try require(try await Self.sessionJSON(b, jar)["csrf_token"]?.stringValue)
+                var headers = jar.header
+                headers[.contentType] = "application/x-www-form-urlencoded"
+                #expect(try await b.execute(uri: "/auth/logout", method: .post, headers: headers, body: ByteBuffer(string: "csrf_token=\(csrf)")).status == .seeOther)
+                #expect(try await Self.sessionJSON(b, jar)["signed_in"] == false, "at once where it was carried out")
+                #expect(try await Self.sessionJSON(a, jar)["signed_in"] == true, "within the bound elsewhere")
+                clock.advance(by: 2.1)
+                #expect(try await Self.sessionJSON(a, jar)["signed_in"] == false, "after the bound, everywhere")
+            }
+        }
     }
 
     @Test("A store shared by several instances without a shared sign-in cookie key is refused at start-up")
