@@ -22,19 +22,14 @@ struct PostgresStatements: Sendable {
     }
 
     func query(_ statement: PostgresQuery) async throws -> PostgresRowSequence {
-        let client = self.client, logger = self.logger, timeout = self.timeout
+        let client = self.client, logger = self.logger, timeout = self.timeout, purpose = self.purpose
         do {
-            return try await withThrowingTaskGroup(of: PostgresRowSequence?.self) { group in
-                group.addTask { try await client.query(statement, logger: logger) }
-                group.addTask {
-                    try await Task.sleep(for: timeout)
-                    return nil
-                }
-                defer { group.cancelAll() }  // the loser: a lease request or a sleep, both end on cancellation
-                guard let first = try await group.next(), let rows = first else {
-                    throw AuthError(.storageUnavailable, "PostgreSQL did not answer a \(purpose) query within \(timeout); check the database and its connection pool.")
-                }
-                return rows
+            // The engine's own deadline race (as the transports' request deadline): a lease request still waiting is
+            // cancelled when it loses.
+            return try await withDeadline(timeout, onTimeout: {
+                AuthError(.storageUnavailable, "PostgreSQL did not answer a \(purpose) query within \(timeout); check the database and its connection pool.")
+            }) {
+                try await client.query(statement, logger: logger)
             }
         } catch let error as AuthError {
             throw error

@@ -123,20 +123,6 @@ struct TokenEndpoint: Sendable {
         return (parameters, headers)
     }
 
-    /// Whether `a` and `b` have the same scheme, host and port (RFC 6454 origin).
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
-    }
-
-    private static func defaultPort(_ url: URL) -> Int? {
-        switch url.scheme?.lowercased() {
-        case "https": 443
-        case "http": 80
-        default: nil
-        }
-    }
-
     /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
     /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
     /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
@@ -168,7 +154,7 @@ struct TokenEndpoint: Sendable {
             guard let key = client.signingKey else {
                 throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's private key (signingKey).", providerID: provider.id)
             }
-            guard Self.sameOrigin(destination, metadata.tokenEndpoint) else {
+            guard AuthorizationResponse.url(destination, hasOriginOf: metadata.tokenEndpoint) else {
                 throw AuthError(
                     .insecureEndpoint,
                     "The provider's endpoint \(destination.host ?? "?") is on another origin than its token endpoint (\(metadata.tokenEndpoint.host ?? "?")); a client assertion made for the token endpoint is never sent elsewhere.",
