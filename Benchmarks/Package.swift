@@ -44,6 +44,20 @@ let package = Package(
             // parent is named "Benchmarks" as a benchmark.
             path: "Tools/InstructionCounts"
         ),
+        // The server of the side-by-side web throughput comparison with mod_auth_openidc (Scripts/web-load.sh).
+        .executableTarget(
+            name: "web-load-server",
+            dependencies: [
+                "BenchmarkFixtures",
+                .product(name: "AuthProviders", package: "swift-auth-providers"),
+                .product(name: "AuthAsyncHTTPClient", package: "swift-auth-providers"),
+                .product(name: "AuthHummingbird", package: "swift-auth-providers"),
+                .product(name: "AuthPostgres", package: "swift-auth-providers"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+            ],
+            path: "Tools/WebLoadServer"
+        ),
         .executableTarget(
             name: "AuthBenchmarks",
             dependencies: [

@@ -243,8 +243,36 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: 8. Every request of a signed-in browser (issue 43): the middleware's cost against the same route bare
+
+    // In process (Hummingbird's router test mode: no sockets), so the figures are the middleware's and the route's
+    // own; Scripts/web-load.sh measures the same over HTTP with wrk. 1,000 requests per sample.
+    Benchmark(
+        "Web request: bare JSON route (no middleware)",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 3, scalingFactor: .kilo, maxDuration: .seconds(2))
+    ) { benchmark in
+        try await measureRequests(benchmark, path: "/bare", store: InMemoryWebSessionStore(), signedIn: false)
+    }
+    Benchmark(
+        "Web request: same route, signed-in browser through the middleware (in-memory store)",
+        configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 3, scalingFactor: .kilo, maxDuration: .seconds(2))
+    ) { benchmark in
+        try await measureRequests(benchmark, path: "/app/me", store: InMemoryWebSessionStore(), signedIn: true)
+    }
+
     // Registered only with PostgreSQL configured (Scripts/postgres.sh start; eval "$(Scripts/postgres.sh env)").
     if WebSignInFront.postgresClient() != nil {
+        Benchmark(
+            "Web request: same route, signed-in browser through the middleware (PostgreSQL store)",
+            configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 3, scalingFactor: .kilo, maxDuration: .seconds(2))
+        ) { benchmark in
+            guard let postgres = WebSignInFront.postgresClient() else { return }
+            let running = Task { await postgres.run() }
+            defer { running.cancel() }
+            let store = try PostgresWebSessionStore(client: postgres, encryptionKey: Data(repeating: 1, count: 32))
+            try await store.prepare()
+            try await measureRequests(benchmark, path: "/app/me", store: store, signedIn: true)
+        }
         Benchmark(
             "Web sign-in: completed sign-ins over HTTP (PostgreSQL store)",
             configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 10, maxDuration: .seconds(3), maxIterations: 2_000)
@@ -264,6 +292,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+}
+
+/// Signs one browser in (when `signedIn`), then measures `benchmark.scaledIterations` GETs of `path` with its cookie
+/// through the router in process.
+func measureRequests(_ benchmark: Benchmark, path: String, store: any WebSessionStore, signedIn: Bool) async throws {
+    let front = try WebSignInFront(store: store)
+    nonisolated(unsafe) let measured = benchmark
+    let cookie: String? = signedIn ? try await front.application().test(.live) { try await front.signIn($0) } : nil
+    try await front.application().test(.router) { client in
+        measured.startMeasurement()
+        for _ in measured.scaledIterations { try await front.get(path, cookie: cookie, client) }
+        measured.stopMeasurement()
+    }
 }
 
 /// A duration in whole nanoseconds.

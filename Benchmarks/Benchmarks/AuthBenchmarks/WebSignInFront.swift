@@ -17,7 +17,10 @@ struct WebSignInFront: Sendable {
     let webSignIn: WebSignIn<BasicWebSignInRequestContext>
 
     init(store: any WebSessionStore) throws {
-        let configuration = WebSignInConfiguration(publicURL: Self.publicURL)
+        // A store shared by instances needs the key that seals started sign-ins into the browser's cookie.
+        let configuration = WebSignInConfiguration(
+            publicURL: Self.publicURL, signInCookieKey: store.isSharedAcrossInstances ? Data(repeating: 7, count: 32) : nil
+        )
         let callback = configuration.callbackURL(for: "oidc")
         idp = TestIdentityProvider(
             configuration: .init(clients: [.init(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]),
@@ -35,14 +38,30 @@ struct WebSignInFront: Sendable {
 
     func application() -> some ApplicationProtocol {
         let router = Router(context: BasicWebSignInRequestContext.self)
-        router.add(middleware: webSignIn.middleware)
-        webSignIn.addRoutes(to: router)
+        // The same JSON twice: bare (no middleware: the floor), and behind the middleware for a signed-in browser.
+        router.get("/bare") { _, _ in Self.json() }
+        let signedIn = router.group().add(middleware: webSignIn.middleware)
+        signedIn.get("/app/me") { _, context in context.signedInUser == nil ? Response(status: .unauthorized) : Self.json() }
+        webSignIn.addRoutes(to: signedIn)
         return Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: 0)))
+    }
+
+    static let body = ByteBuffer(string: #"{"message":"hello","items":[1,2,3]}"#)
+
+    static func json() -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: body))
+    }
+
+    /// One request to `path` with `cookie`; throws unless it answered 200.
+    func get(_ path: String, cookie: String?, _ client: some TestClientProtocol) async throws {
+        let response = try await client.execute(uri: path, method: .get, headers: cookie.map { [.cookie: $0] } ?? [:])
+        guard response.status == .ok else { throw BenchmarkFailure("\(path) answered \(response.status)") }
     }
 
     /// One browser's sign-in: GET login over HTTP, the provider's redirect (in process), GET callback over HTTP with
     /// the sign-in cookie; returns when the app answered with the session cookie.
-    func signIn(_ client: some TestClientProtocol) async throws {
+    @discardableResult
+    func signIn(_ client: some TestClientProtocol) async throws -> String {
         let login = try await client.execute(uri: "/auth/oidc/login", method: .get)
         guard let location = login.headers[.location], let cookie = login.headers[.setCookie]?.split(separator: ";").first else {
             throw BenchmarkFailure("login did not redirect with a cookie (\(login.status))")
@@ -50,7 +69,11 @@ struct WebSignInFront: Sendable {
         let (_, answer) = try await idp.transport.send(HTTPRequest(method: .get, url: URL(string: location)!), body: nil)
         guard let callback = answer.headerFields[.location].flatMap(URL.init(string:)) else { throw BenchmarkFailure("no code") }
         let done = try await client.execute(uri: callback.path + "?" + (callback.query ?? ""), method: .get, headers: [.cookie: String(cookie)])
-        guard done.status == .seeOther, done.headers[.setCookie] != nil else { throw BenchmarkFailure("callback answered \(done.status)") }
+        let session = done.headers[values: .setCookie].first { $0.hasPrefix(WebSignInConfiguration.sessionCookieName + "=") }
+        guard done.status == .seeOther, let session = session?.split(separator: ";").first else {
+            throw BenchmarkFailure("callback answered \(done.status)")
+        }
+        return String(session)
     }
 
     /// A PostgreSQL store from `AUTH_PG_*` (Scripts/postgres.sh), or `nil` when none is configured.

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# Web throughput side by side, in one run on this machine: AuthHummingbird (Benchmarks/Tools/WebLoadServer, release
+# build) and the peer a server operator would otherwise use, mod_auth_openidc in Apache (Debian's
+# libapache2-mod-auth-openidc, shm session cache), both in front of the same OIDC emulator (auth-emulator emulate oidc).
+#
+#   - wrk on a bare JSON route and on the same JSON for a signed-in browser: ours with the in-memory store and with
+#     PostgreSQL (Scripts/postgres.sh), Apache's static file outside and inside its protected location;
+#   - complete browser sign-ins per second (Scripts/sign-in-load.py: the app's redirect, the emulator's login page and
+#     form, the callback, then the protected JSON with the new session cookie).
+#
+# A measurement, not a check: the test command does not run it; BENCHMARKS.md records a run. Prints a table (also
+# written to .build/web-load/results.md). Settings: WEB_LOAD_SECONDS (10), WEB_LOAD_CONNECTIONS (64),
+# WEB_LOAD_WORKERS (8), WEB_LOAD_PORT (first of five consecutive ports, 8390).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds="${WEB_LOAD_SECONDS:-10}" connections="${WEB_LOAD_CONNECTIONS:-64}" workers="${WEB_LOAD_WORKERS:-8}"
+first_port="${WEB_LOAD_PORT:-8390}"
+emulator_port=$first_port ours_port=$((first_port + 1)) apache_port=$((first_port + 2)) ours_pg_port=$((first_port + 3))
+fail() { echo "web-load: $*" >&2; exit 1; }
+
+missing=()
+command -v wrk > /dev/null || missing+=(wrk)
+command -v apache2 > /dev/null || missing+=(apache2)
+[ -f /usr/lib/apache2/modules/mod_auth_openidc.so ] || missing+=(libapache2-mod-auth-openidc)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "web-load: installing ${missing[*]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" > /dev/null
+fi
+
+echo "web-load: release builds (auth-emulator, web-load-server)" >&2
+swift build -c release --product auth-emulator > /dev/null
+bin="$(swift build -c release --show-bin-path)"
+(cd Benchmarks && swift build -c release --product web-load-server > /dev/null)
+bench_bin="$(cd Benchmarks && swift build -c release --show-bin-path)"
+
+work="$(mktemp -d)"
+chmod 755 "$work"  # Apache's workers run as www-data and read its documents here
+pids=()
+cleanup() {
+  [ -f "$work/apache/httpd.conf" ] && apache2 -f "$work/apache/httpd.conf" -k stop 2> /dev/null || true
+  for pid in "${pids[@]}"; do kill "$pid" 2> /dev/null || true; done
+  wait 2> /dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+wait_for() {  # URL, what
+  for _ in $(seq 1 150); do curl -s -o /dev/null "$1" && return 0; sleep 0.2; done
+  fail "$2 did not come up at $1"
+}
+
+# The emulator, both of our instances, Apache.
+"$bin/auth-emulator" emulate oidc --port "$emulator_port" --config-dir "$work/emu" > "$work/emulator.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$emulator_port/.well-known/openid-configuration" "the OIDC emulator"
+
+"$bench_bin/web-load-server" --port "$ours_port" --emulator-config "$work/emu/oidc.json" > "$work/ours.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$ours_port/bare" "web-load-server (in-memory store)"
+
+if [ -z "${AUTH_PG_PORT:-}" ]; then
+  Scripts/postgres.sh start > /dev/null
+  set -a; eval "$(Scripts/postgres.sh env)"; set +a
+fi
+export AUTH_PG_DATABASE=auth_web_load
+psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" \
+  -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
+"$bench_bin/web-load-server" --port "$ours_pg_port" --emulator-config "$work/emu/oidc.json" --postgres > "$work/ours-pg.log" 2>&1 &
+pids+=($!)
+wait_for "http://127.0.0.1:$ours_pg_port/bare" "web-load-server (PostgreSQL store)"
+
+modules=/usr/lib/apache2/modules
+mkdir -p "$work/apache/htdocs/app" "$work/apache/run"
+printf '%s' '{"message":"hello","items":[1,2,3]}' > "$work/apache/htdocs/bare.json"
+cp "$work/apache/htdocs/bare.json" "$work/apache/htdocs/app/me.json"
+chmod -R a+rX "$work/apache"
+# Debian's defaults for the event MPM but unlimited keep-alive; the module as its README configures it, with PKCE and the shm cache.
+cat > "$work/apache/httpd.conf" << EOF
+ServerRoot $work/apache
+ServerName 127.0.0.1
+Listen 127.0.0.1:$apache_port
+PidFile $work/apache/run/httpd.pid
+DefaultRuntimeDir $work/apache/run
+ErrorLog $work/apache/error.log
+LogLevel error
+LoadModule mpm_event_module $modules/mod_mpm_event.so
+LoadModule authz_core_module $modules/mod_authz_core.so
+LoadModule authz_user_module $modules/mod_authz_user.so
+LoadModule authn_core_module $modules/mod_authn_core.so
+LoadModule mime_module $modules/mod_mime.so
+LoadModule auth_openidc_module $modules/mod_auth_openidc.so
+User www-data
+Group www-data
+TypesConfig /etc/mime.types
+DocumentRoot $work/apache/htdocs
+StartServers 2
+MinSpareThreads 25
+MaxSpareThreads 75
+ThreadLimit 64
+ThreadsPerChild 25
+MaxRequestWorkers 150
+MaxConnectionsPerChild 0
+# Keep-alive without a request cap, as wrk's connections and our server's are (Apache's default closes each after 100).
+KeepAlive On
+MaxKeepAliveRequests 0
+OIDCProviderMetadataURL http://127.0.0.1:$emulator_port/.well-known/openid-configuration
+OIDCClientID test-client
+OIDCProviderTokenEndpointAuth none
+OIDCRedirectURI http://127.0.0.1:$apache_port/callback
+OIDCCryptoPassphrase $(head -c 24 /dev/urandom | base64)
+OIDCScope "openid email"
+OIDCPKCEMethod S256
+OIDCCacheType shm
+OIDCSessionType server-cache
+<Location /app>
+  AuthType openid-connect
+  Require valid-user
+</Location>
+<Location /callback>
+  AuthType openid-connect
+  Require valid-user
+</Location>
+EOF
+apache2 -f "$work/apache/httpd.conf" -k start || { cat "$work/apache/error.log" 2> /dev/null; fail "Apache did not start"; }
+wait_for "http://127.0.0.1:$apache_port/bare.json" "Apache"
+
+ours="http://127.0.0.1:$ours_port" ours_pg="http://127.0.0.1:$ours_pg_port" apache="http://127.0.0.1:$apache_port"
+cookie() {  # start URL, protected URL: one browser's sign-in, its cookie header
+  python3 Scripts/sign-in-load.py --start "$1" --protected "$2" --cookie
+}
+rate() {  # URL [cookie header]: wrk's requests per second; fails on any error or non-2xx answer
+  local out
+  out="$(wrk -t2 -c"$connections" -d"${seconds}s" ${2:+-H "Cookie: $2"} "$1")"
+  if grep -qE "Non-2xx|Socket errors: connect [1-9]|timeout [1-9]" <<< "$out"; then echo "$out" >&2; fail "wrk saw errors on $1"; fi
+  awk '/Requests\/sec/ { printf "%d", $2 }' <<< "$out"
+}
+sign_ins() {  # start URL, protected URL: complete sign-ins per second; fails on any failed sign-in
+  local out
+  out="$(python3 Scripts/sign-in-load.py --start "$1" --protected "$2" --seconds "$seconds" --workers "$workers")"
+  python3 - "$out" << 'PY'
+import json, sys
+result = json.loads(sys.argv[1])
+if result["failures"]:
+    sys.exit(f"web-load: {result['failures']} sign-ins failed, the first: {result['first_failure']}")
+print(round(result["per_second"]))
+PY
+}
+
+percent() { python3 -c "import sys; print(round(100 * int(sys.argv[1]) / int(sys.argv[2])))" "$1" "$2"; }
+mkdir -p .build/web-load
+{
+  echo "| server | bare route (req/s) | signed-in route (req/s) | signed-in / bare | complete sign-ins/s |"
+  echo "|---|---|---|---|---|"
+  echo "| AuthHummingbird, InMemoryWebSessionStore | $ours_bare | $ours_signed | $(percent "$ours_signed" "$ours_bare")% | $ours_logins |"
+  echo "| AuthHummingbird, PostgresWebSessionStore | $ours_pg_bare | $ours_pg_signed | $(percent "$ours_pg_signed" "$ours_pg_bare")% | $ours_pg_logins |"
+  echo "| Apache + mod_auth_openidc (shm cache) | $apache_bare | $apache_signed | $(percent "$apache_signed" "$apache_bare")% | $apache_logins |"
+  echo
+  echo "Sign-ins per second, ours (in memory) / Apache: $(python3 -c "import sys; print(f'{int(sys.argv[1]) / int(sys.argv[2]):.2f}')" "$ours_logins" "$apache_logins")×; wrk -t2 -c$connections -d${seconds}s, $workers sign-in workers, $(nproc) cores, $(date -u +%Y-%m-%d)."
+} | tee .build/web-load/results.md
