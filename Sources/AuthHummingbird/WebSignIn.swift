@@ -37,6 +37,8 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
     let signInCookie: SignInCookie
     /// Session records read from a shared store, trusted briefly; `nil` for a store in this process.
     let sessionCache: SessionCache?
+    /// A store that just failed is not asked again for a moment (requests behind it get their 503 at once).
+    let storeOutage = StoreOutage()
 
     /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
     ///
@@ -133,7 +135,7 @@ public struct WebSignIn<Context: WebSignInRequestContext>: Sendable {
         let key = Self.digest(id)
         let now = clock.now()
         if let cached = await sessionCache?.record(key, now: now) { return (key, cached) }
-        guard let record = try await store.session(key: key, now: now) else { return nil }
+        guard let record = try await storeOutage.guarding(now: now, clock: clock, { try await store.session(key: key, now: now) }) else { return nil }
         await sessionCache?.keep(record, for: key, now: now)
         return (key, record)
     }

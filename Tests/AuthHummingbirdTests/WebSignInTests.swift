@@ -435,6 +435,51 @@ struct WebSignInTests {
         }
     }
 
+    /// An in-memory store that fails like a database that went away, while `failing` is set.
+    private final class FlakyStore: WebSessionStore, Sendable {
+        let base = InMemoryWebSessionStore()
+        let reads = LockedCount()
+        private let down = Mutex(false)
+        var failing: Bool {
+            get { down.withLock { $0 } }
+            set { down.withLock { $0 = newValue } }
+        }
+        var tokenStorage: any TokenStorage { base.tokenStorage }
+        func saveSession(_ session: WebSessionRecord, key: String) async throws { await base.saveSession(session, key: key) }
+        func session(key: String, now: Date) async throws -> WebSessionRecord? {
+            reads.increment()
+            if failing { throw AuthError(.storageUnavailable, "The database is not answering.") }
+            return await base.session(key: key, now: now)
+        }
+        func removeSession(key: String) async throws { await base.removeSession(key: key) }
+        func removeSessions(account: StorageKey) async throws { await base.removeSessions(account: account) }
+        func removeExpired(now: Date) async throws { await base.removeExpired(now: now) }
+    }
+
+    @Test("A store that failed is not asked again for a second: the requests behind get 503 at once, and the app recovers by itself")
+    func storeOutageFailsFast() async throws {
+        let clock = ManualClock()
+        let store = FlakyStore()
+        let harness = try WebSignInHarness(store: store, clock: clock)
+        try await harness.application().test(.router) { client in
+            var jar = CookieJar()
+            try await Self.signIn(client, harness, jar: &jar)
+            #expect(try await Self.sessionJSON(client, jar)["signed_in"] == true)
+            store.failing = true
+            let before = store.reads.count
+            for _ in 0..<5 {
+                let response = try await client.execute(uri: "/auth/session", method: .get, headers: jar.header)
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.retryAfter] != nil)
+            }
+            #expect(store.reads.count - before == 1, "only the first of five requests waited for the failing store")
+            clock.advance(by: 1.1)
+            store.failing = false
+            #expect(try await Self.sessionJSON(client, jar)["signed_in"] == true, "asked again after the window, and it answers")
+            #expect(store.reads.count - before > 1, "the store was asked again")
+        }
+    }
+
     @Test("A store shared by several instances without a shared sign-in cookie key is refused at start-up")
     func sharedStoreNeedsKey() throws {
         let configuration = WebSignInConfiguration(publicURL: WebSignInHarness.appURL)
