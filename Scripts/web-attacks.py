@@ -16,9 +16,10 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
                      other instance (OTHER_INSTANCE, sharing the store).
   emulator-gate      the emulator (EMULATOR_URL) refuses a fault queued by another site (Origin) and any request
                      whose Host is not its own (DNS rebinding).
-  database-outage    a signed-in browser while PostgreSQL is halted (HALT_COMMAND) and resumed (RESUME_COMMAND): every
-                     request answers 503 with Retry-After within seconds, and the session works again once the
-                     database is back, without restarting the sample.
+  database-outage    12 signed-in browsers keep sending requests while PostgreSQL is stopped (HALT_COMMAND) and
+                     started again (RESUME_COMMAND): every answer is a 200 (a session the instance read less than 2 s
+                     ago) or a 503 with Retry-After, none takes more than 8 s, most 503s come at once, and every
+                     request is answered 200 again once the database is back, without restarting the sample.
   instance-killed    a sign-in started on OTHER_INSTANCE (pid OTHER_PID), which is then killed; the provider's callback
                      reaches this instance, which completes it.
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
