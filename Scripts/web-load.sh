@@ -145,6 +145,22 @@ print(round(result["per_second"]))
 PY
 }
 
+ours_cookie="$(cookie "$ours/auth/oidc/login" "$ours/app/me")"
+ours_pg_cookie="$(cookie "$ours_pg/auth/oidc/login" "$ours_pg/app/me")"
+apache_cookie="$(cookie "$apache/app/me.json" "$apache/app/me.json")"
+
+# Alternating ours and Apache, so that a change in the machine's load moves both.
+echo "web-load: wrk -t2 -c$connections -d${seconds}s per row; $workers sign-in workers for ${seconds}s" >&2
+ours_bare=$(rate "$ours/bare");                                 echo "  ours bare                 $ours_bare/s" >&2
+apache_bare=$(rate "$apache/bare.json");                        echo "  apache bare               $apache_bare/s" >&2
+ours_signed=$(rate "$ours/app/me" "$ours_cookie");              echo "  ours signed-in (memory)   $ours_signed/s" >&2
+apache_signed=$(rate "$apache/app/me.json" "$apache_cookie");   echo "  apache signed-in (shm)    $apache_signed/s" >&2
+ours_pg_bare=$(rate "$ours_pg/bare");                           echo "  ours bare (pg instance)   $ours_pg_bare/s" >&2
+ours_pg_signed=$(rate "$ours_pg/app/me" "$ours_pg_cookie");     echo "  ours signed-in (pg)       $ours_pg_signed/s" >&2
+ours_logins=$(sign_ins "$ours/auth/oidc/login" "$ours/app/me");                echo "  ours sign-ins (memory)    $ours_logins/s" >&2
+apache_logins=$(sign_ins "$apache/app/me.json" "$apache/app/me.json");         echo "  apache sign-ins           $apache_logins/s" >&2
+ours_pg_logins=$(sign_ins "$ours_pg/auth/oidc/login" "$ours_pg/app/me");       echo "  ours sign-ins (pg)        $ours_pg_logins/s" >&2
+
 percent() { python3 -c "import sys; print(round(100 * int(sys.argv[1]) / int(sys.argv[2])))" "$1" "$2"; }
 mkdir -p .build/web-load
 {
