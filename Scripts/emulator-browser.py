@@ -8,44 +8,12 @@ presses "Sign in" (approve) or "Deny", and follows the redirect to the app's loo
 Prints the callback URL's query parameter names and exits non-zero when the page or the redirect is not as expected.
 For a device sign-in's verification page (`verification_uri_complete`, RFC 8628) it connects the device instead.
 """
-import html.parser
 import sys
 import urllib.error
 import urllib.parse
 import urllib.request
 
-
-class LoginForm(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.action = None
-        self.hidden = {}
-        self.fields = set()
-        self.title = ""
-        self._in_title = False
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form":
-            self.action = attrs.get("action")
-        elif tag == "input":
-            if attrs.get("name") == "user_code":
-                self.hidden["user_code"] = attrs.get("value", "")
-                self.fields.add("user_code")
-            elif attrs.get("type") == "hidden":
-                self.hidden[attrs.get("name")] = attrs.get("value", "")
-            elif attrs.get("name"):
-                self.fields.add(attrs["name"])
-        elif tag == "title":
-            self._in_title = True
-
-    def handle_endtag(self, tag):
-        if tag == "title":
-            self._in_title = False
-
-    def handle_data(self, data):
-        if self._in_title:
-            self.title += data
+from emulator_page import LoginForm
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):

@@ -12,27 +12,15 @@ AuthHummingbird with mod_auth_openidc on the same emulator:
 Prints one JSON line: {"sign_ins": N, "seconds": S, "per_second": R, "failures": F, "first_failure": "..."}.
 """
 import argparse
-import html.parser
 import http.client
 import json
 import multiprocessing
 import time
 import urllib.parse
 
+from emulator_page import LoginForm
+
 PASSWORD = "emulator-password"
-
-
-class LoginForm(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.action, self.hidden = None, {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and self.action is None:
-            self.action = attrs.get("action")
-        if tag == "input" and attrs.get("type") == "hidden":
-            self.hidden[attrs.get("name")] = attrs.get("value", "")
 
 
 class Browser:

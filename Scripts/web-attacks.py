@@ -30,7 +30,6 @@ Prints one line per check and exits non-zero on the first failure. Cookies are k
 `__Host-` cookies are `Secure`, which http.cookiejar would not send to http://127.0.0.1.
 """
 import concurrent.futures
-import html.parser
 import json
 import os
 import subprocess
@@ -40,6 +39,8 @@ import time
 import urllib.error
 import urllib.parse
 import urllib.request
+
+from emulator_page import LoginForm
 
 N = 24
 
@@ -53,19 +54,6 @@ OPENER = urllib.request.build_opener(NoRedirect)
 
 
 LOAD_BROWSERS = 12  # signed-in browsers sending requests through the database outage
-
-
-class LoginForm(html.parser.HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.action, self.hidden = None, {}
-
-    def handle_starttag(self, tag, attrs):
-        attrs = dict(attrs)
-        if tag == "form" and self.action is None:
-            self.action = attrs.get("action")
-        if tag == "input" and attrs.get("type") == "hidden":
-            self.hidden[attrs.get("name")] = attrs.get("value", "")
 
 
 class Browser:
