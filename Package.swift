@@ -443,3 +443,31 @@ let package = Package(
         ),
     ]
 )
+
+// The Apple-only sources type-checked on Linux (Scripts/apple-typecheck.sh, in the test command): with
+// AUTH_APPLE_TYPECHECK=ios (or macos), modules named like Apple's frameworks (Shims/: declarations copied in shape from
+// Apple's documentation, bodies that trap) join the graph on Linux only, so `#if canImport(UIKit)` (or AppKit) and
+// friends compile the Apple platform files with Swift 6 strict concurrency, as on iOS (or macOS). Apps, Apple
+// platforms and the normal build never see them; the script builds each shape into its own scratch path, so the
+// shims never linger beside a normal build.
+let appleShape = Context.environment["AUTH_APPLE_TYPECHECK"]
+if appleShape == "ios" || appleShape == "macos" {
+    let windowing = appleShape == "ios" ? "UIKit" : "AppKit"
+    package.targets += [
+        .target(name: "Security", path: "Shims/Security"),
+        .target(name: windowing, path: "Shims/\(windowing)"),
+        .target(name: "AuthenticationServices", dependencies: [.target(name: windowing)], path: "Shims/AuthenticationServices"),
+        .target(name: "SwiftUI", path: "Shims/SwiftUI"),
+    ]
+    let shimsByTarget: [String: [String]] = [
+        "AuthAppSupport": ["Security"],
+        "AuthApple": [windowing, "SwiftUI", "AuthenticationServices"],
+        // The compatibility modules' UIKit parts (Uber's LoginButton) exist on iOS only.
+        "GrabCompat": appleShape == "ios" ? ["UIKit"] : [],
+        "UberCompat": appleShape == "ios" ? ["UIKit"] : [],
+    ]
+    for target in package.targets {
+        guard let shims = shimsByTarget[target.name] else { continue }
+        target.dependencies += shims.map { .target(name: $0, condition: .when(platforms: [.linux])) }
+    }
+}

@@ -80,6 +80,9 @@ Scripts/hostile-http.sh
 echo "    (auth-cli above used AsyncHTTPClient, this build's default; now the same catalog over URLSession)"
 AUTH_CLI_TRANSPORT=urlsession Scripts/hostile-http.sh
 
+echo "==> the Apple-only sources type-checked on Linux against Apple's documented declarations (Shims/)"
+Scripts/apple-typecheck.sh
+
 echo "==> documentation for every module with a DocC catalog, warnings as errors"
 swift package generate-documentation --warnings-as-errors \
   --target AuthCore --target AuthURLSession --target AuthOIDC --target AuthTesting --target AuthEmulators --target AuthLoopback \

@@ -2,7 +2,7 @@
 // in the platform-neutral KeychainItemDescription and KeychainStatus, which are tested on Linux.
 #if canImport(Security)
 public import AuthCore
-public import Foundation
+import Foundation
 import Security
 
 /// Keeps credentials in the Keychain as generic-password items (see `KeychainItemDescription`).

@@ -1,7 +1,7 @@
 // Compiled on Apple platforms only (Security). The items' names and formats are decided by each provider's
 // platform-neutral reader (for example GrabCompat's GrabVendorSession), which is tested on Linux with fixtures.
 #if canImport(Security)
-public import AuthCore
+import AuthCore
 public import Foundation
 import Security
 

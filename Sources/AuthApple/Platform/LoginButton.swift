@@ -33,29 +33,29 @@ public protocol LoginButtonDelegate: AnyObject {
 @MainActor
 public final class LoginButton: UIButton {
     /// Supplies the client and user agent.
-    public weak var dataSource: LoginButtonDataSource?
+    public weak var dataSource: (any LoginButtonDataSource)?
     /// Receives results.
-    public weak var delegate: LoginButtonDelegate?
+    public weak var delegate: (any LoginButtonDelegate)?
     /// The signed-in session, if any.
     public private(set) var session: Session?
 
     /// Creates the button.
     public override init(frame: CGRect) {
         super.init(frame: frame)
-        addTarget(self, action: #selector(tapped), for: .touchUpInside)
+        addAction(UIAction { [weak self] _ in self?.tapped() }, for: .touchUpInside)
         setTitle("Sign in", for: .normal)
     }
 
     /// Creates the button from a storyboard.
     public required init?(coder: NSCoder) {
         super.init(coder: coder)
-        addTarget(self, action: #selector(tapped), for: .touchUpInside)
+        addAction(UIAction { [weak self] _ in self?.tapped() }, for: .touchUpInside)
     }
 
-    @objc private func tapped() {
+    private func tapped() {
         Task { @MainActor in
             if let session {
-                try? await session.signOut()
+                _ = try? await session.signOut()
                 self.session = nil
                 setTitle("Sign in", for: .normal)
                 delegate?.loginButtonDidLogout(self)

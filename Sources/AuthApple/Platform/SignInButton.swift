@@ -1,7 +1,7 @@
 // Compiled on Apple platforms only (SwiftUI). A button that signs in with a provider chosen by name.
 #if canImport(SwiftUI)
 public import AuthCore
-import SwiftUI
+public import SwiftUI
 
 /// A SwiftUI button that signs in with `client` through `userAgent` and reports the result.
 @available(iOS 16, macOS 13, tvOS 16, watchOS 9, visionOS 1, *)

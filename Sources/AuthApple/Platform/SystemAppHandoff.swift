@@ -1,7 +1,7 @@
 // Compiled on Apple platforms only (UIKit / AppKit): the host's answers to "can this app be opened" and
 // "open this link", which the providers' pure route decisions (Grab, Uber) consume.
 #if canImport(UIKit) && !os(watchOS)
-public import AuthCore
+import AuthCore
 public import Foundation
 import UIKit
 
@@ -30,7 +30,7 @@ public struct SystemAppHandoff: AppHandoff {
     }
 }
 #elseif canImport(AppKit)
-public import AuthCore
+import AuthCore
 public import Foundation
 import AppKit
 

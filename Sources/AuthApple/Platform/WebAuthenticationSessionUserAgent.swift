@@ -2,7 +2,7 @@
 // CallbackMatcher, tested on Linux.
 #if canImport(AuthenticationServices)
 public import AuthCore
-import AuthenticationServices
+public import AuthenticationServices
 public import Foundation
 
 /// The system web session (`ASWebAuthenticationSession`) as a `UserAgent`: custom-scheme or claimed `https`

@@ -49,7 +49,7 @@ public final class LoginButton: UIButton {
     }
 
     private func setUp() {
-        addTarget(self, action: #selector(tapped), for: .touchUpInside)
+        addAction(UIAction { [weak self] _ in self?.tapped() }, for: .touchUpInside)
         behavior.onChange = { [weak self] in self?.update() }
         update()
     }
@@ -59,7 +59,7 @@ public final class LoginButton: UIButton {
         isEnabled = !behavior.isBusy
     }
 
-    @objc private func tapped() {
+    private func tapped() {
         Task { await behavior.tap(self) }
     }
 }
