@@ -1,5 +1,6 @@
-// Compiled on Apple platforms only (AuthenticationServices). The callback matching rules are the neutral
-// CallbackMatcher, tested on Linux.
+// Compiled on Apple platforms (AuthenticationServices), and type-checked on Linux against Shims/ by
+// Scripts/apple-typecheck.sh. The decisions — which callbacks match, what an ending means — are the neutral
+// CallbackMatcher and WebSessionOutcome, tested on Linux.
 #if canImport(AuthenticationServices)
 public import AuthCore
 public import AuthenticationServices
@@ -7,6 +8,9 @@ public import Foundation
 
 /// The system web session (`ASWebAuthenticationSession`) as a `UserAgent`: custom-scheme or claimed `https`
 /// callbacks, ephemeral sessions on request, one session at a time, and user cancellation as `user_cancelled`.
+///
+/// Cancelling the task that awaits ``authorize(_:)`` closes the sheet (`ASWebAuthenticationSession.cancel()`) and
+/// ends the sign-in with `user_cancelled`: what a vendor API's `cancel` or GOV.UK's `finalise(callback:)` does.
 @MainActor
 public final class WebAuthenticationSessionUserAgent: NSObject, UserAgent, ASWebAuthenticationPresentationContextProviding {
     private let anchor: @MainActor () -> ASPresentationAnchor
@@ -17,26 +21,30 @@ public final class WebAuthenticationSessionUserAgent: NSObject, UserAgent, ASWeb
         self.anchor = anchor
     }
 
-    /// Shows `request` and returns the callback URL.
+    /// Shows `request` and returns the callback URL; closes the sheet when the calling task is cancelled.
     public nonisolated func authorize(_ request: AuthorizationRequest) async throws -> URL {
-        try await present(request)
+        try await withTaskCancellationHandler {
+            try await present(request)
+        } onCancel: {
+            Task { @MainActor in self.current?.cancel() }
+        }
     }
 
     private func present(_ request: AuthorizationRequest) async throws -> URL {
         guard current == nil else {
             throw AuthError(.signInInProgress, "A web sign-in is already showing.", providerID: request.providerID)
         }
+        // Cancelled before the sheet was shown: never show it.
+        if Task.isCancelled {
+            throw AuthError(.userCancelled, "The sign-in was cancelled before its page was shown.", providerID: request.providerID)
+        }
         let matcher = CallbackMatcher(redirectURI: request.redirectURI)
+        let providerID = request.providerID
         return try await withCheckedThrowingContinuation { continuation in
             let completion: ASWebAuthenticationSession.CompletionHandler = { [weak self] url, error in
                 MainActor.assumeIsolated { self?.current = nil }
-                if let url, matcher.matches(url) {
-                    continuation.resume(returning: url)
-                } else if let error = error as? ASWebAuthenticationSessionError, error.code == .canceledLogin {
-                    continuation.resume(throwing: AuthError(.userCancelled, "The user closed the sign-in page.", providerID: request.providerID))
-                } else {
-                    continuation.resume(throwing: AuthError(.authorizationFailed, "The web sign-in failed.", providerID: request.providerID, underlying: error))
-                }
+                let cancelled = (error as? ASWebAuthenticationSessionError)?.code == .canceledLogin
+                continuation.resume(with: WebSessionOutcome.result(url: url, cancelled: cancelled, error: error, matcher: matcher, providerID: providerID))
             }
             let session: ASWebAuthenticationSession
             switch matcher {
@@ -54,14 +62,14 @@ public final class WebAuthenticationSessionUserAgent: NSObject, UserAgent, ASWeb
             current = session
             if !session.start() {
                 current = nil
-                continuation.resume(throwing: AuthError(.authorizationFailed, "The web sign-in could not start.", providerID: request.providerID))
+                continuation.resume(throwing: AuthError(.authorizationFailed, "The web sign-in could not start.", providerID: providerID))
             }
         }
     }
 
-    /// The window to present from.
-    public nonisolated func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
-        MainActor.assumeIsolated { anchor() }
+    /// The window the sheet is presented from.
+    public func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor {
+        anchor()
     }
 }
 #endif
