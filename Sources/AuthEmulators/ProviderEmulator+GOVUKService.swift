@@ -179,6 +179,11 @@ extension TestIdentityProvider {
         configuration.quirks.acceptsIssuerAsAssertionAudience = true
         configuration.quirks.clientAuthenticationError = GOVUKSimulatorRules.tokenError
         configuration.quirks.rejectAuthorization = { query, _ in GOVUKSimulatorRules.rejectAuthorization(query) }
+        // A request object must be addressed to the authorization endpoint; any other `aud` is answered
+        // access_denied with the object's state (the simulator's validate-auth-request-object.ts; GOV.UK's
+        // "Authenticate your user": "You must set this value to …/authorize").
+        configuration.quirks.requestObjectAudience = .authorizationEndpoint
+        configuration.quirks.requestObjectAudienceError = ("access_denied", "Access denied by resource owner or authorization server")
         configuration.quirks.idTokenClaims = { query in
             ["vot": .string(GOVUKSimulatorRules.vectors(query["vtr"])?.first?.credentialTrust ?? "Cl.Cm"), "vtm": .string(trustmark)]
         }

@@ -47,7 +47,9 @@ extension TestIdentityProvider {
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
     ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
-    public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
+    ///   - dpop: DPoP support (RFC 9449) advertised by the tenant, for tests that the provider stays Bearer unless it
+    ///     opts in; `nil` (the default) for none.
+    public static func oneLogin(clock: any WallClock = SystemWallClock(), origin: URL? = nil, dpop: DPoPSettings? = nil) -> TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,
             clients: [Client(id: oneLoginClientID, redirectURIs: [oneLoginRedirectURI])],
@@ -70,6 +72,7 @@ extension TestIdentityProvider {
                 ? nil : "token requests must be form-encoded"
         }
         configuration.displayName = "OneLogin"
+        configuration.dpop = dpop
         return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)
     }
 }

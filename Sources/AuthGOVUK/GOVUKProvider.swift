@@ -24,7 +24,8 @@ public struct GOVUKProvider: AuthProvider {
 
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopeValues)
+        // Bearer tokens, as the vendor library's: never DPoP-bound because the server's discovery starts advertising it.
+        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopeValues, dpop: .never)
     }
 
     /// Fixed endpoints: GOV.UK One Login's SDK does not use discovery.

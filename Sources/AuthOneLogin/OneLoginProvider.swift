@@ -13,11 +13,17 @@ public struct OneLoginProvider: AuthProvider {
     public let configuration: OneLoginConfiguration
     /// Whether the browser session should be ephemeral (no shared cookies).
     public let prefersEphemeralWebSession: Bool
+    /// Whether tokens are bound to a DPoP key. `.never` by default: the vendor SDK (AppAuth) only ever used Bearer
+    /// tokens, and an app migrating from it sends `Authorization: Bearer …` itself — tokens that turned DPoP-bound
+    /// because a tenant's discovery document started advertising DPoP would break those calls. Opt in with
+    /// `.whenAdvertised` or `.always`.
+    public let dpop: DPoPUsage
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: OneLoginConfiguration, ephemeralSession: Bool = false) {
+    public init(configuration: OneLoginConfiguration, ephemeralSession: Bool = false, dpop: DPoPUsage = .never) {
         self.configuration = configuration
         self.prefersEphemeralWebSession = ephemeralSession
+        self.dpop = dpop
     }
 
     /// Creates the provider from a configuration dictionary (see `OneLoginConfiguration`).
@@ -28,9 +34,9 @@ public struct OneLoginProvider: AuthProvider {
     /// An ephemeral web session when configured so; otherwise standard.
     public var behavior: ProviderBehavior { ProviderBehavior(prefersEphemeralWebSession: prefersEphemeralWebSession) }
 
-    /// The client id, redirect and scopes.
+    /// The client id, redirect and scopes; Bearer tokens unless ``dpop`` opts in.
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUri, scopes: configuration.scopes)
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUri, scopes: configuration.scopes, dpop: dpop)
     }
 
     /// Discovery at `issuer/.well-known/openid-configuration`.

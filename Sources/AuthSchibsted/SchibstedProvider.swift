@@ -29,7 +29,8 @@ public struct SchibstedProvider: AuthProvider {
 
     /// The client, with the scopes every Schibsted login requests: `openid offline_access`.
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectURI, scopes: ["openid", "offline_access"])
+        // Bearer tokens, as the vendor SDK's: never DPoP-bound because the server's discovery starts advertising it.
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectURI, scopes: ["openid", "offline_access"], dpop: .never)
     }
 
     /// `/oauth/authorize`, `/oauth/token`, `/oauth/jwks`, `/oauth/userinfo` on the environment's server.

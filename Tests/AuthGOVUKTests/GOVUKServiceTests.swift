@@ -317,12 +317,16 @@ struct GOVUKServiceTests {
         #expect(info.returnCodes == [ReturnCode(code: "X")])
     }
 
-    @Test("No refresh token: when the access token ends, validAccessToken() says to sign in again")
+    @Test("No refresh token: the session lasts as long as GOV.UK's three-minute access token — at t = 170 s the token still works, at t = 181 s sign in again, and no refresh is tried")
     func sessionLifetime() async throws {
         let harness = try harness()
         let session = try await harness.signIn()
         _ = try await session.validAccessToken()
-        harness.clock.advance(by: 181)
+        harness.clock.advance(by: 170)
+        let stillValid = try await session.validAccessToken()
+        #expect(stillValid == (await session.credential.accessToken), "the same token, not a refresh")
+        _ = try await session.userInfo()  // GOV.UK's user info still accepts it
+        harness.clock.advance(by: 11)
         let error = await authError { _ = try await session.validAccessToken() }
         #expect(error?.code == .notSignedIn)
         #expect(error?.message.contains("GOV.UK One Login issued no refresh token") == true)
@@ -330,12 +334,42 @@ struct GOVUKServiceTests {
         #expect(await harness.idp.tokenRequestsByGrant["refresh_token"] == nil)
     }
 
-    @Test("A signed request object (request=) with the service key is accepted")
+    @Test("A signed request object is addressed to GOV.UK's authorization endpoint (aud = …/authorize, as GOV.UK requires) and GOV.UK accepts it")
     func signedRequestObject() async throws {
         let harness = try harness { $0["request_object"] = true }
+        let request = try await harness.client.prepareSignIn()
+        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(Set(items.map(\.name)) == ["client_id", "response_type", "scope", "request"])
+        let jws = try CompactJWS(parsing: try #require(items.first { $0.name == "request" }?.value))
+        let claims = try JSONValue.parseObject(jws.payload)
+        #expect(claims["aud"]?.stringValue == harness.idp.endpoint("/authorize").absoluteString)
+        #expect(claims["aud"]?.stringValue != harness.idp.configuration.issuer.absoluteString)
+        #expect(claims["iss"]?.stringValue == items.first { $0.name == "client_id" }?.value)
+        #expect(claims["sub"] == nil)
+
         let session = try await harness.signIn()
         #expect(await session.idTokenClaims?["vot"] == "Cl.Cm")
         #expect(await harness.idp.requestObjectFailures.isEmpty)
+    }
+
+    @Test("Hostile: a request object addressed to the issuer is refused as GOV.UK refuses it — access_denied with its state, no code")
+    func requestObjectForTheIssuerRefused() async throws {
+        let harness = try harness { $0["request_object"] = true }
+        let request = try await harness.client.prepareSignIn()
+        let items = URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        let genuine = try JSONValue.parseObject(CompactJWS(parsing: try #require(items.first { $0.name == "request" }?.value)).payload)
+        var misaddressed = genuine
+        misaddressed["aud"] = .string(harness.idp.configuration.issuer.absoluteString)
+        let key = try ClientSigningKey(pem: GOVUKServiceKeys.clientKeyPEM, algorithm: .rs256)
+        var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
+        components.queryItems = items.filter { $0.name != "request" }
+            + [URLQueryItem(name: "request", value: try key.signedJWT(type: "oauth-authz-req+jwt", claims: misaddressed))]
+        let (_, response) = try await harness.transport.send(CapturedRequest(url: try #require(components.url)))
+        let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
+        #expect(location.queryItems?.first { $0.name == "error" }?.value == "access_denied")
+        #expect(location.queryItems?.first { $0.name == "state" }?.value == request.state)
+        #expect(location.queryItems?.contains { $0.name == "code" } == false)
+        #expect(await harness.idp.requestObjectFailures == ["wrong aud"])
     }
 
     @Test("client_secret_post without identity signs in")

@@ -220,4 +220,19 @@ struct OneLoginProviderConformanceTests {
         #expect(report.passed.contains("PKCE S256") && report.passed.contains("replayed redirect refused"))
         #expect(report.passed.contains("sign-out clears storage") && report.passed.contains("no secrets logged"))
     }
+
+    @Test("Tokens stay Bearer when the tenant advertises DPoP, as with the vendor SDK (which never used it); dpop: .whenAdvertised opts in")
+    func bearerUnlessDPoPOptedIn() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.oneLogin(clock: clock, dpop: .init())
+        let configuration = try OneLoginConfiguration(ProviderEmulator.oneLogin(clock: clock).configuration)
+        for (usage, bound) in [(DPoPUsage.never, false), (.whenAdvertised, true)] {
+            let provider = usage == .never ? OneLoginProvider(configuration: configuration) : OneLoginProvider(configuration: configuration, dpop: usage)
+            let client = AuthClient(provider: provider, storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+            let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+            let credential = await session.credential
+            #expect(credential.tokenType == (bound ? "DPoP" : "Bearer"), "\(usage)")
+            #expect((credential.dpopKey != nil) == bound, "\(usage)")
+        }
+    }
 }

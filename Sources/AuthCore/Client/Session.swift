@@ -46,12 +46,17 @@ public actor Session {
 
     /// An access token valid for at least the client's refresh margin, refreshing first when needed.
     ///
-    /// - Throws: `not_signed_in` after sign-out; `invalid_grant` when the refresh token was rejected (the session
-    ///   is then signed out); a retryable error (`network_error`, `server_error`) when the refresh could not be
-    ///   done — the tokens are kept.
+    /// Without a refresh token (GOV.UK One Login for services, Uber without `offline_access`) there is nothing to
+    /// refresh ahead with, so the token is used until it expires: the session lasts exactly as long as its access
+    /// token (three minutes at GOV.UK), then this throws `not_signed_in`.
+    ///
+    /// - Throws: `not_signed_in` after sign-out, or once a token without a refresh token expired; `invalid_grant` when
+    ///   the refresh token was rejected (the session is then signed out); a retryable error (`network_error`,
+    ///   `server_error`) when the refresh could not be done — the tokens are kept.
     public func validAccessToken() async throws -> Secret {
         try requireSignedIn()
-        if !credential.isExpired(at: client.clock.now(), margin: client.options.refreshMargin) {
+        let margin = credential.refreshToken == nil ? 0 : client.options.refreshMargin
+        if !credential.isExpired(at: client.clock.now(), margin: margin) {
             return credential.accessToken
         }
         return try await refresh().accessToken

@@ -18,6 +18,8 @@ public struct ProviderBehavior: Sendable, Hashable {
     /// Whether authorization requests travel as a signed request object (RFC 9101 `request=`, signed with the
     /// client's ``ClientRegistration/signingKey``). Standard: `false`, plain query parameters.
     public var usesSignedRequestObject: Bool
+    /// The `aud` of a signed request object. Standard: ``RequestObjectAudience/issuer`` (RFC 9101 §4).
+    public var requestObjectAudience: RequestObjectAudience
     /// Whether the web session should avoid shared cookies (an ephemeral browser session). Standard: `false`, shared
     /// browser cookies (single sign-on).
     public var prefersEphemeralWebSession: Bool
@@ -31,12 +33,23 @@ public struct ProviderBehavior: Sendable, Hashable {
         acceptsResponsesWithoutState: Bool = false,
         tokenTypeWhenAbsent: String? = nil,
         usesSignedRequestObject: Bool = false,
+        requestObjectAudience: RequestObjectAudience = .issuer,
         prefersEphemeralWebSession: Bool = false
     ) {
         self.tokenRequestRetries = tokenRequestRetries
         self.acceptsResponsesWithoutState = acceptsResponsesWithoutState
         self.tokenTypeWhenAbsent = tokenTypeWhenAbsent
         self.usesSignedRequestObject = usesSignedRequestObject
+        self.requestObjectAudience = requestObjectAudience
         self.prefersEphemeralWebSession = prefersEphemeralWebSession
     }
+}
+
+/// Whom a signed request object (RFC 9101) is addressed to.
+public enum RequestObjectAudience: Sendable, Hashable {
+    /// The issuer identifier, as RFC 9101 §4 recommends.
+    case issuer
+    /// The authorization endpoint's URL: what GOV.UK One Login requires (its documentation's `aud` row, and its
+    /// simulator refuses anything else with `access_denied`).
+    case authorizationEndpoint
 }

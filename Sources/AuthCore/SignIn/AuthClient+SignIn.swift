@@ -269,7 +269,8 @@ extension AuthClient {
     }
 
     /// The authorization parameters as an RFC 9101 request object: every parameter becomes a claim of a JWT signed
-    /// with the client's key (`iss` = client id, `aud` = the issuer, `iat`, `exp` = five minutes, a fresh `jti`), and
+    /// with the client's key (`iss` = client id, `aud` = the issuer — or the authorization endpoint where the provider's
+    /// ``ProviderBehavior/requestObjectAudience`` says so —, `iat`, `exp` = five minutes, a fresh `jti`), and
     /// the query keeps only what OpenID Connect Core §6.1 requires outside it (`client_id`, `response_type`,
     /// `scope`) next to `request`.
     func signedRequestObject(_ parameters: [(String, String)], metadata: ProviderMetadata, now: Date) throws -> [(String, String)] {
@@ -280,7 +281,10 @@ extension AuthClient {
         var claims = [String: JSONValue](parameters.map { ($0.0, JSONValue.string($0.1)) }, uniquingKeysWith: { _, last in last })
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
         claims["iss"] = .string(client.clientID)
-        claims["aud"] = .string(metadata.issuer)
+        switch provider.behavior.requestObjectAudience {
+        case .issuer: claims["aud"] = .string(metadata.issuer)
+        case .authorizationEndpoint: claims["aud"] = .string(metadata.authorizationEndpoint.absoluteString)
+        }
         claims["iat"] = .number(issuedAt)
         claims["exp"] = .number(issuedAt + 300)
         claims["jti"] = .string(SecureRandom.token())

@@ -128,7 +128,7 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
     }
 
     /// A compact JWS of `claims` signed with this key: header `alg`, `typ` and, when set, `kid`.
-    func signedJWT(type: String, claims: [String: JSONValue]) throws -> String {
+    package func signedJWT(type: String, claims: [String: JSONValue]) throws -> String {
         var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "typ": .string(type)]
         if let keyID { header["kid"] = .string(keyID) }
         let signingInput = Base64URL.encode(try JSONValue.object(header).jsonData()) + "." + Base64URL.encode(try JSONValue.object(claims).jsonData())

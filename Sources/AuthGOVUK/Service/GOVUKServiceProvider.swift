@@ -51,8 +51,11 @@ public struct GOVUKServiceProvider: AuthProvider {
         IDTokenPolicy(allowedAlgorithms: [.es256, .rs256])
     }
 
-    /// Signed request objects as configured; otherwise standard.
-    public var behavior: ProviderBehavior { ProviderBehavior(usesSignedRequestObject: configuration.usesSignedRequestObject) }
+    /// Signed request objects, when configured, are addressed to the authorization endpoint: GOV.UK One Login refuses
+    /// any other `aud` (its documentation, "Authenticate your user", and its simulator).
+    public var behavior: ProviderBehavior {
+        ProviderBehavior(usesSignedRequestObject: configuration.usesSignedRequestObject, requestObjectAudience: .authorizationEndpoint)
+    }
 
     /// `vtr`, `ui_locales` when set, and `claims` (`{"userinfo": {<claim URI>: null, …}}`) for identity claims.
     public func authorizationParameters(for request: SignInContext) -> [String: String] {

@@ -10,11 +10,15 @@ extension TestIdentityProvider {
         guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
             return page("Unknown client.", status: 400, url: url)
         }
+        var wrongAudience = false
         if let requestObject = query["request"] {
             // RFC 9101: the signed parameters replace the query's (OpenID Connect Core §6.3.3).
-            guard let parameters = verifyRequestObject(requestObject, client: client) else {
+            guard let (parameters, audienceMatches) = verifyRequestObject(requestObject, client: client),
+                audienceMatches || configuration.quirks.requestObjectAudienceError != nil
+            else {
                 return page("Invalid request object.", status: 400, url: url)
             }
+            wrongAudience = !audienceMatches
             query.merge(parameters) { _, signed in signed }
             query["request"] = nil
         }
@@ -25,6 +29,9 @@ extension TestIdentityProvider {
             return page("The redirect_uri is not registered for this client.", status: 400, url: url)
         }
         let pending = AnswerableAuthorizationRequest(clientID: client.id, query: query, redirectURI: requested, path: path)
+        if wrongAudience, let (error, description) = configuration.quirks.requestObjectAudienceError {
+            return authorizationRedirect(pending, [("error", error), ("error_description", description)])
+        }
         if let (error, description) = configuration.quirks.rejectAuthorization?(query, path) {
             return authorizationRedirect(pending, [("error", error), ("error_description", description)])
         }
@@ -89,9 +96,10 @@ extension TestIdentityProvider {
             && requested.query == nil && requested.fragment == nil
     }
 
-    /// The string claims of a request object signed by `client`'s registered key, addressed to this issuer.
-    private func verifyRequestObject(_ token: String, client: Client) -> [String: String]? {
-        func refuse(_ reason: String) -> [String: String]? {
+    /// The string claims of a request object signed by `client`'s registered key, and whether it is addressed to this
+    /// provider (``Quirks/requestObjectAudience``, the issuer by default); `nil` when it is not valid otherwise.
+    private func verifyRequestObject(_ token: String, client: Client) -> (claims: [String: String], audienceMatches: Bool)? {
+        func refuse(_ reason: String) -> (claims: [String: String], audienceMatches: Bool)? {
             requestObjectFailures.append(reason)
             return nil
         }
@@ -101,9 +109,14 @@ extension TestIdentityProvider {
             let claims = try? JSONValue.parseObject(jws.payload)
         else { return refuse("bad signature") }
         guard claims["iss"]?.stringValue == client.id else { return refuse("wrong iss") }
-        guard claims["aud"]?.stringValue == configuration.issuer.absoluteString else { return refuse("wrong aud") }
         guard let expiry = claims["exp"]?.numberValue, expiry > clock.now().timeIntervalSince1970 else { return refuse("expired") }
+        let audience = switch configuration.quirks.requestObjectAudience {
+        case .issuer: configuration.issuer.absoluteString
+        case .authorizationEndpoint: endpoint(configuration.paths.authorize).absoluteString
+        }
+        let audienceMatches = claims["aud"]?.stringValue == audience
+        if !audienceMatches { requestObjectFailures.append("wrong aud") }
         let registered: Set<String> = ["iss", "aud", "iat", "exp", "nbf", "jti"]
-        return claims.filter { !registered.contains($0.key) }.compactMapValues(\.stringValue)
+        return (claims.filter { !registered.contains($0.key) }.compactMapValues(\.stringValue), audienceMatches)
     }
 }

@@ -43,6 +43,12 @@ extension TestIdentityProvider {
         public var validateAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> String?)?
         /// Checks an authorization request before the standard checks, as the provider's server does, with the
         /// provider's own error code: a returned pair is redirected back as `error` and `error_description`.
+        /// The `aud` a signed request object must carry: the issuer (RFC 9101) by default; GOV.UK One Login requires its
+        /// authorization endpoint.
+        public var requestObjectAudience: RequestObjectAudience = .issuer
+        /// How a request object with another `aud` is answered when set: a redirect with this error (and the object's
+        /// `state`), as GOV.UK's simulator answers; `nil`: an error page.
+        public var requestObjectAudienceError: (error: String, description: String)?
         public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
         /// Whether an authorization request may come without PKCE (Uber: its SDK's backend-exchange mode sends none);
         /// a code issued so is then redeemed without `code_verifier`.
