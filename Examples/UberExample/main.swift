@@ -1,7 +1,9 @@
-// Logs in with Uber against its in-process emulator: in app with a prefill (pushed authorization request), through
-// an emulated native Uber Eats app that calls back with the code alone through handle(url), through apps that do not
-// open (the vendor's ordered fallback, ending in app), and for a backend exchange — with PKCE, and without it for a
-// backend written for the vendor SDK.
+// Logs in with Uber against its in-process emulator: first the seed's default flow, its LoginButton with its
+// LoginButtonDataSource (in app, `.authorizationCode()`, a prefill), whose code is exchanged as the vendor's factory
+// does, so the button then says "Sign out"; then in app with a prefill (pushed authorization request), through an
+// emulated native Uber Eats app that calls back with the code and the state through handle(url), as Uber documents the
+// SSO hand-off, through apps that do not open (the vendor's ordered fallback, ending in app), and for a backend
+// exchange — with PKCE, and without it, through the app, for a backend written for the vendor SDK.
 // With --config FILE (an Info.plist with the Uber dictionary) it runs the generic flow against real settings.
 //
 //     swift run uber-example
@@ -24,6 +26,30 @@ func step(_ label: String, _ detail: String) {
     print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + detail)
 }
 
+/// The seed's `MyLoginButtonDataSource`, as written there.
+final class MyLoginButtonDataSource: LoginButtonDataSource {
+    func authContext(_ button: LoginButton) -> AuthContext {
+        let prefill = Prefill(email: "jane@email.com", phoneNumber: "5555555555", firstName: "Jane", lastName: "Doe")
+        return AuthContext(authDestination: .inApp, authProvider: .authorizationCode(), prefill: prefill)
+    }
+}
+
+/// The seed's `MyLoginButtonDelegate`: prints what the button reports.
+final class MyLoginButtonDelegate: LoginButtonDelegate {
+    func loginButton(_ button: LoginButton, didLogoutWithSuccess success: Bool) {
+        step("delegate", "didLogoutWithSuccess: \(success)")
+    }
+
+    func loginButton(_ button: LoginButton, didCompleteLoginWithResult result: Result<UberClient, UberAuthError>) {
+        switch result {
+        case .success(let client):
+            step("delegate", "didCompleteLoginWithResult: access token \(client.accessToken == nil ? "missing" : "received"), authorization code \(client.authorizationCode == nil ? "spent in the exchange" : "returned")")
+        case .failure(let error):
+            step("delegate", "didCompleteLoginWithResult: UberAuthError.\(error)")
+        }
+    }
+}
+
 do {
     let idp = TestIdentityProvider.uber()
     let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
@@ -36,17 +62,34 @@ do {
                         storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
     await apps.onCallback { url in
         let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name).joined(separator: ", ") ?? ""
-        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path) with \(names) (no state, as the real apps); handle(url) = \(uber.handle(url))")
+        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path) with \(names) (state echoed, as Uber documents the SSO hand-off); handle(url) = \(uber.handle(url))")
     }
     step("provider", "uber (Uber), emulated auth.uber.com; installed apps: Uber Eats")
+
+    // The seed's LoginButton with its data source and delegate (strong references here: the button holds them weakly).
+    let dataSource = MyLoginButtonDataSource()
+    let delegate = MyLoginButtonDelegate()
+    let loginButton = LoginButton()
+    loginButton.uberAuth = uber
+    loginButton.dataSource = dataSource
+    loginButton.delegate = delegate
+    await loginButton.refresh()
+    step("button", "LoginButton() titled \"\(loginButton.title)\"; data source: .inApp, .authorizationCode(), prefill Jane Doe")
+    await loginButton.tap()
+    let stored = try await uber.session()
+    step("button", "after sign-in: \"\(loginButton.title)\" (isLoggedIn \(loginButton.isLoggedIn), session \(stored == nil ? "not stored" : "stored"))")
+    await loginButton.tap()
+    step("button", "after the next tap: \"\(loginButton.title)\" (logged out)")
+    let pagesAfterButton = await recorder.exchanges(pathSuffix: "/authorize").count
+    withExtendedLifetime((dataSource, delegate)) {}  // the button's references are weak
 
     let prefill = Prefill(email: "rider@example.com", firstName: "Ada")
     step("login 1", "destination .inApp, prompt [login, consent], prefill email + first name")
     let inApp = try await uber.login(context: AuthContext(authDestination: .inApp, prompt: [.login, .consent], prefill: prefill))
-    if let par = await recorder.exchanges(pathSuffix: "/oauth/v2/par").first {
+    if let par = await recorder.exchanges(pathSuffix: "/oauth/v2/par").last {
         step("PAR", "POST /oauth/v2/par login_hint = \(par.formParameters["login_hint"] ?? "-") → request_uri")
     }
-    if let authorize = await recorder.exchanges.first(where: { $0.request.url?.path.hasSuffix("/authorize") == true })?.request.url {
+    if let authorize = await recorder.exchanges(pathSuffix: "/authorize").dropFirst(pagesAfterButton).first?.request.url {
         step("route", "in app: \(authorize.path)")
         let names = URLComponents(url: authorize, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
         step("parameters", names.joined(separator: ", "))
@@ -74,10 +117,14 @@ do {
     let codeOnly = try await uber.login(context: AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false))
     step("result", "authorization code \(codeOnly.authorizationCode == nil ? "missing" : "received"), PKCE verifier \(codeOnly.codeVerifier == nil ? "missing" : "for the backend's code_verifier"); no tokens")
 
-    step("login 5", "the same for a backend written for the vendor SDK (backendExchangeUsesPKCE = false)")
-    var legacy = AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false)
+    step("login 5", "the same for a backend written for the vendor SDK (backendExchangeUsesPKCE = false), destination .native")
+    var legacy = AuthContext(shouldExchangeAuthCode: false)
     legacy.backendExchangeUsesPKCE = false
     let legacyCode = try await uber.login(context: legacy)
+    if let opened = await apps.opened.last {
+        let names = URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? []
+        step("route", "hand-off to \(opened.path) without code_challenge: \(!names.contains("code_challenge"))")
+    }
     var redeem = HTTPRequest(method: .post, url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
     redeem.headerFields[.contentType] = "application/x-www-form-urlencoded"
     let form = Data(FormEncoding.encode([("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),

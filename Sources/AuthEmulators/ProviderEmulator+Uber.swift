@@ -63,6 +63,10 @@ extension TestIdentityProvider {
         configuration.paths.authorize = "/oauth/v2/universal/authorize"
         configuration.paths.authorizeAliases = uberNativePaths
         configuration.paths.token = "/oauth/v2/token"
+        // Uber returns a refresh token only when the access token was requested with `offline_access`
+        // (https://developer.uber.com/docs/consumer-identity/references/api/v2/token-post), and the vendor SDK asks
+        // for `profile` alone.
+        configuration.refreshTokenRequiresScope = "offline_access"
         let pushed = LockedValue<[String: String]>([:])
         configuration.quirks.validateAuthorization = { query, path in
             if uberNativePaths.contains(path), query["prompt"]?.split(separator: " ").contains("login") == true {
@@ -90,9 +94,19 @@ extension TestIdentityProvider {
     }
 
     /// Emulated Uber apps for `installed` (for example `[.rides]` as `["uber"]`), claiming the native
-    /// authorize links by their path, and calling back with the code (or error) alone — no `state`, no `iss` — as the
-    /// real apps do.
-    public static func uberApps(installedSchemes: Set<String>, idp: TestIdentityProvider) -> EmulatedAppHandoff {
+    /// authorize links by their path, and calling back as Uber documents the SSO hand-off through universal links:
+    /// `<redirect_uri>?code=<authorization_code>&state=<your_state>` — the `state` of the request echoed
+    /// (https://developer.uber.com/docs/consumer-identity/guides/account-linking, "OAuth Flow With Universal Link For
+    /// SSO", Step 1's example response), and nothing else of this provider's (`iss`).
+    ///
+    /// - Parameters:
+    ///   - installedSchemes: the URL schemes of the installed apps (`uber`, `ubereats`, `uberdriver`).
+    ///   - idp: the emulated auth server the apps forward the authorization request to.
+    ///   - callsBackWithoutState: a tolerance test only, never Uber's documented behaviour: the apps drop `state` too
+    ///     and call back with the code (or error) alone, the shape of the URLs the vendor SDK's own unit tests feed
+    ///     its parser (`test://app?code=123`). No Uber source says a real app does this; it checks that such a
+    ///     callback is still attributed safely (to the one pending login that PKCE protects) or refused.
+    public static func uberApps(installedSchemes: Set<String>, idp: TestIdentityProvider, callsBackWithoutState: Bool = false) -> EmulatedAppHandoff {
         EmulatedAppHandoff(installedSchemes: installedSchemes, transport: idp.transport) { url in
             switch url.path {
             case "/oauth/v2/riders/authorize": "uber"
@@ -101,9 +115,11 @@ extension TestIdentityProvider {
             default: nil
             }
         } respond: { redirect in
-            // The Uber apps call back with the code alone, as the vendor's own tests deliver `test://app?code=123`.
+            // Uber documents `code` and `state` on the hand-off's callback (an error as `error`); the emulated server's
+            // RFC 9207 `iss` is not Uber's, so the apps do not pass it on.
+            let kept: Set<String> = callsBackWithoutState ? ["code", "error"] : ["code", "state", "error"]
             guard var components = URLComponents(url: redirect, resolvingAgainstBaseURL: false) else { return redirect }
-            components.queryItems = components.queryItems?.filter { $0.name == "code" || $0.name == "error" }
+            components.queryItems = components.queryItems?.filter { kept.contains($0.name) }
             return components.url ?? redirect
         }
     }

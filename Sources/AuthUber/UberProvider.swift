@@ -22,10 +22,12 @@ public struct UberProvider: AuthProvider {
         self.init(configuration: try UberConfiguration(configuration))
     }
 
-    /// Responses without `state` accepted: the Uber apps call back with only `code` (the vendor SDK never sent
-    /// `state`; its tests call back with `test://app?code=123`); such a callback is accepted only for the one login
-    /// pending, which PKCE protects. `Bearer` when a token response has no `token_type`: Uber's SDK accepts such
-    /// responses, and its tokens are bearer tokens.
+    /// Responses without `state` tolerated: Uber documents its callbacks, the apps' SSO hand-off included, with the
+    /// request's `state` echoed (https://developer.uber.com/docs/consumer-identity/guides/account-linking), and a
+    /// callback with `state` is matched by it as usual. The vendor SDK never sent `state` and its parser's tests feed
+    /// `test://app?code=123`, so a callback without it is still accepted, but only for the one login pending for
+    /// the redirect, and only when PKCE protects it. `Bearer` when a token response has no `token_type`: Uber's SDK
+    /// accepts such responses, and its tokens are bearer tokens.
     public var behavior: ProviderBehavior { ProviderBehavior(acceptsResponsesWithoutState: true, tokenTypeWhenAbsent: "Bearer") }
 
     /// The client id, redirect and scopes.

@@ -8,8 +8,12 @@ public struct AuthorizationCodeAuthProvider: Sendable, Equatable {
     /// Screens to force.
     public var prompt: Set<UberPrompt>
 
-    /// The vendor's factory; its defaults: the code is returned, not exchanged, and no prompt.
-    public static func authorizationCode(shouldExchangeAuthCode: Bool = false, prompt: Set<UberPrompt> = []) -> AuthorizationCodeAuthProvider {
+    /// The vendor's factory, with its defaults: the code is exchanged here for tokens (UberAuth 2.x's
+    /// `AuthProviding.authorizationCode(shouldExchangeAuthCode: Bool = true, …)`), and no prompt. So the seed's
+    /// `AuthContext(authDestination: .inApp, authProvider: .authorizationCode(), prefill: prefill)` stores tokens and a
+    /// ``LoginButton`` using it shows the user logged in. Pass `shouldExchangeAuthCode: false` to get the code for a
+    /// backend.
+    public static func authorizationCode(shouldExchangeAuthCode: Bool = true, prompt: Set<UberPrompt> = []) -> AuthorizationCodeAuthProvider {
         AuthorizationCodeAuthProvider(shouldExchangeAuthCode: shouldExchangeAuthCode, prompt: prompt)
     }
 }

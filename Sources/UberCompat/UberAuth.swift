@@ -79,16 +79,26 @@ public actor UberAuth {
             for app in UberApp.allCases where await appHandoff.canOpen(URL(string: "\(app.scheme)://")!) { installed.insert(app) }
         }
         var callback: URL?
+        var answered: AuthorizationRequest?
         for route in UberRoute.candidates(context.authDestination, canOpen: installed.contains) {
             let request = try await prepare(route, context: context)
             authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
             guard case .native(let app) = route, let appHandoff else {
-                callback = try await authorizeInApp(request)
+                do {
+                    callback = try await authorizeInApp(request)
+                } catch {
+                    // A cancelled or failed in-app login is forgotten at once: left pending, it would make the next
+                    // native callback without `state` ambiguous (two logins waiting) until it expired.
+                    await authClient.abandon(request)
+                    throw error
+                }
+                answered = request
                 break
             }
             let native = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
             do {
                 callback = try await appCallbacks.handOff(native.url, through: appHandoff, redirectURI: native.redirectURI, appName: "The \(app.rawValue) app")
+                answered = native
                 break
             } catch let error as AuthError where error.code == .appNotOpened {
                 // Forget this attempt, so a callback without `state` can only belong to the login that goes on.
@@ -100,12 +110,19 @@ public actor UberAuth {
             }
         }
         // `candidates` always ends in app, which returns a callback or throws.
-        guard let callback else { throw AuthError(.authorizationFailed, "No login route was tried.", providerID: UberProvider.id) }
-        if context.shouldExchangeAuthCode {
-            let session = try await authClient.completeSignIn(redirect: callback)
-            return UberClient(await session.credential)
+        guard let callback, let answered else { throw AuthError(.authorizationFailed, "No login route was tried.", providerID: UberProvider.id) }
+        do {
+            if context.shouldExchangeAuthCode {
+                let session = try await authClient.completeSignIn(redirect: callback)
+                return UberClient(await session.credential)
+            }
+            return UberClient(code: try await authClient.completeAuthorization(redirect: callback))
+        } catch {
+            // A callback that could not be attributed (no `state`, not exactly one login waiting) leaves this login
+            // pending; forget it, so it cannot make the next attempt's callback ambiguous too.
+            await authClient.abandon(answered)
+            throw error
         }
-        return UberClient(code: try await authClient.completeAuthorization(redirect: callback))
     }
 
     /// The vendor's completion-handler form of ``login(context:)``, for code written for it; `completion` runs on an
@@ -233,7 +250,7 @@ public struct UberClient: Sendable {
     public let codeVerifier: Secret?
     /// The access token.
     public let accessToken: Secret?
-    /// The refresh token.
+    /// The refresh token; Uber issues one only when `offline_access` is among the scopes.
     public let refreshToken: Secret?
     /// The token type.
     public let tokenType: String?

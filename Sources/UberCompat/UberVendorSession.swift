@@ -18,7 +18,9 @@ enum UberVendorSession {
     /// The vendor's token as a credential, or `nil` when there is none.
     ///
     /// The vendor stored `expires_in` without the time it was issued, so the expiry is unknown: the token is used
-    /// until the API answers 401, then refreshed with the refresh token — what the vendor SDK did.
+    /// until the API answers 401. UberAuth 2.x never refreshed a token (it has no refresh request at all; its user
+    /// logged in again); here a 401 leads to one refresh with the stored refresh token, when there is one (Uber
+    /// issues one only for `offline_access`); without one the 401 stands and the user must log in again.
     ///
     /// - Throws: `storage_corrupted` for an item that is not the vendor's JSON.
     static func credential(for configuration: UberConfiguration, issuer: String, from store: any VendorStore, now: Date) async throws -> Credential? {

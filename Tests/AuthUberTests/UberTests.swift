@@ -289,30 +289,89 @@ struct UberTokenResponseTests {
     }
 }
 
-/// Issue 19 item 1: native callbacks as the Uber apps send them.
-@Suite("Uber native callbacks without state")
+/// The Uber apps' callbacks: as Uber documents the SSO hand-off (`state` echoed), and the code-only shape of the vendor
+/// SDK's own tests as a tolerance that is never the only way a login works.
+@Suite("Uber native app callbacks")
 struct UberStatelessCallbackTests {
     private actor Callbacks {
         var urls: [URL] = []
         func add(_ url: URL) { urls.append(url) }
     }
 
-    @Test("The emulated apps call back with the code alone, and the one pending, PKCE-protected login accepts it")
-    func codeOnlyCallbackAccepted() async throws {
+    /// A native login through the emulated Uber (rides) app, the callbacks it sent recorded.
+    private func nativeLogin(appsDropState: Bool, context: AuthContext = AuthContext(authDestination: .native([.rides])))
+        async throws -> (UberClient, [URL], TestIdentityProvider) {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
-        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp, callsBackWithoutState: appsDropState)
         let uber = makeUberAuth(idp, apps: apps)
         let callbacks = Callbacks()
         await apps.onCallback { url in
             await callbacks.add(url)
             _ = uber.handle(url)
         }
+        let client = try await uber.login(context: context)
+        return (client, await callbacks.urls, idp)
+    }
+
+    @Test("The Uber apps call back with the code and the request's state, as Uber documents the SSO hand-off; the login is matched by its state")
+    func appCallbackEchoesState() async throws {
+        let (client, callbacks, _) = try await nativeLogin(appsDropState: false)
+        #expect(client.accessToken != nil)
+        let callback = try #require(callbacks.first)
+        let names = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name).sorted()
+        #expect(names == ["code", "state"], "developer.uber.com account-linking: <redirect_uri>?code=…&state=<your_state>")
+    }
+
+    @Test("Tolerance: a callback with the code alone (the vendor's test://app?code=123 shape) still completes the one pending PKCE login")
+    func codeOnlyCallbackTolerated() async throws {
+        let (client, callbacks, _) = try await nativeLogin(appsDropState: true)
+        #expect(client.accessToken != nil)
+        let callback = try #require(callbacks.first)
+        #expect(URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) == ["code"])
+    }
+
+    @Test("A cancelled or failed in-app login is forgotten at once: the next native login, even through an app that drops state, is not made ambiguous by it")
+    func abandonedInAppLoginDoesNotBlockNativeLogin() async throws {
+        /// The in-app web session: the user closes it (ASWebAuthenticationSession's `user_cancelled`), then it breaks
+        /// with a non-auth error, then it works.
+        actor Attempts { var count = 0; func next() -> Int { count += 1; return count } }
+        struct ClosingThenWorking: UserAgent {
+            struct Broken: Error {}
+            let attempts = Attempts()
+            let working: HeadlessUserAgent
+            func authorize(_ request: AuthorizationRequest) async throws -> URL {
+                switch await attempts.next() {
+                case 1: throw AuthError(.userCancelled, "The user closed the sign-in page.", providerID: request.providerID)
+                case 2: throw Broken()
+                default: return try await working.authorize(request)
+                }
+            }
+        }
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp, callsBackWithoutState: true)
+        let uber = makeUberAuth(idp, agent: ClosingThenWorking(working: HeadlessUserAgent(transport: idp.transport)), apps: apps)
+        await apps.onCallback { url in _ = uber.handle(url) }
+
+        let closed = await #expect(throws: AuthError.self) { _ = try await uber.login(context: AuthContext(authDestination: .inApp)) }
+        #expect(closed?.uberAuthError == .cancelled)
+        let broken = await #expect(throws: AuthError.self) { _ = try await uber.login(context: AuthContext(authDestination: .inApp)) }
+        #expect(broken?.code == .authorizationFailed)
+        // Two in-app logins left pending would make this state-less callback match three logins: missing_state.
         let client = try await uber.login(context: AuthContext(authDestination: .native([.rides])))
         #expect(client.accessToken != nil)
-        let callback = try #require(await callbacks.urls.first)
-        let names = URLComponents(url: callback, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name)
-        #expect(names == ["code"], "the vendor's test://app?code=123 shape: no state, no iss")
+        #expect(await apps.opened.count == 1)
+    }
+
+    @Test("Tolerance never stands alone: a code-only callback for a login without PKCE is refused, where the documented callback with state succeeds")
+    func codeOnlyCallbackNeverTheOnlyWay() async throws {
+        var backend = AuthContext(authDestination: .native([.rides]), shouldExchangeAuthCode: false)
+        backend.backendExchangeUsesPKCE = false
+        let (client, _, _) = try await nativeLogin(appsDropState: false, context: backend)
+        #expect(client.authorizationCode != nil && client.codeVerifier == nil)
+        let refused = await #expect(throws: AuthError.self) { _ = try await nativeLogin(appsDropState: true, context: backend) }
+        #expect(refused?.code == .missingState, "without state, only PKCE protects the code: a login without it is never a candidate")
     }
 
     @Test("Without state, a callback is attributed only when exactly one login is pending; a wrong state is always refused")
@@ -445,6 +504,32 @@ struct UberBackendExchangeTests {
         #expect(await idp.handle(redeem).1.statusCode == 200)
     }
 
+    @Test("The vendor-style backend mode (no PKCE) works on the default native route: the Uber app's callback carries state, and the backend redeems the code without a verifier")
+    func vendorBackendModeThroughTheApp() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        let uber = makeUberAuth(idp, apps: apps)
+        await apps.onCallback { url in _ = uber.handle(url) }
+        var context = AuthContext(shouldExchangeAuthCode: false)  // .native, the vendor's default destination
+        context.backendExchangeUsesPKCE = false
+        let client = try await uber.login(context: context)
+        let opened = try #require(await apps.opened.first)
+        #expect(opened.path == "/oauth/v2/riders/authorize", "handed off to the Uber app, not in app")
+        let names = Set(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name) ?? [])
+        #expect(!names.contains("code_challenge") && names.contains("state"))
+        let code = try #require(client.authorizationCode)
+        #expect(client.codeVerifier == nil && client.accessToken == nil)
+
+        var redeem = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
+        redeem.httpMethod = "POST"
+        redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        redeem.httpBody = Data(FormEncoding.encode([("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
+                                                    ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+                                                    ("grant_type", "authorization_code")]).utf8)
+        #expect(await idp.handle(redeem).1.statusCode == 200)
+    }
+
     @Test("A login requested without PKCE is never exchanged in the app, and never takes a callback without state")
     func withoutPKCEStaysCodeOnly() async throws {
         let clock = ManualClock()
@@ -478,12 +563,27 @@ struct UberVendorFidelityTests {
         return (uber, idp, transport, apps)
     }
 
-    @Test("row 7: AuthContext() is the vendor's .native destination; the code is exchanged here unless asked (documented difference); the vendor's .authorizationCode() returns the code")
-    func row7Defaults() {
+    @Test("The vendor's .authorizationCode() exchanges the code by default (UberAuth 2.x: shouldExchangeAuthCode = true); AuthContext() is .native and exchanges too")
+    func authorizationCodeFactoryExchangesByDefault() {
         let context = AuthContext()
         #expect(context.authDestination == .native && context.shouldExchangeAuthCode && context.backendExchangeUsesPKCE)
         let vendorShaped = AuthContext(authProvider: .authorizationCode())
-        #expect(vendorShaped.authDestination == .native && !vendorShaped.shouldExchangeAuthCode, "the vendor's factory keeps its default")
+        #expect(vendorShaped.authDestination == .native && vendorShaped.shouldExchangeAuthCode, "AuthProviding.authorizationCode(shouldExchangeAuthCode: Bool = true)")
+        #expect(!AuthContext(authProvider: .authorizationCode(shouldExchangeAuthCode: false)).shouldExchangeAuthCode)
+    }
+
+    @Test("The seed's prefill example (.inApp, .authorizationCode(), prefill) logs in with tokens and stores them; the code is spent")
+    func seedPrefillExampleStoresTokens() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        let storage = InMemoryTokenStorage()
+        let uber = makeUberAuth(idp, storage: storage)
+        let prefill = Prefill(email: "jane@email.com", phoneNumber: "5555555555", firstName: "Jane", lastName: "Doe")
+        let client = try await uber.login(context: AuthContext(authDestination: .inApp, authProvider: .authorizationCode(), prefill: prefill))
+        #expect(client.accessToken != nil && client.authorizationCode == nil && client.codeVerifier == nil)
+        #expect(await idp.tokenRequestsByGrant["authorization_code"] == 1)
+        #expect(await !storage.isEmpty)
+        #expect(await uber.isLoggedIn)
     }
 
     @Test("row 2: any redirect URI is accepted, an https universal link included")
@@ -492,12 +592,31 @@ struct UberVendorFidelityTests {
         #expect(configuration.redirectURI.absoluteString == "https://app.example.com/uber/callback")
     }
 
-    @Test("rows 11-14: the exchanged result carries refresh token, token type, expires_in and the granted scope")
-    func rows11to14ResultFields() async throws {
-        let (uber, _, _, _) = uber()
+    @Test("The exchanged result carries token type, expires_in and the granted scope, and no refresh token for profile alone (Uber issues one only with offline_access)")
+    func exchangedResultFieldsWithoutOfflineAccess() async throws {
+        let (uber, _, transport, _) = uber()
         let client = try await uber.login(context: AuthContext(authDestination: .inApp))
-        #expect(client.refreshToken != nil && client.tokenType == "Bearer" && client.expiresIn == 3600)
+        #expect(client.tokenType == "Bearer" && client.expiresIn == 3600)
         #expect(client.scope == ["profile"])
+        #expect(client.refreshToken == nil)
+        let token = try #require(await transport.exchanges(pathSuffix: "/oauth/v2/token").first)
+        let body = try JSONValue.parseObject(token.responseBody)
+        #expect(body["refresh_token"] == nil && body["scope"] == "profile", "the emulated server follows Uber's offline_access rule")
+    }
+
+    @Test("With offline_access in the scopes, Uber's token response carries a refresh token, and the session keeps it")
+    func refreshTokenWithOfflineAccess() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.uber(clock: clock)
+        var values = ProviderEmulator.uber(clock: clock).configuration.values
+        var section = values["Uber"]?.objectValue ?? [:]
+        section["Scopes"] = "profile offline_access"
+        values["Uber"] = .object(section)
+        let provider = try ProviderRegistry.builtIn.provider(named: "uber", configuration: ProviderConfiguration(values))
+        let client = AuthClient(provider: provider, storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+        let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        #expect(await session.credential.refreshToken != nil)
+        #expect(await session.credential.scopes.contains("offline_access"))
     }
 
     @Test("row 21: with every app installed, .native hands off to Uber (rides) first")
@@ -610,6 +729,49 @@ struct UberLoginButtonTests {
         await button.tap()
         #expect(recorder.logouts == [true] && !button.isLoggedIn)
         #expect(await uber.isLoggedIn == false)
+    }
+
+    /// The seed's `MyLoginButtonDataSource`, word for word: in app, `.authorizationCode()`, the full prefill.
+    final class SeedDataSource: LoginButtonDataSource {
+        func authContext(_ button: LoginButton) -> AuthContext {
+            let prefill = Prefill(
+                email: "jane@email.com",
+                phoneNumber: "5555555555",
+                firstName: "Jane",
+                lastName: "Doe"
+            )
+
+            return AuthContext(
+                authDestination: .inApp,
+                authProvider: .authorizationCode(),
+                prefill: prefill
+            )
+        }
+    }
+
+    @Test("The seed's LoginButtonDataSource (.inApp, .authorizationCode(), prefill) logs in with tokens against the emulator, stores them, and the button then shows Sign out")
+    func seedDataSourceShowsSignOut() async throws {
+        let idp = TestIdentityProvider.uber(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        let storage = InMemoryTokenStorage()
+        let uber = makeUberAuth(idp, transport: transport, storage: storage)
+        let dataSource = SeedDataSource()
+        let recorder = Recorder()
+        let button = LoginButton()
+        button.uberAuth = uber
+        button.dataSource = dataSource
+        button.delegate = recorder
+        await button.refresh()
+        #expect(button.title == "Sign in with Uber")
+
+        await button.tap()
+        guard case .success(let client)? = recorder.logins.last else { Issue.record("expected a login, got \(recorder.logins)"); return }
+        #expect(client.accessToken != nil && client.authorizationCode == nil, "the vendor's factory exchanges the code")
+        #expect(await transport.exchanges(pathSuffix: "/oauth/v2/par").count == 1, "the prefill was pushed")
+        #expect(await !storage.isEmpty)
+        #expect(await uber.isLoggedIn)
+        #expect(button.isLoggedIn && button.title == "Sign out")
+        withExtendedLifetime(dataSource) {}  // the button holds its data source weakly
     }
 
     @Test("rows 50-51: a failed login reaches the delegate as UberAuthError; a failed logout as didLogoutWithSuccess false")

@@ -71,11 +71,14 @@ struct MigrationGuideTests {
         #expect(externalId?.count == 64 && resumed != nil)
     }
 
-    @Test("Uber: UberAuth.login(context:), handle(url)")
+    @Test("Uber: UberAuth.login(context:), handle(url), and login(context:completion:) delivers the exchanged Client")
     func uber() async throws {
         let idp = TestIdentityProvider.uber()
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
         let sessions: any TokenStorage = InMemoryTokenStorage()   // the guide leaves it out: the Keychain by default
+        // The app's own handler of the completion form's result (the guide's `loginFinished`), recorded here.
+        let (finished, results) = AsyncStream.makeStream(of: Result<UberClient, UberAuthError>.self)
+        let loginFinished: @Sendable (Result<UberClient, UberAuthError>) -> Void = { results.yield($0); results.finish() }
         // --- guide ---
         let uber = UberAuth(configuration: try UberConfiguration(ProviderConfiguration(["Uber": [
                                 "ClientID": .string(TestIdentityProvider.uberClientID),
@@ -84,14 +87,19 @@ struct MigrationGuideTests {
                             storage: sessions, transport: idp.transport)
         await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
         let context = AuthContext(authDestination: .native([.rides]),               // the vendor's initializer
-                                  authProvider: .authorizationCode(shouldExchangeAuthCode: true, prompt: [.consent]))
+                                  authProvider: .authorizationCode(prompt: [.consent]))  // exchanges, as the vendor's
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)
         let loggedIn = await uber.isLoggedIn                                        // UberAuth.isLoggedIn
         uber.login(context: context) { result in                                    // login(context:completion:)
-            if case .failure(let error) = result { print("UberAuthError: \(error)") }
+            loginFinished(result)                                                   // Result<UberClient, UberAuthError>
         }
         // --- end ---
-        #expect(client.accessToken != nil && loggedIn)
+        #expect(client.accessToken != nil && client.authorizationCode == nil && loggedIn, "the vendor's factory exchanges the code")
+        var delivered = finished.makeAsyncIterator()
+        let completed = try #require(await delivered.next(), "the completion form calls its completion")
+        guard case .success(let second) = completed else { Issue.record("the completion form failed: \(completed)"); return }
+        #expect(second.accessToken != nil && second.authorizationCode == nil && second.tokenType == "Bearer")
+        #expect(await apps.opened.count == 2, "both logins went through the Uber app")
     }
 
     @Test("OneLogin: OLOidc, signIn, getUserInfo, introspect, revokeToken, deleteTokens")

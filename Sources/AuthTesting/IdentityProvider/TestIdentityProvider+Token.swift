@@ -67,7 +67,9 @@ extension TestIdentityProvider {
         familyParameters[family] = issued.parameters
         return tokenResponse(
             client: client, scope: issued.scope, family: family, nonce: issued.nonce,
-            includeRefresh: configuration.issuesRefreshTokens, url: url
+            includeRefresh: configuration.issuesRefreshTokens
+                && configuration.refreshTokenRequiresScope.map { issued.scope.split(separator: " ").contains(Substring($0)) } ?? true,
+            url: url
         )
     }
 

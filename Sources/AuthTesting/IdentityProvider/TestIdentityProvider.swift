@@ -85,6 +85,9 @@ public actor TestIdentityProvider {
         /// Whether the provider issues refresh tokens at all (GOV.UK One Login does not, to services: its
         /// `grant_types_supported` is `authorization_code` only, and a refresh grant is `unsupported_grant_type`).
         public var issuesRefreshTokens = true
+        /// When set, a refresh token comes with a code exchange only if the granted scope includes this value (Uber's
+        /// `offline_access`); `nil`: whenever ``issuesRefreshTokens``.
+        public var refreshTokenRequiresScope: String?
         /// Endpoint paths.
         public var paths = Paths()
         /// The provider's peculiarities (validators and extra claims).
