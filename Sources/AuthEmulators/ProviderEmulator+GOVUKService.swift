@@ -175,7 +175,8 @@ extension TestIdentityProvider {
         configuration.quirks.idTokenIncludesUserClaims = false
         configuration.quirks.defaultLogoutURL = URL(string: "https://gov.uk")!
         configuration.quirks.acceptedClientAuthenticationMethods = [.privateKeyJWT, .clientSecretPost]
-        configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256]
+        // RS256–RS512 and PS256–PS512, as the simulator's validate-private-key-jwt.ts accepts.
+        configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
         configuration.quirks.acceptsIssuerAsAssertionAudience = true
         configuration.quirks.clientAuthenticationError = GOVUKSimulatorRules.tokenError
         configuration.quirks.rejectAuthorization = { query, _ in GOVUKSimulatorRules.rejectAuthorization(query) }

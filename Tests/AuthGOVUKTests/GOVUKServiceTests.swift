@@ -352,6 +352,19 @@ struct GOVUKServiceTests {
         #expect(await harness.idp.requestObjectFailures.isEmpty)
     }
 
+    @Test("GOV.UK accepts client assertions signed with RS256 to RS512 and PS256 to PS512 (its simulator's list)", arguments: [
+        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
+    ])
+    func assertionAlgorithms(_ algorithm: String) async throws {
+        let harness = try harness { $0["private_key_alg"] = .string(algorithm) }
+        let session = try await harness.signIn()
+        #expect(await session.credential.subject != nil)
+        #expect(await harness.idp.clientAuthenticationFailures.isEmpty)
+        let token = try #require(await harness.transport.exchanges(pathSuffix: "/token").last)
+        let assertion = try CompactJWS(parsing: try #require(token.formParameters["client_assertion"]))
+        #expect(assertion.header.algorithm == algorithm)
+    }
+
     @Test("Hostile: a request object addressed to the issuer is refused as GOV.UK refuses it — access_denied with its state, no code")
     func requestObjectForTheIssuerRefused() async throws {
         let harness = try harness { $0["request_object"] = true }

@@ -144,8 +144,8 @@ package struct IDTokenValidator: Sendable {
         let bytes = Data(accessToken.reveal().utf8)
         let digest: Data
         switch algorithm {
-        case .rs384, .es384: digest = Data(SHA384.hash(data: bytes))
-        case .rs512: digest = Data(SHA512.hash(data: bytes))
+        case .rs384, .ps384, .es384: digest = Data(SHA384.hash(data: bytes))
+        case .rs512, .ps512: digest = Data(SHA512.hash(data: bytes))
         default: digest = Data(SHA256.hash(data: bytes))
         }
         return Base64URL.encode(digest.prefix(digest.count / 2))

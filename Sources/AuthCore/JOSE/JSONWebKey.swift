@@ -92,11 +92,11 @@ package struct JSONWebKey: Sendable {
         case .rsa(let publicKey):
             let rsaSignature = _RSA.Signing.RSASignature(rawRepresentation: signature)
             // PKCS#1 v1.5 is exactly what RS256 specifies; swift-crypto's name only warns against new designs.
-            let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
+            let padding: _RSA.Signing.Padding = algorithm.rawValue.hasPrefix("PS") ? .PSS : .insecurePKCS1v1_5
             switch algorithm {
-            case .rs384:
+            case .rs384, .ps384:
                 return publicKey.isValidSignature(rsaSignature, for: SHA384.hash(data: signingInput), padding: padding)
-            case .rs512:
+            case .rs512, .ps512:
                 return publicKey.isValidSignature(rsaSignature, for: SHA512.hash(data: signingInput), padding: padding)
             default:
                 return publicKey.isValidSignature(rsaSignature, for: SHA256.hash(data: signingInput), padding: padding)

@@ -22,12 +22,16 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let rs512 = JWSAlgorithm(known: "RS512")
     /// RSASSA-PSS with SHA-256.
     public static let ps256 = JWSAlgorithm(known: "PS256")
+    /// RSASSA-PSS with SHA-384.
+    public static let ps384 = JWSAlgorithm(known: "PS384")
+    /// RSASSA-PSS with SHA-512.
+    public static let ps512 = JWSAlgorithm(known: "PS512")
     /// ECDSA with P-256 and SHA-256.
     public static let es256 = JWSAlgorithm(known: "ES256")
     /// ECDSA with P-384 and SHA-384.
     public static let es384 = JWSAlgorithm(known: "ES384")
 
-    private static let verifiable: Set<String> = ["RS256", "RS384", "RS512", "PS256", "ES256", "ES384"]
+    private static let verifiable: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"]
 
     /// The `alg` value.
     public var description: String { rawValue }
