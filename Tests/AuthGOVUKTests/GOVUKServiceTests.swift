@@ -365,6 +365,24 @@ struct GOVUKServiceTests {
         #expect(assertion.header.algorithm == algorithm)
     }
 
+    @Test("A GOV.UK One Login logout token (ES256 or RS256, no typ, no sid, the issuer with its slash) ends the service session; its replay is refused")
+    func govUKLogoutToken() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        let subject = try #require(await session.credential.subject)
+        let token = await harness.idp.logoutToken(subject: subject, clientID: TestIdentityProvider.govUKServiceClientID)
+        let header = try CompactJWS(parsing: token).header
+        #expect(header.type == nil, "GOV.UK's logout token header is kid and alg only")
+        let claims = try JSONValue.parseObject(CompactJWS(parsing: token).payload)
+        #expect(claims["sid"] == nil && claims["iss"]?.stringValue?.hasSuffix("/") == true)
+
+        let result = try await harness.client.handleBackChannelLogout(token)
+        #expect(result.subject == subject && result.endedAccounts.count == 1)
+        #expect(await harness.storage.storedKeys().isEmpty)
+        let replay = await authError { _ = try await harness.client.handleBackChannelLogout(token) }
+        #expect(replay?.code == .invalidLogoutToken)
+    }
+
     @Test("Hostile: a request object addressed to the issuer is refused as GOV.UK refuses it — access_denied with its state, no code")
     func requestObjectForTheIssuerRefused() async throws {
         let harness = try harness { $0["request_object"] = true }

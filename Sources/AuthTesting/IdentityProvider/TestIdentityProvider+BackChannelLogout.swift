@@ -24,7 +24,10 @@ extension TestIdentityProvider {
         claims.merge(overrides) { _, override in override }
         for name in removals { claims[name] = nil }
         let keys = TestSigningKeys.primary
-        let header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "logout+jwt"]
+        var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "logout+jwt"]
+        // A provider that leaves `typ` out of its ID tokens leaves it out of logout tokens too (GOV.UK One Login's
+        // logout token has `kid` and `alg` only: its "Managing your users' sessions" page).
+        for name in behavior.idTokenHeaderRemovals { header[name] = nil }
         return TestJWT.make(header: header, claims: claims) { keys.sign($0, algorithm: algorithm) }
     }
 }
