@@ -179,6 +179,7 @@ extension TestIdentityProvider {
         configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
         configuration.quirks.acceptsIssuerAsAssertionAudience = true
         configuration.quirks.clientAuthenticationError = GOVUKSimulatorRules.tokenError
+        configuration.quirks.rejectAuthorizationWithoutState = { query in GOVUKSimulatorRules.rejectAuthorizationWithoutState(query) }
         configuration.quirks.rejectAuthorization = { query, _ in GOVUKSimulatorRules.rejectAuthorization(query) }
         // A request object must be addressed to the authorization endpoint; any other `aud` is answered
         // access_denied with the object's state (the simulator's validate-auth-request-object.ts; GOV.UK's
@@ -254,12 +255,28 @@ enum GOVUKSimulatorRules {
     }
 
     /// The simulator's authorization checks after the client and redirect URI (`validateAuthRequestQueryParams`).
-    static func rejectAuthorization(_ query: [String: String]) -> (error: String, description: String)? {
+    /// What the simulator refuses before it reads `state`, so its redirect carries none: a request it cannot parse
+    /// (parse-auth-request.ts: a `response_type` other than `code`, `token` or `id_token`; no `scope`, or none with
+    /// `openid`; an unknown `prompt`; `claims` that are not JSON) with "Invalid Request"
+    /// (authorise-get-controller.ts), then a missing `state` (validate-auth-request-query-params.ts).
+    static func rejectAuthorizationWithoutState(_ query: [String: String]) -> (error: String, description: String)? {
+        let invalid = ("invalid_request", "Invalid Request")
+        guard ["code", "token", "id_token"].contains(query["response_type"] ?? "") else { return invalid }
+        guard (query["scope"] ?? "").split(separator: " ").contains("openid") else { return invalid }
+        if let prompt = query["prompt"], !prompt.split(separator: " ").allSatisfy({ ["none", "login", "consent", "select_account"].contains(String($0)) }) {
+            return invalid
+        }
+        if let claims = query["claims"], (try? JSONValue.parseObject(Data(claims.utf8))) == nil { return invalid }
         guard query["state"] != nil else { return ("invalid_request", "Request is missing state parameter") }
+        return nil
+    }
+
+    /// What the simulator refuses after it read `state` (echoed in the redirect). An unsupported `ui_locales` is only
+    /// logged there, never refused.
+    static func rejectAuthorization(_ query: [String: String]) -> (error: String, description: String)? {
         if query["request_uri"] != nil { return ("request_uri_not_supported", "Request URI parameter not supported") }
         guard query["response_type"] == "code" else { return ("unsupported_response_type", "Unsupported response type") }
         let scopes = (query["scope"] ?? "").split(separator: " ").map(String.init)
-        guard scopes.contains("openid") else { return ("invalid_request", "Invalid Request") }
         guard scopes.allSatisfy(["openid", "email", "phone"].contains) else {
             return ("invalid_scope", "Invalid, unknown or malformed scope")
         }
@@ -276,9 +293,6 @@ enum GOVUKSimulatorRules {
             }
         }
         if query["prompt"] == "select_account" { return ("unmet_authentication_requirements", "Unmet authentication requirements") }
-        if let locale = query["ui_locales"], !locale.split(separator: " ").contains(where: { ["en", "cy", "cy-AR"].contains(String($0)) }) {
-            return ("invalid_request", "Invalid ui_locales")
-        }
         return nil
     }
 

@@ -250,16 +250,23 @@ struct GOVUKServiceTests {
         #expect(refresh.status == 400 && refresh.body["error"] == "unsupported_grant_type")
     }
 
-    @Test("Authorization requests the simulator refuses come back with its error and description", arguments: [
-        (["vtr": #"["Cl.Cm.P9"]"#], "invalid_request", "Request vtr not valid"),
-        (["vtr": #"["Cl.Cm.P2","Cl.Cm"]"#], "invalid_request", "Request vtr not valid"),
-        (["vtr": #"["Cl.Cm.P1"]"#], "invalid_request", "Request vtr not valid"),
-        (["nonce": ""], "invalid_request", "Request is missing nonce parameter"),
-        (["scope": "openid offline_access"], "invalid_scope", "Invalid, unknown or malformed scope"),
-        (["claims": #"{"userinfo":{"https://vocab.account.gov.uk/v1/shoeSize":null}}"#], "invalid_request", "Request contains invalid claims"),
-        (["request_uri": "https://service.example.gov.uk/request.jwt"], "request_uri_not_supported", "Request URI parameter not supported"),
+    @Test("Authorization requests the simulator refuses come back with its error and description, with state only where it echoes it", arguments: [
+        (["vtr": #"["Cl.Cm.P9"]"#], "invalid_request", "Request vtr not valid", true),
+        (["vtr": #"["Cl.Cm.P2","Cl.Cm"]"#], "invalid_request", "Request vtr not valid", true),
+        (["vtr": #"["Cl.Cm.P1"]"#], "invalid_request", "Request vtr not valid", true),
+        (["nonce": ""], "invalid_request", "Request is missing nonce parameter", true),
+        (["scope": "openid offline_access"], "invalid_scope", "Invalid, unknown or malformed scope", true),
+        (["claims": #"{"userinfo":{"https://vocab.account.gov.uk/v1/shoeSize":null}}"#], "invalid_request", "Request contains invalid claims", true),
+        (["request_uri": "https://service.example.gov.uk/request.jwt"], "request_uri_not_supported", "Request URI parameter not supported", true),
+        (["response_type": "token"], "unsupported_response_type", "Unsupported response type", true),
+        // Requests it cannot parse, and a missing state: no state in the answer.
+        (["scope": "email"], "invalid_request", "Invalid Request", false),
+        (["response_type": "foo"], "invalid_request", "Invalid Request", false),
+        (["prompt": "bogus"], "invalid_request", "Invalid Request", false),
+        (["claims": "{x"], "invalid_request", "Invalid Request", false),
+        (["state": ""], "invalid_request", "Request is missing state parameter", false),
     ])
-    func authorizationAnswers(_ change: [String: String], _ error: String, _ description: String) async throws {
+    func authorizationAnswers(_ change: [String: String], _ error: String, _ description: String, _ stateEchoed: Bool) async throws {
         let harness = try harness()
         let request = try await harness.client.prepareSignIn()
         var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
@@ -273,8 +280,35 @@ struct GOVUKServiceTests {
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
         #expect(location.queryItems?.first { $0.name == "error" }?.value == error)
         #expect(location.queryItems?.first { $0.name == "error_description" }?.value == description)
-        #expect(location.queryItems?.first { $0.name == "state" }?.value == request.state)
+        #expect(location.queryItems?.first { $0.name == "state" }?.value == (stateEchoed ? request.state : nil))
         #expect(location.queryItems?.contains { $0.name == "iss" } == false)
+    }
+
+    @Test("An error GOV.UK returns without state is refused as missing_state, naming GOV.UK's error so the developer sees why; nothing is stored")
+    func statelessErrorNamed() async throws {
+        let harness = try harness()
+        let request = try await harness.client.prepareSignIn()
+        var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
+        components.queryItems = (components.queryItems ?? []).filter { $0.name != "scope" } + [URLQueryItem(name: "scope", value: "email")]
+        let (_, response) = try await harness.transport.send(CapturedRequest(url: try #require(components.url)))
+        let redirect = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
+        let error = await authError { _ = try await harness.client.completeSignIn(redirect: redirect) }
+        #expect(error?.code == .missingState)
+        #expect(error?.oauthError == "invalid_request")
+        #expect(error?.message.contains("'invalid_request: Invalid Request'") == true)
+        #expect(await harness.storage.storedKeys().isEmpty)
+    }
+
+    @Test("An unsupported ui_locales is not refused: GOV.UK's simulator only logs it")
+    func unsupportedLocaleAccepted() async throws {
+        let harness = try harness()
+        let request = try await harness.client.prepareSignIn()
+        var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
+        components.queryItems = (components.queryItems ?? []).filter { $0.name != "ui_locales" } + [URLQueryItem(name: "ui_locales", value: "fr")]
+        let (_, response) = try await harness.transport.send(CapturedRequest(url: try #require(components.url)))
+        let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
+        #expect(location.queryItems?.contains { $0.name == "code" } == true)
+        #expect(location.queryItems?.contains { $0.name == "error" } == false)
     }
 
     // MARK: Sign-in and identity

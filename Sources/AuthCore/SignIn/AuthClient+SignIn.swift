@@ -214,7 +214,7 @@ extension AuthClient {
             log(.info, "signin.stateless_response", "A response without 'state' was attributed to the only pending, PKCE-protected login.")
             pending = only
         } else {
-            throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
+            throw response.missingStateError("The authorization response has no 'state'; it was not sent in answer to this app's request.")
         }
         let metadata: ProviderMetadata
         if let known = pending.metadata { metadata = known } else { metadata = try await self.metadata() }

@@ -87,6 +87,15 @@ package struct AuthorizationResponse: Sendable {
         }
     }
 
+    /// `missing_state` for this response: when the provider answered with an error without `state` (GOV.UK does for
+    /// a request it cannot parse), its `error` and description are named, so the developer sees the provider's reason
+    /// — but the response is still never attributed to a sign-in (any page could send one).
+    package func missingStateError(_ message: String) -> AuthError {
+        guard let error else { return AuthError(.missingState, message) }
+        let reason = errorDescription.map { "\(Self.plainText(error)): \($0)" } ?? Self.plainText(error)
+        return AuthError(.missingState, "\(message) The provider answered '\(reason)' — most likely to a request it could not parse.", oauthError: error)
+    }
+
     static func plainText(_ text: String) -> String {
         let printable = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
         return String(String.UnicodeScalarView(printable.prefix(300)))

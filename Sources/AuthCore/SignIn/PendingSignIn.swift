@@ -115,7 +115,7 @@ extension AuthClient {
                 }
                 let response = try AuthorizationResponse(parsing: redirect)
                 guard let state = response.state, !state.isEmpty else {
-                    throw AuthError(.missingState, "The authorization response has no 'state'; it was not sent in answer to this app's request.")
+                    throw response.missingStateError("The authorization response has no 'state'; it was not sent in answer to this app's request.")
                 }
                 guard state == pending.state, pending.expiresAt > self.clock.now() else {
                     throw AuthError(.stateMismatch, "The authorization response's 'state' is not this sign-in's, or the sign-in expired.")

@@ -32,6 +32,9 @@ extension TestIdentityProvider {
         if wrongAudience, let (error, description) = configuration.quirks.requestObjectAudienceError {
             return authorizationRedirect(pending, [("error", error), ("error_description", description)])
         }
+        if let (error, description) = configuration.quirks.rejectAuthorizationWithoutState?(query) {
+            return authorizationRedirect(pending, [("error", error), ("error_description", description)], includingState: false)
+        }
         if let (error, description) = configuration.quirks.rejectAuthorization?(query, path) {
             return authorizationRedirect(pending, [("error", error), ("error_description", description)])
         }
@@ -72,9 +75,13 @@ extension TestIdentityProvider {
 
     /// The redirect back to the client with `parameters`, `state` and (unless switched off) RFC 9207 `iss`, after
     /// the behaviour's removals and overrides.
-    package func authorizationRedirect(_ pending: AnswerableAuthorizationRequest, _ parameters: [(String, String)]) -> (Data, HTTPResponse) {
+    package func authorizationRedirect(
+        _ pending: AnswerableAuthorizationRequest,
+        _ parameters: [(String, String)],
+        includingState: Bool = true
+    ) -> (Data, HTTPResponse) {
         var response = parameters
-        if let state = pending.query["state"] { response.append(("state", state)) }
+        if includingState, let state = pending.query["state"] { response.append(("state", state)) }
         if behavior.sendsIssParameter { response.append(("iss", configuration.issuer.absoluteString)) }
         response.removeAll { behavior.authorizationResponseRemovals.contains($0.0) }
         for (name, value) in behavior.authorizationResponseOverrides.sorted(by: { $0.key < $1.key }) {

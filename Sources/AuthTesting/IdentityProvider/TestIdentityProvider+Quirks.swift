@@ -49,6 +49,10 @@ extension TestIdentityProvider {
         /// How a request object with another `aud` is answered when set: a redirect with this error (and the object's
         /// `state`), as GOV.UK's simulator answers; `nil`: an error page.
         public var requestObjectAudienceError: (error: String, description: String)?
+        /// Refuses an authorization request before its `state` is read: the error is redirected without `state` (GOV.UK's
+        /// simulator does so for requests it cannot parse, and for a missing `state`). Checked before
+        /// ``rejectAuthorization``.
+        public var rejectAuthorizationWithoutState: (@Sendable (_ query: [String: String]) -> (error: String, description: String)?)?
         public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
         /// Whether an authorization request may come without PKCE (Uber: its SDK's backend-exchange mode sends none);
         /// a code issued so is then redeemed without `code_verifier`.
