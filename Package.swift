@@ -394,7 +394,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthAppSupportTests", dependencies: ["AuthAppSupport", "AuthCore", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthAsyncHTTPClientTests",

@@ -1,5 +1,7 @@
 import AuthApple
 import AuthCore
+import AuthOIDC
+import AuthTesting
 import Foundation
 import Testing
 
@@ -41,6 +43,39 @@ struct AuthAppleNeutralTests {
 
         let broken = WebSessionOutcome.result(url: nil, cancelled: false, error: CocoaLikeError(), matcher: matcher, providerID: provider)
         #expect(broken.failure?.code == .authorizationFailed)
+    }
+
+    @Test("The login button's taps: sign in (title Sign out, tokens stored), sign out (revoked and removed, title Sign in); a failed sign-in stays signed out")
+    @MainActor
+    func loginToggle() async throws {
+        let idp = TestIdentityProvider()
+        let storage = InMemoryTokenStorage()
+        let provider = OpenIDProvider(
+            issuer: TestIdentityProvider.defaultIssuer,
+            client: ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI)
+        )
+        let client = AuthClient(provider: provider, storage: storage, transport: idp.transport, clock: idp.clock)
+        let agent = HeadlessUserAgent(transport: idp.transport)
+        let toggle = LoginToggle()
+        #expect(toggle.title == "Sign in")
+        guard case .ignored = await toggle.tap(signIn: nil) else { Issue.record("a tap with no data source did something"); return }
+
+        guard case .signedIn(.success) = await toggle.tap(signIn: { try await client.signIn(with: agent) }) else {
+            Issue.record("the first tap did not sign in"); return
+        }
+        #expect(toggle.title == "Sign out" && toggle.session != nil && !toggle.isBusy)
+        #expect(await storage.storedKeys().count == 1)
+
+        guard case .signedOut = await toggle.tap(signIn: { try await client.signIn(with: agent) }) else {
+            Issue.record("the second tap did not sign out"); return
+        }
+        #expect(toggle.title == "Sign in" && toggle.session == nil)
+        #expect(await storage.storedKeys().isEmpty)
+        #expect(await idp.requestCounts["/revoke"] != nil)
+
+        let refused = await toggle.tap { throw AuthError(.accessDenied, "The user said no.") }
+        guard case .signedIn(.failure(let error)) = refused else { Issue.record("a failed sign-in was not reported"); return }
+        #expect(error.code == .accessDenied && toggle.title == "Sign in")
     }
 
     private struct CocoaLikeError: Error {}

@@ -29,50 +29,54 @@ public protocol LoginButtonDelegate: AnyObject {
     func loginButtonDidLogout(_ button: LoginButton)
 }
 
-/// A button that signs in, then signs out on the next tap.
+/// A button that signs in, then signs out on the next tap. What a tap does is the neutral ``LoginToggle``; this
+/// class only draws it.
 @MainActor
 public final class LoginButton: UIButton {
     /// Supplies the client and user agent.
     public weak var dataSource: (any LoginButtonDataSource)?
     /// Receives results.
     public weak var delegate: (any LoginButtonDelegate)?
+    private let toggle = LoginToggle()
+
     /// The signed-in session, if any.
-    public private(set) var session: Session?
+    public var session: Session? { toggle.session }
 
     /// Creates the button.
     public override init(frame: CGRect) {
         super.init(frame: frame)
-        addAction(UIAction { [weak self] _ in self?.tapped() }, for: .touchUpInside)
-        setTitle("Sign in", for: .normal)
+        setUp()
     }
 
     /// Creates the button from a storyboard.
     public required init?(coder: NSCoder) {
         super.init(coder: coder)
+        setUp()
+    }
+
+    private func setUp() {
         addAction(UIAction { [weak self] _ in self?.tapped() }, for: .touchUpInside)
+        setTitle(toggle.title, for: .normal)
     }
 
     private func tapped() {
         Task { @MainActor in
-            if let session {
-                _ = try? await session.signOut()
-                self.session = nil
-                setTitle("Sign in", for: .normal)
-                delegate?.loginButtonDidLogout(self)
-                return
-            }
-            guard let dataSource else { return }
             isEnabled = false
-            defer { isEnabled = true }
-            do {
-                let signedIn = try await dataSource.authClient(for: self).signIn(with: dataSource.userAgent(for: self), options: dataSource.signInOptions(for: self))
-                session = signedIn
-                setTitle("Sign out", for: .normal)
-                delegate?.loginButton(self, didCompleteWith: .success(signedIn))
-            } catch let error as AuthError {
-                delegate?.loginButton(self, didCompleteWith: .failure(error))
-            } catch {
-                delegate?.loginButton(self, didCompleteWith: .failure(AuthError(.authorizationFailed, "Sign-in failed.", underlying: error)))
+            let outcome: LoginToggle.Outcome
+            if let source = dataSource {
+                let client = source.authClient(for: self)
+                let agent = source.userAgent(for: self)
+                let options = source.signInOptions(for: self)
+                outcome = await toggle.tap { try await client.signIn(with: agent, options: options) }
+            } else {
+                outcome = await toggle.tap(signIn: nil)
+            }
+            isEnabled = true
+            setTitle(toggle.title, for: .normal)
+            switch outcome {
+            case .signedIn(let result): delegate?.loginButton(self, didCompleteWith: result)
+            case .signedOut: delegate?.loginButtonDidLogout(self)
+            case .ignored: break
             }
         }
     }
