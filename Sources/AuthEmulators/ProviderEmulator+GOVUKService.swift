@@ -179,6 +179,11 @@ extension TestIdentityProvider {
         configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
         configuration.quirks.acceptsIssuerAsAssertionAudience = true
         configuration.quirks.clientAuthenticationError = GOVUKSimulatorRules.tokenError
+        // User info refuses a missing or bad token with 401 and an empty body (the simulator's user-info-controller.ts
+        // and user-info-request-error.ts).
+        configuration.quirks.unauthorizedAnswer = { presented in
+            (Data(), presented ? #"Bearer error="invalid_token", error_description="Invalid access token""# : "Bearer")
+        }
         configuration.quirks.rejectAuthorizationWithoutState = { query in GOVUKSimulatorRules.rejectAuthorizationWithoutState(query) }
         configuration.quirks.rejectAuthorization = { query, _ in GOVUKSimulatorRules.rejectAuthorization(query) }
         // A request object must be addressed to the authorization endpoint; any other `aud` is answered

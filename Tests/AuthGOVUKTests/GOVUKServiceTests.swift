@@ -299,6 +299,24 @@ struct GOVUKServiceTests {
         #expect(await harness.storage.storedKeys().isEmpty)
     }
 
+    @Test("User info refuses a bad token as GOV.UK does — 401, empty body, WWW-Authenticate with invalid_token (plain Bearer without a token) — and the session says to sign in again")
+    func userInfoRefusal() async throws {
+        let harness = try harness()
+        let session = try await harness.signIn()
+        let userInfoURL = harness.idp.endpoint(harness.idp.configuration.paths.userinfo)
+        var bad = HTTPRequest(method: .get, url: userInfoURL)
+        bad.headerFields[.authorization] = "Bearer not-a-token"
+        let (badBody, badResponse) = try await harness.transport.send(bad, body: nil)
+        #expect(badResponse.status.code == 401 && badBody.isEmpty)
+        #expect(badResponse.headerFields[.wwwAuthenticate] == #"Bearer error="invalid_token", error_description="Invalid access token""#)
+        let (noneBody, noneResponse) = try await harness.transport.send(HTTPRequest(method: .get, url: userInfoURL), body: nil)
+        #expect(noneResponse.status.code == 401 && noneBody.isEmpty && noneResponse.headerFields[.wwwAuthenticate] == "Bearer")
+
+        await harness.idp.revokeAccessTokens()
+        let error = await authError { _ = try await session.userInfo() }
+        #expect(error?.code == .notSignedIn)
+    }
+
     @Test("An unsupported ui_locales is not refused: GOV.UK's simulator only logs it")
     func unsupportedLocaleAccepted() async throws {
         let harness = try harness()

@@ -52,6 +52,10 @@ extension TestIdentityProvider {
         /// Refuses an authorization request before its `state` is read: the error is redirected without `state` (GOV.UK's
         /// simulator does so for requests it cannot parse, and for a missing `state`). Checked before
         /// ``rejectAuthorization``.
+        /// How a protected request with a missing or bad access token is answered (401): the body and the
+        /// `WWW-Authenticate` value, by whether a token was presented; `nil`: a JSON `invalid_token` body. GOV.UK's
+        /// user info sends an empty body.
+        public var unauthorizedAnswer: (@Sendable (_ tokenPresented: Bool) -> (body: Data, wwwAuthenticate: String))?
         public var rejectAuthorizationWithoutState: (@Sendable (_ query: [String: String]) -> (error: String, description: String)?)?
         public var rejectAuthorization: (@Sendable (_ query: [String: String], _ path: String) -> (error: String, description: String)?)?
         /// Whether an authorization request may come without PKCE (Uber: its SDK's backend-exchange mode sends none);

@@ -8,7 +8,7 @@ extension TestIdentityProvider {
         let record: AccessRecord
         switch presentedAccessToken(request, url: url) {
         case .success(let presented) where presented.scope.contains("openid"): record = presented
-        case .success: return invalidToken(url: url)
+        case .success: return invalidToken(url: url, tokenPresented: true)
         case .failure(let refusal): return refusal.response
         }
         var claims = record.subject == user.subject ? user.claims : [:]
@@ -45,9 +45,11 @@ extension TestIdentityProvider {
     private func presentedAccessToken(_ request: CapturedRequest, url: URL) -> Result<AccessRecord, AccessRefusal> {
         let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
         let (scheme, token) = header.firstIndex(of: " ").map { (header[..<$0].lowercased(), String(header[header.index(after: $0)...])) } ?? ("", "")
-        guard let record = accessTokens[token], isActive(record) else { return .failure(AccessRefusal(response: invalidToken(url: url))) }
+        guard let record = accessTokens[token], isActive(record) else {
+            return .failure(AccessRefusal(response: invalidToken(url: url, tokenPresented: !header.isEmpty)))
+        }
         guard let bound = record.dpopKeyThumbprint else {
-            return scheme == "bearer" ? .success(record) : .failure(AccessRefusal(response: invalidToken(url: url)))
+            return scheme == "bearer" ? .success(record) : .failure(AccessRefusal(response: invalidToken(url: url, tokenPresented: true)))
         }
         // A bound token presented as a bearer token, or without a proof, is refused (RFC 9449 §7.2).
         guard scheme == "dpop", let proof = request.value(forHTTPHeaderField: "DPoP") else {
@@ -63,8 +65,11 @@ extension TestIdentityProvider {
         }
     }
 
-    private func invalidToken(url: URL) -> (Data, HTTPResponse) {
-        json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
+    private func invalidToken(url: URL, tokenPresented: Bool) -> (Data, HTTPResponse) {
+        if let answer = configuration.quirks.unauthorizedAnswer?(tokenPresented) {
+            return (answer.body, .make(status: 401, headers: ["WWW-Authenticate": answer.wwwAuthenticate]))
+        }
+        return json(["error": "invalid_token"], status: 401, url: url, headers: ["WWW-Authenticate": "Bearer error=\"invalid_token\""])
     }
 
     /// Whether an access token is neither expired nor of a revoked family.
