@@ -1,6 +1,7 @@
 // Logs in with Grab against its in-process emulator, the way GrabIdPartnerSDK apps do: through the emulated Grab app
-// (SSO hand-off), then a relaunch that signs in silently from storage, the web when a login hint is given, the App
-// Store when the Grab app is not installed, and errors with the vendor's domain and integer code. With --config FILE
+// (SSO hand-off), then a relaunch that signs in silently from storage, the web when a login hint is given, a partner
+// whose discovery document has no jwks_uri (Grab's verification endpoint vouches for the ID token), the App Store when
+// the Grab app is not installed, and errors with the vendor's domain and integer code. With --config FILE
 // (an Info.plist with the GrabIdPartnerSDK dictionary) it runs the generic flow against real settings.
 //
 //     swift run grab-example
@@ -82,6 +83,19 @@ do {
     step("route", "web: a login_hint never hands off (app opened again: \(await app.opened.count > opened))")
     try await relaunched.logout(loginSession: hinted)
     step("logged out", "stored session and cached id token info removed")
+
+    // A partner whose discovery document has no jwks_uri (the vendor SDK never read one): the ID token cannot be
+    // checked on the device, so Grab's own id_token_verification_endpoint vouches for it, and the login succeeds.
+    let keyless = TestIdentityProvider.grab(discovery: .withoutJWKSURI)
+    let keylessRecorder = RecordingTransport(keyless.transport)
+    let keylessGrab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: keylessRecorder),
+                                    storage: InMemoryTokenStorage(), transport: keylessRecorder, logger: RecordingLogger())
+    let keylessSession = try await keylessGrab.loadLoginSession()
+    try await keylessGrab.login(loginSession: keylessSession)
+    let verified = await keylessRecorder.exchanges(pathSuffix: "/token_info").count
+    let token = await keylessRecorder.exchanges(pathSuffix: "/token").first?.request
+    step("no jwks_uri", "signed in: access token valid \(keylessGrab.isValidAccessToken(loginSession: keylessSession)); ID token verified by Grab's endpoint (\(verified) request)")
+    step("token call", "POST /token with \(token?.url?.query.map { FormEncoding.decode($0).map(\.0).joined(separator: ", ") } ?? "-") in the URL query, body: \(token?.body == nil ? "none" : "present")")
 
     let withoutApp = await launch(appInstalled: false)
     do {

@@ -10,8 +10,10 @@ extension ProviderEmulator {
     ///   - clock: the clock the emulator stamps tokens with.
     ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
-    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
-        let idp = TestIdentityProvider.grab(clock: clock, origin: origin)
+    ///   - discovery: which discovery document it serves (``TestIdentityProvider/GrabDiscovery``).
+    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil,
+                            discovery: TestIdentityProvider.GrabDiscovery = .withKeys) -> ProviderEmulator {
+        let idp = TestIdentityProvider.grab(clock: clock, origin: origin, discovery: discovery)
         var plist = TestIdentityProvider.grabPlist
         if origin != nil {
             plist["ServiceDiscoveryUrl"] = .string(idp.endpoint("/.well-known/openid-configuration").absoluteString)
@@ -20,6 +22,7 @@ extension ProviderEmulator {
         return ProviderEmulator(
             providerID: "grab",
             configuration: ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)]),
+            // Grab's token endpoint reads the URL query only; GrabProvider's behaviour sends it the vendor's way.
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
             clock: clock,
@@ -31,6 +34,15 @@ extension ProviderEmulator {
 }
 
 extension TestIdentityProvider {
+    /// Which service discovery document the Grab emulator serves.
+    public enum GrabDiscovery: Sendable, Hashable {
+        /// With `issuer` and `jwks_uri` (as GrabIdPartnerSDK's own test fixture): the ID token is validated locally.
+        case withKeys
+        /// Without `jwks_uri`, the other members unchanged: only Grab's `id_token_verification_endpoint` can vouch for
+        /// the ID token (the vendor SDK never read `jwks_uri`, so a partner's document may lack it).
+        case withoutJWKSURI
+    }
+
     /// The issuer Grab's discovery document and ID tokens name (as in GrabIdPartnerSDK's test fixture).
     public static let grabIssuer = "https://idp.grab.com"
     /// The emulated Grab client id.
@@ -56,13 +68,15 @@ extension TestIdentityProvider {
     /// than the endpoints, ID tokens with `svc`, `pid`, `nbf`, `jti`.
     ///
     /// Strict: an authorization request needs well-formed `acr_values` (`key:value` pairs) including
-    /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint takes the form
-    /// body this SDK sends; the vendor SDK sent the same parameters in the URL query, which Grab accepts too.
+    /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint reads its
+    /// parameters from the URL query only, which is all GrabIdPartnerSDK ever sent (`GrabApi.fetchToken`): a form body
+    /// is refused with `invalid_request`, since nothing Grab publishes says its endpoint reads one.
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens with.
     ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
-    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
+    ///   - discovery: which discovery document it serves; by default with `issuer` and `jwks_uri`.
+    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil, discovery: GrabDiscovery = .withKeys) -> TestIdentityProvider {
         let base = "https://partner-api.grab.com/grabid/v1/oauth2"
         var configuration = Configuration(
             issuer: URL(string: grabIssuer)!,
@@ -77,6 +91,8 @@ extension TestIdentityProvider {
             "id_token_verification_endpoint": .string(base + "/id_tokens/token_info"),
             "client_public_info_endpoint": .string(base + "/clients/{client_id}/public_info"),
         ]
+        // JSON null reads as absent, as a member the document never had.
+        if discovery == .withoutJWKSURI { configuration.quirks.discoveryExtras["jwks_uri"] = .null }
         configuration.quirks.validateAuthorization = { query, _ in
             guard let acr = query["acr_values"] else { return "acr_values is required for this partner" }
             let pairs = acr.split(separator: " ").map { $0.split(separator: ":", maxSplits: 1) }
@@ -85,6 +101,10 @@ extension TestIdentityProvider {
             return pairs.contains { $0[0].lowercased() == "service" && $0[1] == "PASSENGER" } ? nil : "acr_values must include service:PASSENGER"
         }
         configuration.quirks.tokenParametersInQuery = true
+        configuration.quirks.validateTokenRequest = { request, _ in
+            guard let body = request.body, !body.isEmpty else { return nil }
+            return "Grab reads token request parameters from the URL query, not from a request body"
+        }
         configuration.quirks.idTokenClaims = { _ in
             ["svc": "PASSENGER", "pid": "partner-123", "jti": .string(SecureRandom.token(byteCount: 9))]
         }

@@ -2,7 +2,11 @@ public import AuthCore
 import Foundation
 
 /// Grab (GrabID Partner): endpoints from Grab's own service discovery document, `acr_values` from a dictionary,
-/// login hints, and full ID token validation (the vendor SDK did none).
+/// login hints, and the ID token validated locally when the document names `issuer` and `jwks_uri` (the vendor SDK
+/// validated nothing; without them ``GrabIdPartner`` asks Grab's `id_token_verification_endpoint` instead).
+///
+/// Token requests reach Grab with their parameters in the URL query of a bodiless `POST`, as the vendor SDK sends them
+/// (``behavior``): the only form Grab's token endpoint is known to read.
 public struct GrabProvider: AuthProvider {
     /// `grab`.
     public static let id: ProviderID = "grab"
@@ -12,7 +16,7 @@ public struct GrabProvider: AuthProvider {
     /// The configuration.
     public let configuration: GrabConfiguration
     /// Sent as `device_id` on every authorization request, as the vendor SDK sends the app's
-    /// `identifierForVendor`; `nil` sends none.
+    /// `identifierForVendor`; `nil` (no such identifier) sends it empty, as the vendor's `?? ""` does.
     public let deviceId: String?
 
     /// Creates the provider from a typed configuration.
@@ -26,17 +30,22 @@ public struct GrabProvider: AuthProvider {
         self.init(configuration: try GrabConfiguration(configuration))
     }
 
-    /// The client id, redirect and scopes.
+    /// The client id, redirect and scopes; Bearer tokens, as the vendor SDK's (never DPoP because a server starts
+    /// advertising it).
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUrl, scopes: configuration.scope)
+        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUrl, scopes: configuration.scope, dpop: .never)
     }
+
+    /// Token request parameters in the URL query, as GrabIdPartnerSDK's `GrabApi.fetchToken` sends them.
+    public var behavior: ProviderBehavior { ProviderBehavior(sendsTokenParametersInQuery: true) }
 
     /// Grab's service discovery document, loaded once. Missing endpoints are an error, not silence.
     ///
-    /// Required: `authorization_endpoint`, `token_endpoint` and `id_token_verification_endpoint` (what the vendor SDK
-    /// required), plus `issuer` and `jwks_uri`, because this SDK validates the ID token's signature and issuer
-    /// itself instead of trusting it unchecked; Grab's document carries both (its SDK's own test fixture has
-    /// `issuer` `https://idp.grab.com` and `jwks_uri` …`/public_keys`). The error names the missing member.
+    /// Required: `authorization_endpoint`, `token_endpoint` and `id_token_verification_endpoint`, exactly what the
+    /// vendor SDK required; the error names the missing member. `issuer` and `jwks_uri` are used when present (the
+    /// vendor's own test fixture has both) to validate the ID token locally; a document without them still signs in,
+    /// through the verification endpoint (see ``validatesIDTokenLocally(_:)``), with the discovery URL's origin
+    /// standing in for the missing issuer so stored sessions keep a stable key.
     public var endpointSource: EndpointSource {
         let url = configuration.serviceDiscoveryUrl
         return .custom(cacheKey: "grab:" + url.absoluteString) { transport in
@@ -48,13 +57,21 @@ public struct GrabProvider: AuthProvider {
     /// non-empty and not given for this login.
     public func authorizationParameters(for request: SignInContext) -> [String: String] {
         var parameters: [String: String] = [:]
-        if let deviceId, !deviceId.isEmpty { parameters["device_id"] = deviceId }
+        // Every time, empty when unknown: the vendor sends `identifierForVendor?.uuidString ?? ""`.
+        parameters["device_id"] = deviceId ?? ""
         if let acr = configuration.acrValuesParameter, request.options.acrValues.isEmpty { parameters["acr_values"] = acr }
         if let hint = configuration.hint, request.options.loginHint == nil { parameters["login_hint"] = hint }
         if let hint = configuration.idTokenHint, request.options.idTokenHint == nil { parameters["id_token_hint"] = hint }
         if let prompt = configuration.prompt, request.options.prompt.isEmpty { parameters["prompt"] = prompt }
         if let object = configuration.request { parameters["request"] = object }
         return parameters
+    }
+
+    /// Whether the ID token can be validated on this device: the document named both `issuer` and `jwks_uri`.
+    /// Otherwise a sign-in has Grab's `id_token_verification_endpoint` vouch for it, as the vendor's
+    /// `getIdTokenInfo` does.
+    public static func validatesIDTokenLocally(_ metadata: ProviderMetadata) -> Bool {
+        metadata.jwksURI != nil && metadata.document[GrabServiceDiscovery.assumedIssuerKey] == nil
     }
 
     /// Grab's token response must carry `expires_in` and an `id_token` (besides the access token and type).
@@ -70,6 +87,9 @@ public struct GrabProvider: AuthProvider {
 
 /// Grab's service discovery document.
 enum GrabServiceDiscovery {
+    /// Marks a document whose `issuer` was missing and stood in for: no ID token can be checked against it.
+    static let assumedIssuerKey = "x-grab-issuer-assumed"
+
     static func load(_ url: URL, transport: any HTTPTransport) async throws -> ProviderMetadata {
         var request = HTTPRequest(method: .get, url: url)
         request.headerFields.set("application/json", forName: "Accept")
@@ -79,15 +99,19 @@ enum GrabServiceDiscovery {
         } catch {
             throw AuthError(.network, "Grab's service discovery could not be reached.", providerID: GrabProvider.id, underlying: error)
         }
-        guard (200..<300).contains(response.status.code), let document = try? JSONValue.parseObject(data) else {
+        guard (200..<300).contains(response.status.code), var document = try? JSONValue.parseObject(data) else {
             throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.status.code) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.status.code)
         }
         for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint"] where document[key]?.stringValue == nil {
             throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id, endpoint: key)
         }
-        for key in ["issuer", "jwks_uri"] where document[key]?.stringValue == nil {
-            throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)', which this SDK needs to validate the ID token's issuer and signature (the vendor SDK did not validate them).",
-                            providerID: GrabProvider.id, endpoint: key)
+        if document["issuer"]?.stringValue?.isEmpty ?? true {
+            // The vendor never read an issuer. One is needed to key stored sessions; the document's own origin is stable.
+            guard let scheme = url.scheme, let host = url.host else {
+                throw AuthError(.discoveryFailed, "Grab's service discovery URL has no origin.", providerID: GrabProvider.id)
+            }
+            document["issuer"] = .string("\(scheme)://\(host)" + (url.port.map { ":\($0)" } ?? ""))
+            document[assumedIssuerKey] = .bool(true)
         }
         do {
             return try ProviderMetadata(document: document)

@@ -55,11 +55,15 @@ public enum GrabRoute: Sendable, Equatable {
     /// Never a hand-off when the request carries `login_hint`, `id_token_hint` or `prompt`. Otherwise the first
     /// custom protocol whose `protocol_pax_ios` the host can open gets the login: its `protocol_ios` plus every
     /// authorization parameter plus `auth_endpoint`, with the App Store link of another entry as the fallback should
-    /// the app not open (the vendor's choice). Failing that, an App Store link if one exists; else web.
+    /// the app not open (the vendor's choice). Failing that, an App Store link if one exists; else web — and web
+    /// too when an entry's scheme could not be asked about at all (`canQuery` false: missing from the app's
+    /// `LSApplicationQueriesSchemes`), because then "cannot open" says nothing about whether Grab is installed and
+    /// the seed says such an app reverts to the web login.
     public static func decide(
         authorizationURL: URL,
         authorizationEndpoint: URL,
         customProtocols: [GrabCustomProtocol],
+        canQuery: (URL) -> Bool = { _ in true },
         canOpen: (URL) -> Bool
     ) -> GrabRoute {
         let items = URLComponents(url: authorizationURL, resolvingAgainstBaseURL: false)?.queryItems ?? []
@@ -72,7 +76,8 @@ public enum GrabRoute: Sendable, Equatable {
         let store = customProtocols.indices.lazy.filter { $0 != chosen }
             .compactMap { customProtocols[$0].appStoreLink.flatMap(URL.init(string:)) }.first
         guard let chosen, let base = URL(string: customProtocols[chosen].loginProtocol) else {
-            return store.map(GrabRoute.appStore) ?? .web
+            let unqueryable = customProtocols.contains { URL(string: $0.paxProtocol).map { !canQuery($0) } ?? false }
+            return unqueryable ? .web : store.map(GrabRoute.appStore) ?? .web
         }
         let pairs = items.map { ($0.name, $0.value ?? "") } + [("auth_endpoint", authorizationEndpoint.absoluteString)]
         return .app(base.appendingQuery(pairs), appStore: store)

@@ -32,7 +32,8 @@ public struct UberProvider: AuthProvider {
 
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes)
+        // Bearer tokens, as the vendor SDK's: never DPoP-bound because the server's discovery starts advertising it.
+        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes, dpop: .never)
     }
 
     /// Fixed endpoints; the in-app authorize path.

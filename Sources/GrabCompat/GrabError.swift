@@ -190,7 +190,7 @@ extension AuthError {
         case .grabAppStoreLaunched, .grabAppStoreLaunchFailed: return .appStore
         case .grabCustomProtocolInvalid: return .customProtocolsService
         case .notSignedIn: return .protectedResource
-        case .stateMismatch, .missingState, .redirectMismatch, .missingAuthorizationCode, .authorizationFailed,
+        case .stateMismatch, .missingState, .redirectMismatch, .missingAuthorizationCode,
             .issuerParameterMismatch, .missingIssuerParameter, .duplicateParameter, .userCancelled, .timedOut,
             .signInCancelled, .signInSuperseded, .appNotOpened:
             return .authorization
@@ -218,21 +218,34 @@ extension AuthError {
             .missingIssuerParameter, .duplicateParameter:
             return .securityValidationFailed
         case .authorizationFailed:
-            return oauthError == "access_denied" || oauthError == "unauthorized_client" ? .unAuthorized : .authorizationFailed
+            // The vendor's exchangeToken turns any `error` in the redirect (the user's denial included) into this.
+            return .securityValidationFailed
         case .userCancelled, .timedOut, .signInCancelled, .signInSuperseded, .appNotOpened: return .authorizationFailed
         case .nonceMismatch: return .invalidNonce
-        case .missingIDToken, .malformedIDToken, .unsupportedAlgorithm, .invalidSignature, .invalidIssuer, .invalidAudience,
+        case .missingIDToken, .malformedIDToken, .providerValidationFailed, .unsupportedAlgorithm, .invalidSignature, .invalidIssuer, .invalidAudience,
             .tokenExpired, .invalidIssuedAt, .unknownKeyID, .missingKeyID, .missingClaim, .accessTokenHashMismatch,
             .invalidAuthorizedParty, .unsupportedCriticalHeader, .unsupportedKey:
             return .invalidIdToken
-        case .invalidGrant: return .invalidAuthorizationCode
-        case .tokenRequestFailed:
-            return oauthError == "invalid_client" ? .invalidClientId : (domain == .getIdTokenInfo ? .idTokenInfoServiceFailed : .exchangeTokenServiceFailed)
-        case .httpError:
+        // The vendor answers every non-2xx of the token endpoint with exchangeTokenServiceFailed (GrabApi.fetchToken),
+        // whatever its `error`; the OAuth error stays readable in `authError`.
+        case .invalidGrant, .tokenRequestFailed, .httpError:
             return domain == .getIdTokenInfo ? .idTokenInfoServiceFailed : .exchangeTokenServiceFailed
         case .invalidResponse, .unsupportedTokenType, .responseTooLarge, .unexpectedRedirect: return .invalidResponse
-        case .network: return .network
-        case .serverError: return .serviceUnavailable
+        // A request that got no answer, and a 5xx, in the codes the vendor's GrabApi gives each operation.
+        case .network:
+            switch domain {
+            case .serviceDiscovery, .customProtocolsService: return .grabIdServiceFailed
+            case .exchangeToken: return .serviceError
+            case .getIdTokenInfo: return .idTokenInfoServiceFailed
+            default: return .network
+            }
+        case .serverError:
+            switch domain {
+            case .serviceDiscovery, .customProtocolsService: return .discoveryServiceFailed
+            case .exchangeToken: return .exchangeTokenServiceFailed
+            case .getIdTokenInfo: return .idTokenInfoServiceFailed
+            default: return .serviceUnavailable
+            }
         case .notSignedIn, .storageFailed, .storageCorrupted, .storageUnavailable:
             if domain == .logout { return .logoutFailed }
             return code == .notSignedIn ? .invalidAccessToken : .somethingWentWrong

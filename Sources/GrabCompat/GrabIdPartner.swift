@@ -4,6 +4,9 @@ public import AuthURLSession
 public import Foundation
 import AuthApple
 public import AuthAppSupport
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// The vendor's `GrabIdPartner`: load a login session, log in (web or the Grab app), id token info, logout.
 ///
@@ -28,10 +31,31 @@ public actor GrabIdPartner {
     private let webAgent: any UserAgent
     private let appHandoff: (any AppHandoff)?
     private let deviceId: String?
+    private let queriesSchemes: Set<String>?
     private let vendorStore: (any VendorStore)?
     private var vendorSessionChecked: Set<GrabConfiguration> = []
     private var clients: [GrabConfiguration: AuthClient] = [:]
     private var logins: [ObjectIdentifier: Task<Void, any Error>] = [:]
+
+    /// The configured Scope a session was signed in for, in the stored credential's annotations: the vendor SDK keyed
+    /// its saved sessions by `clientId.scope`, so a new Scope meant a new login with consent.
+    static let scopeAnnotation = "grab.scope"
+
+    /// `LSApplicationQueriesSchemes` of the main bundle's Info.plist, or `nil` when there is no such bundle entry.
+    public static func bundleQueriesSchemes() -> [String]? {
+        Bundle.main.object(forInfoDictionaryKey: "LSApplicationQueriesSchemes") as? [String]
+    }
+
+    /// The vendor's `device_id`: `identifierForVendor` where UIKit has one, else empty (its `?? ""`).
+    static func vendorDeviceId() -> String {
+        #if canImport(UIKit)
+        // UIDevice is main-actor state; off the main thread the vendor's fallback applies.
+        guard Thread.isMainThread else { return "" }
+        return MainActor.assumeIsolated { UIDevice.current.identifierForVendor?.uuidString } ?? ""
+        #else
+        return ""
+        #endif
+    }
 
     /// The cached ID token info's key in the stored credential's annotations.
     static let idTokenInfoAnnotation = "grab.id_token_info"
@@ -48,7 +72,11 @@ public actor GrabIdPartner {
     ///   - logger: where events go.
     ///   - clock: the source of the current time and of the app hand-off's deadline.
     ///   - appCallbackTimeout: how long a hand-off to the Grab app waits for its callback.
-    ///   - deviceId: sent as `device_id` like the vendor SDK (`UIDevice.current.identifierForVendor?.uuidString`).
+    ///   - deviceId: sent as `device_id` on every authorization; `nil` sends what the vendor SDK sends,
+    ///     `UIDevice.current.identifierForVendor?.uuidString ?? ""` (empty where UIKit is absent, as on Linux).
+    ///   - applicationQueriesSchemes: the app's `LSApplicationQueriesSchemes` (by default read from the main bundle's
+    ///     Info.plist; `nil` when unknown). A Grab scheme missing from it cannot be asked about, so such a login goes to
+    ///     the web rather than to the App Store, as the seed says.
     ///   - vendorStore: where GrabIdPartnerSDK kept its session (the app's Keychain and `UserDefaults` on Apple
     ///     platforms); a session found there is moved into `storage` once, so its user stays signed in. `nil` skips it.
     public init(
@@ -61,13 +89,17 @@ public actor GrabIdPartner {
         clock: any WallClock = SystemWallClock(),
         appCallbackTimeout: Duration = AppCallbackWaiter.defaultTimeout,
         deviceId: String? = nil,
+        applicationQueriesSchemes: [String]? = GrabIdPartner.bundleQueriesSchemes(),
         vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) {
+        self.queriesSchemes = applicationQueriesSchemes.map { Set($0.map { $0.lowercased() }) }
         self.configuration = configuration
         self.vendorStore = vendorStore
         self.webAgent = webAgent
         self.appHandoff = appHandoff
+        let deviceId = deviceId ?? Self.vendorDeviceId()
         self.deviceId = deviceId
+        // Token requests go out as the vendor's did, parameters in the URL query (GrabProvider's behaviour).
         authClient = AuthClient(provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: storage,
                                 transport: transport, logger: logger, clock: clock)
         appCallbacks = AppCallbackWaiter(providerID: GrabProvider.id, clock: clock, timeout: appCallbackTimeout)
@@ -81,7 +113,7 @@ public actor GrabIdPartner {
         let loginSession = LoginSession(configuration: configuration)
         try await grabOperation(.loadConfiguration) {
             await adoptVendorSession(client: authClient)
-            if let session = try await authClient.restoreSession() { await loginSession.fill(from: session, authorizationState: nil) }
+            if let session = try await restoreForScope(authClient, configuration: configuration) { await loginSession.fill(from: session, authorizationState: nil) }
         }
         return loginSession
     }
@@ -103,7 +135,7 @@ public actor GrabIdPartner {
         if loginSession.hasValidAccessToken(at: client.clock.now()) { return loginSession }
         let restored = try await grabOperation(.loadConfiguration) {
             await adoptVendorSession(client: client)
-            return try await client.restoreSession()
+            return try await restoreForScope(client, configuration: loginSession.configuration)
         }
         if let restored {
             await loginSession.fill(from: restored, authorizationState: nil)
@@ -143,11 +175,14 @@ public actor GrabIdPartner {
                                   providerID: GrabProvider.id), domain: .exchangeToken)
     }
 
-    /// The vendor's `loginCompleted(loginSession:)`: closes what the login left open. The web session closes itself
-    /// when the login returns, so this cancels a hand-off to the Grab app that is still waiting; `true` when it did.
+    /// The vendor's `loginCompleted(loginSession:)`, which app delegates call after `exchangeToken` succeeded: the
+    /// vendor dismissed its Safari view and answered `true`. The web session here closes itself when the login
+    /// returns, so there is nothing to dismiss; it answers `true` when `loginSession` holds a completed login (an
+    /// access token), so the seed's "completion failed" branch runs only when no login completed. It never ends a
+    /// login in progress (cancel the `login` task for that).
     @discardableResult
     public nonisolated func loginCompleted(loginSession: LoginSession) -> Bool {
-        appCallbacks.cancel()
+        loginSession.accessToken != nil
     }
 
     // MARK: Tokens
@@ -158,7 +193,7 @@ public actor GrabIdPartner {
     /// session until it expires, so it survives a relaunch.
     ///
     /// - Throws: ``GrabError`` in the `getIdTokenInfo` domain: `invalidIdToken` (none, or expired), `invalidNonce`,
-    ///   `idTokenInfoServiceFailed` (HTTP error), `invalidResponse` (a member missing), `network`.
+    ///   `idTokenInfoServiceFailed` (an HTTP error or no answer, as the vendor's), `invalidResponse` (a member missing).
     public func getIdTokenInfo(loginSession: LoginSession) async throws -> IdTokenInfo {
         try await grabOperation(.getIdTokenInfo) {
             let client = client(for: loginSession.configuration)
@@ -175,28 +210,8 @@ public actor GrabIdPartner {
             if let cached = await cachedInfo(in: session), cached.nonce == nonce, cached.isValid(at: now) { return cached }
 
             let metadata = try await client.metadata()
-            guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
-                throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
-                                providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
-            }
-            var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", loginSession.clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
-            request.headerFields.set("no-cache", forName: "Cache-Control")
-            let (data, response): (Data, HTTPResponse)
-            do {
-                (data, response) = try await client.transport.send(request)
-            } catch let error as AuthError {
-                throw error
-            } catch {
-                throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
-            }
-            guard (200..<300).contains(response.status.code) else {
-                throw AuthError(.httpError, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
-                                httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
-            }
-            guard let claims = try? JSONValue.parseObject(data) else {
-                throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
-                                endpoint: "id_token_verification_endpoint")
-            }
+            let claims = try await fetchIdTokenInfo(idToken, nonce: nonce, clientId: loginSession.clientId, metadata: metadata, client: client,
+                                                    refusal: .httpError)
             let info = try IdTokenInfo(verified: claims)
             guard info.nonce == nonce else {
                 throw AuthError(.nonceMismatch, "The ID token info's nonce is not this login's.", providerID: GrabProvider.id)
@@ -279,8 +294,194 @@ public actor GrabIdPartner {
                 throw await openAppStore(store)
             }
         }
-        let session = try await grabOperation(.exchangeToken) { try await client.completeSignIn(redirect: callback) }
+        let session = try await grabOperation(.exchangeToken) { try await exchange(callback, request: request, client: client) }
         await loginSession.fill(from: session, authorizationState: request.state)
+    }
+
+    /// The vendor's `exchangeToken`, with the checks it lacked: the redirect is validated (exact URI, single-use
+    /// `state`, `iss`), the code redeemed with parameters in the URL query, and the ID token vouched for before
+    /// anything is stored.
+    ///
+    /// The ID token is validated on the device when the discovery document names `issuer` and `jwks_uri`. Without
+    /// them, or when the token's shape differs from what local validation expects (an `aud` or `iss` other than the
+    /// configuration's), Grab's own `id_token_verification_endpoint` decides, as the vendor's `getIdTokenInfo` asks
+    /// it: the token came straight from Grab's token endpoint over TLS, and that endpoint is Grab's word on it. A
+    /// refusal there, a nonce that is not this login's, or a bad signature fails the login and stores nothing.
+    private func exchange(_ callback: URL, request: AuthorizationRequest, client: AuthClient) async throws -> Session {
+        let authorization = try await client.completeAuthorization(redirect: callback)
+        let metadata = try await client.metadata()
+        let nonce = FormEncoding.decode(request.url.query ?? "").first { $0.0 == "nonce" }?.1
+        let tokens = try await redeem(authorization, metadata: metadata, client: client)
+        var verifiedInfo: [String: JSONValue]?
+        let subject: String
+        if GrabProvider.validatesIDTokenLocally(metadata) {
+            do {
+                let claims = try await client.verifyIDToken(tokens.idToken, nonce: nonce)
+                try Self.checkAccessTokenHash(claims, idToken: tokens.idToken, accessToken: tokens.accessToken)
+                subject = claims.subject
+            } catch let error as AuthError where Self.shapeCodes.contains(error.code) {
+                client.log(.notice, "grab.id_token.verified_remotely", "The ID token's shape differs from local validation's; Grab's verification endpoint decides.",
+                           ["code": error.code.rawValue])
+                let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
+                (verifiedInfo, subject) = (info.claims, info.subject)
+            }
+        } else {
+            client.log(.info, "grab.id_token.verified_remotely", "The discovery document names no issuer or jwks_uri; Grab's verification endpoint vouches for the ID token.")
+            let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
+            (verifiedInfo, subject) = (info.claims, info.subject)
+        }
+        let now = client.clock.now()
+        var credential = Credential(
+            providerID: GrabProvider.id, issuer: metadata.issuer, clientID: client.provider.client.clientID, subject: subject,
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
+            expiresAt: now.addingTimeInterval(tokens.expiresIn), scopes: tokens.scope ?? client.provider.client.scopes, updatedAt: now
+        )
+        credential.annotations = [Self.scopeAnnotation: GrabVendorSession.scopeKey(GrabVendorSession.configuration(of: client) ?? configuration)]
+        try await client.store(credential)
+        guard let session = try await client.restoreSession(key: credential.storageKey) else {
+            throw AuthError(.storageFailed, "The Grab session was stored but cannot be read back.", providerID: GrabProvider.id)
+        }
+        if let verifiedInfo { await cache(verifiedInfo, in: session) }
+        client.log(.info, "signin.completed", "Signed in.", ["expires_in": String(format: "%.0f", tokens.expiresIn)])
+        return session
+    }
+
+    /// Local validation's failures that mean "another shape", not "forged": Grab's endpoint may still vouch for it.
+    private static let shapeCodes: Set<AuthError.Code> = [.invalidAudience, .invalidIssuer, .invalidAuthorizedParty]
+
+    /// `at_hash`, when the ID token has one (the engine's sign-in checks it; `verifyIDToken` has no access token).
+    private static func checkAccessTokenHash(_ claims: IDTokenClaims, idToken: Secret, accessToken: Secret) throws {
+        guard let expected = claims.all["at_hash"] else { return }
+        guard let algorithm = JWSAlgorithm(rawValue: try CompactJWS(parsing: idToken.reveal()).header.algorithm) else {
+            throw AuthError(.unsupportedAlgorithm, "The ID token's algorithm is not one this SDK knows.", providerID: GrabProvider.id)
+        }
+        guard expected.stringValue == IDTokenValidator.accessTokenHash(accessToken, algorithm: algorithm) else {
+            throw AuthError(.accessTokenHashMismatch, "The ID token's 'at_hash' does not match the access token.", providerID: GrabProvider.id)
+        }
+    }
+
+    /// What Grab's token endpoint answered, with the members the vendor required (`refresh_token` optional).
+    private struct GrabTokens {
+        var accessToken: Secret
+        var tokenType: String
+        var expiresIn: TimeInterval
+        var idToken: Secret
+        var refreshToken: Secret?
+        var scope: [String]?
+    }
+
+    /// `POST <token_endpoint>?client_id&grant_type&redirect_uri&code_verifier&code` with no body, as the vendor's
+    /// `GrabApi.fetchToken`. Any non-2xx is `exchangeTokenServiceFailed` (the vendor's), with the OAuth `error`
+    /// kept in the underlying `AuthError`; a token type other than Bearer is kept as Grab names it, as the vendor did.
+    private func redeem(_ authorization: AuthorizationCodeResult, metadata: ProviderMetadata, client: AuthClient) async throws -> GrabTokens {
+        guard let verifier = authorization.codeVerifier else {
+            throw AuthError(.invalidConfiguration, "A Grab login is always requested with PKCE.", providerID: GrabProvider.id)
+        }
+        let url = metadata.tokenEndpoint.appendingQuery([
+            ("client_id", client.provider.client.clientID), ("grant_type", "authorization_code"),
+            ("redirect_uri", authorization.redirectURI.absoluteString), ("code_verifier", verifier.reveal()), ("code", authorization.code.reveal()),
+        ])
+        var request = HTTPRequest(method: .post, url: url)
+        request.headerFields.set("application/json", forName: "Accept")
+        let (data, response): (Data, HTTPResponse)
+        do {
+            (data, response) = try await client.transport.send(request)
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            throw AuthError(.network, "Grab's token endpoint could not be reached.", providerID: GrabProvider.id, underlying: error)
+        }
+        let object = try? JSONValue.parseObject(data)
+        let status = response.status.code
+        guard (200..<300).contains(status) else {
+            let oauthError = object?["error"]?.stringValue
+            let code: AuthError.Code = oauthError == "invalid_grant" ? .invalidGrant : status >= 500 ? .serverError : .tokenRequestFailed
+            throw AuthError(code, "Grab's token endpoint answered HTTP \(status)" + (oauthError.map { " '\($0)'" } ?? "") + ".",
+                            providerID: GrabProvider.id, oauthError: oauthError, httpStatus: status, endpoint: "token_endpoint")
+        }
+        func member(_ key: String) throws -> JSONValue {
+            guard let value = object?[key], value != .null else {
+                throw AuthError(.invalidResponse, "Grab's token response has no '\(key)'.", providerID: GrabProvider.id, endpoint: "token_endpoint")
+            }
+            return value
+        }
+        guard let accessToken = try member("access_token").stringValue, !accessToken.isEmpty,
+            let tokenType = try member("token_type").stringValue, !tokenType.isEmpty,
+            let idToken = try member("id_token").stringValue, !idToken.isEmpty
+        else {
+            throw AuthError(.invalidResponse, "Grab's token response has an empty or non-text token member.", providerID: GrabProvider.id, endpoint: "token_endpoint")
+        }
+        let expiry = try member("expires_in")
+        guard let expiresIn = expiry.numberValue ?? expiry.stringValue.flatMap(Double.init), expiresIn.isFinite, expiresIn > 0, expiresIn < 1e9 else {
+            throw AuthError(.invalidResponse, "Grab's token response has an unusable 'expires_in'.", providerID: GrabProvider.id, endpoint: "token_endpoint")
+        }
+        let refresh = object?["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }
+        let scope = object?["scope"]?.stringValue.map(ProviderConfiguration.words)
+        return GrabTokens(accessToken: Secret(accessToken), tokenType: tokenType.lowercased() == "bearer" ? "Bearer" : tokenType,
+                          expiresIn: expiresIn, idToken: Secret(idToken), refreshToken: refresh, scope: scope)
+    }
+
+    /// Asks Grab's `id_token_verification_endpoint` about a new ID token (the vendor's `getIdTokenInfo` request).
+    ///
+    /// - Throws: `provider_validation_failed` when Grab does not answer 2xx (its "no"), `nonce_mismatch` when the
+    ///   answer is for another login, `invalid_response` when it lacks a member, `network` when unreachable.
+    private func verifyAtGrab(_ idToken: Secret, nonce: String?, metadata: ProviderMetadata, client: AuthClient) async throws -> (claims: [String: JSONValue], subject: String) {
+        guard let nonce else {
+            throw AuthError(.nonceMismatch, "The Grab login was sent without a nonce, so its ID token cannot be tied to it.", providerID: GrabProvider.id)
+        }
+        let claims = try await fetchIdTokenInfo(idToken, nonce: nonce, clientId: client.provider.client.clientID, metadata: metadata, client: client,
+                                                refusal: .providerValidationFailed)
+        let info = try IdTokenInfo(verified: claims)
+        guard info.nonce == nonce else {
+            throw AuthError(.nonceMismatch, "Grab's verification of the ID token is for another login's nonce.", providerID: GrabProvider.id)
+        }
+        guard info.isValid(at: client.clock.now()), let subject = info.partnerUserId, !subject.isEmpty else {
+            throw AuthError(.providerValidationFailed, "Grab's verification of the ID token says it is not valid now.", providerID: GrabProvider.id,
+                            endpoint: "id_token_verification_endpoint")
+        }
+        return (claims, subject)
+    }
+
+    /// `GET <verification endpoint>?client_id&id_token&nonce`; the JSON object of a 2xx answer. A non-2xx answer is
+    /// `refusal` (`http_error` for getIdTokenInfo, `provider_validation_failed` during a login).
+    private func fetchIdTokenInfo(_ idToken: Secret, nonce: String, clientId: String, metadata: ProviderMetadata, client: AuthClient,
+                                  refusal: AuthError.Code) async throws -> [String: JSONValue] {
+        guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
+            throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
+                            providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
+        }
+        var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
+        request.headerFields.set("no-cache", forName: "Cache-Control")
+        let (data, response): (Data, HTTPResponse)
+        do {
+            (data, response) = try await client.transport.send(request)
+        } catch let error as AuthError {
+            throw error
+        } catch {
+            throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
+        }
+        guard (200..<300).contains(response.status.code) else {
+            throw AuthError(refusal, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
+                            httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
+        }
+        guard let claims = try? JSONValue.parseObject(data) else {
+            throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
+                            endpoint: "id_token_verification_endpoint")
+        }
+        return claims
+    }
+
+    /// The stored session, unless it was signed in for another Scope than `configuration`'s: the vendor SDK keyed
+    /// saved sessions by `clientId.scope`, so changing Scope in an app update led to a new login with the new
+    /// consent, never to the old token. (Sessions stored before the Scope was recorded, and adopted vendor sessions,
+    /// which were read under the configured Scope's key, count as this Scope's.)
+    private func restoreForScope(_ client: AuthClient, configuration: GrabConfiguration) async throws -> Session? {
+        guard let session = try await client.restoreSession() else { return nil }
+        if let stored = await session.credential.annotations?[Self.scopeAnnotation], stored != GrabVendorSession.scopeKey(configuration) {
+            client.log(.notice, "grab.session.scope_changed", "The stored Grab session was signed in for another Scope; a new login asks for consent to this one.")
+            return nil
+        }
+        return session
     }
 
     /// Moves GrabIdPartnerSDK's stored session into this package's storage, once per configuration (again later
@@ -337,7 +538,13 @@ public actor GrabIdPartner {
             if let url = URL(string: entry.paxProtocol), await appHandoff.canOpen(url) { openable.insert(entry.paxProtocol) }
         }
         return GrabRoute.decide(authorizationURL: request.url, authorizationEndpoint: metadata.authorizationEndpoint,
-                                customProtocols: protocols) { openable.contains($0.absoluteString) }
+                                customProtocols: protocols, canQuery: canQuery) { openable.contains($0.absoluteString) }
+    }
+
+    /// Whether the host may ask if `url`'s scheme opens (listed in `LSApplicationQueriesSchemes`, or unknown).
+    private func canQuery(_ url: URL) -> Bool {
+        guard let queriesSchemes, let scheme = url.scheme?.lowercased() else { return true }
+        return queriesSchemes.contains(scheme)
     }
 
     private func cachedInfo(in session: Session) async -> IdTokenInfo? {

@@ -16,6 +16,11 @@ enum GrabVendorSession {
         configuration.scope.joined(separator: " ").lowercased()
     }
 
+    /// The Grab configuration `client` was made for.
+    static func configuration(of client: AuthClient) -> GrabConfiguration? {
+        (client.provider as? GrabProvider)?.configuration
+    }
+
     /// The vendor's `UserDefaults` key.
     static func defaultsKey(_ configuration: GrabConfiguration) -> String {
         "\(configuration.clientId).\(scopeKey(configuration))"

@@ -93,7 +93,7 @@ struct GrabTests {
         let provider = GrabProvider(configuration: other)
         let metadata = ProviderMetadata(issuer: "i", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
         let parameters = provider.authorizationParameters(for: SignInContext(options: SignInOptions(), metadata: metadata, scopes: ["openid"], redirectURI: TestIdentityProvider.grabRedirectURL))
-        #expect(parameters == ["acr_values": "a:b", "prompt": "login"])
+        #expect(parameters == ["acr_values": "a:b", "prompt": "login", "device_id": ""])
     }
 
     // MARK: Route decision (pure)
@@ -121,7 +121,7 @@ struct GrabTests {
 
     // MARK: Flows
 
-    @Test("Web login: Grab's own discovery, form-body token request, full ID token validation")
+    @Test("Web login: Grab's own discovery, token parameters in the URL query with no body (as GrabApi.fetchToken), full ID token validation")
     func webLogin() async throws {
         let harness = try await harness()
         let session = try await login(harness)
@@ -130,8 +130,9 @@ struct GrabTests {
         #expect(accessToken != nil && idToken != nil)
         #expect(await harness.transport.exchanges(pathSuffix: "/.well-known/openid-configuration").count == 1)
         let token = try #require(await harness.transport.exchanges(pathSuffix: "/token").first)
-        #expect(token.request.url?.query == nil)
-        #expect(token.formParameters["code_verifier"] != nil)
+        let query = Dictionary(FormEncoding.decode(token.request.url?.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(Set(query.keys) == ["client_id", "grant_type", "redirect_uri", "code_verifier", "code"])
+        #expect(token.formParameters.isEmpty && token.request.value(forHTTPHeaderField: "Content-Type") == nil)
         let authorize = try #require(await harness.transport.exchanges.first { $0.request.url?.path.hasSuffix("/authorize") == true }?.request.url)
         #expect(authorize.query?.contains("acr_values=consent_ctx%3AcountryCode%3DSG%20service%3APASSENGER") == true)
     }
@@ -215,12 +216,16 @@ struct GrabTests {
         #expect(await harness.transport.exchanges(pathSuffix: "/revoke").isEmpty, "logout is local")
     }
 
-    @Test("Familiar error domains and codes; application codes start at 10000")
-    func errorMapping() {
+    @Test("Errors in the vendor's domains and codes: no answer is serviceError / idTokenInfoServiceFailed, a token 5xx or invalid_grant exchangeTokenServiceFailed, a redirect error securityValidationFailed; application codes start at 10000")
+    func errorCodesAsTheVendorReportsThem() {
         #expect(AuthError(.stateMismatch, "x").grabError == GrabError(domain: .authorization, code: .securityValidationFailed))
         #expect(AuthError(.nonceMismatch, "x").grabError == GrabError(domain: .exchangeToken, code: .invalidNonce))
-        #expect(AuthError(.network, "x").grabError == GrabError(domain: .exchangeToken, code: .network))
-        #expect(GrabError(AuthError(.network, "x"), domain: .getIdTokenInfo) == GrabError(domain: .getIdTokenInfo, code: .network))
+        #expect(AuthError(.network, "x").grabError == GrabError(domain: .exchangeToken, code: .serviceError))
+        #expect(GrabError(AuthError(.network, "x"), domain: .getIdTokenInfo) == GrabError(domain: .getIdTokenInfo, code: .idTokenInfoServiceFailed))
+        #expect(GrabError(AuthError(.network, "x"), domain: .serviceDiscovery).code == .grabIdServiceFailed)
+        #expect(AuthError(.serverError, "x").grabError == GrabError(domain: .exchangeToken, code: .exchangeTokenServiceFailed))
+        #expect(AuthError(.invalidGrant, "x", oauthError: "invalid_grant").grabError == GrabError(domain: .exchangeToken, code: .exchangeTokenServiceFailed))
+        #expect(AuthError(.authorizationFailed, "x", oauthError: "access_denied").grabError == GrabError(domain: .exchangeToken, code: .securityValidationFailed))
         #expect(GrabError(AuthError(.httpError, "x"), domain: .getIdTokenInfo).code == .idTokenInfoServiceFailed)
         #expect(GrabError(AuthError(.httpError, "x"), domain: .exchangeToken).code == .exchangeTokenServiceFailed)
         #expect(GrabError.Code.partnerAppError.rawValue == 10_000 && GrabError.Code.partnerApp(7).rawValue == 10_007)
@@ -338,6 +343,62 @@ struct GrabVendorFidelityTests {
         }
     }
 
+    @Test("device_id goes on every authorization, empty where there is no identifierForVendor, as the vendor's ?? \"\"")
+    func deviceIdAlwaysSent() async throws {
+        let harness = try await helper.harness()
+        let authorize = try await harness.grab.authClient.prepareSignIn().url
+        let query = FormEncoding.decode(authorize.query ?? "")
+        #expect(query.contains { $0.0 == "device_id" && $0.1 == "" })
+        _ = try await helper.login(harness)
+        let sent = try #require(await harness.transport.exchanges.first { $0.request.url?.path.hasSuffix("/authorize") == true }?.request.url)
+        #expect(sent.query?.contains("device_id=") == true)
+    }
+
+    @Test("A new Scope forces a new login with consent: the vendor keyed saved sessions by clientId.scope")
+    func scopeChangeForcesNewLogin() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.grab(clock: clock)
+        let storage = InMemoryTokenStorage()
+        try await helper.login(try await helper.harness(clock: clock, idp: idp, storage: storage))
+
+        // The same Scope after a relaunch: the stored session, no login.
+        let same = try await helper.harness(clock: clock, idp: idp, storage: storage)
+        #expect(try await same.grab.loadLoginSession().accessToken != nil)
+
+        // An app update that asks for more: the stored token is not served; the user logs in (and consents) again.
+        var plist = TestIdentityProvider.grabPlist
+        plist["Scope"] = "openid profile.read payment.read"
+        let updated = try await helper.harness(plist: plist, clock: clock, idp: idp, storage: storage)
+        let loginSession = try await updated.grab.loadLoginSession()
+        #expect(loginSession.accessToken == nil)
+        try await updated.grab.login(loginSession: loginSession)
+        let authorize = try #require(await updated.transport.exchanges.first { $0.request.url?.path.hasSuffix("/authorize") == true }?.request.url)
+        #expect(FormEncoding.decode(authorize.query ?? "").contains { $0.0 == "scope" && $0.1 == "openid profile.read payment.read" })
+        #expect(try await updated.grab.loadLoginSession().accessToken != nil, "the new Scope's session is kept")
+    }
+
+    @Test("A Grab scheme missing from LSApplicationQueriesSchemes reverts to the web login, as the seed says, not to the App Store")
+    func unlistedSchemeFallsBackToWeb() async throws {
+        let idp = TestIdentityProvider.grab(clock: ManualClock())
+        let transport = RecordingTransport(idp.transport)
+        let app = TestIdentityProvider.grabApp(installed: false, idp: idp)   // canOpenURL says no: unlisted, or not installed
+        func grab(_ schemes: [String]?) throws -> GrabIdPartner {
+            GrabIdPartner(configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])),
+                          webAgent: HeadlessUserAgent(transport: transport), appHandoff: app, storage: InMemoryTokenStorage(),
+                          transport: transport, logger: RecordingLogger(), clock: ManualClock(), applicationQueriesSchemes: schemes)
+        }
+        let unlisted = try grab(["itms-apps"])
+        let session = try await unlisted.login(loginSession: try await unlisted.loadLoginSession())
+        #expect(session.accessToken != nil)
+        #expect(await app.opened.isEmpty, "no App Store")
+        #expect(await transport.exchanges.contains { $0.request.url?.path.hasSuffix("/authorize") == true }, "the web login")
+
+        // Listed and still not openable: the app is not installed, and the vendor's App Store fallback applies.
+        let listed = try grab(["grab", "grabconnect"])
+        let error = await #expect(throws: GrabError.self) { try await listed.login(loginSession: try await listed.loadLoginSession()) }
+        #expect(error?.grabError == GrabError(domain: .appStore, code: .launchAppStoreLink))
+    }
+
     @Test("row 35: the hand-off times out on the injected clock with a typed error; nothing is stored; a late callback is refused")
     func row35Timeout() async throws {
         let harness = try await helper.harness(appInstalled: true)
@@ -367,7 +428,7 @@ struct GrabVendorFidelityTests {
         #expect(await harness.storage.isEmpty)
     }
 
-    @Test("row 35: a second login supersedes the first cleanly, and loginCompleted cancels a waiting hand-off")
+    @Test("A second login supersedes the first cleanly; loginCompleted answers true after a completed login and never cancels one in progress")
     func row35SecondLogin() async throws {
         let harness = try await helper.harness(appInstalled: true)
         await harness.app.setNeverCallsBack(true)
@@ -384,12 +445,13 @@ struct GrabVendorFidelityTests {
         await harness.app.setNeverCallsBack(true)
         let fresh = try await harness.grab.loadLoginSession()
         try await harness.grab.logout(loginSession: fresh)
+        #expect(harness.grab.loginCompleted(loginSession: second), "the seed's AppDelegate: true after exchangeToken succeeded")
         let third = Task { try await harness.grab.login(loginSession: fresh) }
         try await helper.untilWaiting(harness.grab)
-        #expect(harness.grab.loginCompleted(loginSession: fresh))
-        let cancelled = await #expect(throws: GrabError.self) { try await third.value }
-        #expect(cancelled?.authError?.code == .userCancelled)
-        #expect(harness.grab.loginCompleted(loginSession: fresh) == false, "nothing left to close")
+        #expect(harness.grab.loginCompleted(loginSession: fresh) == false, "no login completed yet")
+        #expect(harness.grab.appCallbacks.isWaiting, "the hand-off still waits: loginCompleted does not cancel")
+        third.cancel()
+        _ = try? await third.value
     }
 
     @Test("rows 36, 37: an app delegate written for exchangeToken(loginSession:url:) completes the login; a stray redirect is securityValidationFailed")
@@ -425,7 +487,7 @@ struct GrabVendorFidelityTests {
         let error = await #expect(throws: GrabError.self) { _ = try await harness.grab.getIdTokenInfo(loginSession: session) }
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidNonce))
         #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1, "the check ran on a 200 answer")
-        #expect(await session.session?.credential.annotations == nil)
+        #expect(await session.session?.credential.annotations?["grab.id_token_info"] == nil)
     }
 
     @Test("rows 47, 48: the info cache survives a relaunch through storage; an expired ID token is refused without a request")
@@ -459,8 +521,8 @@ struct GrabVendorFidelityTests {
         #expect(error?.grabError == GrabError(domain: .logout, code: .logoutFailed))
     }
 
-    @Test("rows 53-57: integer domains and codes as the vendor's enums; localizeMessage; serviceError; domain from the operation")
-    func rows53to57Errors() async throws {
+    @Test("Integer domains and codes as the vendor's enums; discovery unreachable is serviceDiscovery / grabIdServiceFailed; domain from the operation")
+    func vendorErrorDomainsAndCodes() async throws {
         #expect(GrabError.Domain.allCases.map(\.rawValue) == Array(0...8))
         #expect(GrabError.Domain.customProtocolsService.rawValue == 7 && GrabError.Domain.appStore.rawValue == 8)
         #expect(GrabError.Code.invalidNonce.rawValue == 8 && GrabError.Code.serviceError.rawValue == 21)
@@ -468,12 +530,12 @@ struct GrabVendorFidelityTests {
         let own = GrabError(code: .partnerApp(1), localizeMessage: "Booking failed", domain: .protectedResource)
         #expect(own.code.rawValue == 10_001 && own.localizeMessage == "Booking failed")
 
-        // Discovery unreachable during login: serviceDiscovery / network, with the transport error underneath.
+        // Discovery unreachable during login: serviceDiscovery / grabIdServiceFailed (GrabApi), the transport error underneath.
         let offline = try await helper.harness(wrap: { _ in
             InProcessTransport().adding(host: "partner-api.grab.com") { _ in throw URLError(.notConnectedToInternet) }
         })
         let network = await #expect(throws: GrabError.self) { try await helper.login(offline) }
-        #expect(network?.grabError == GrabError(domain: .serviceDiscovery, code: .network))
+        #expect(network?.grabError == GrabError(domain: .serviceDiscovery, code: .grabIdServiceFailed))
         #expect(network?.grabError.serviceError != nil && network?.grabError.localizeMessage?.isEmpty == false)
 
         // The verification endpoint failing: getIdTokenInfo / idTokenInfoServiceFailed.
@@ -529,8 +591,8 @@ struct GrabVendorFidelityTests {
         #expect(error?.grabError == GrabError(domain: .getIdTokenInfo, code: .invalidResponse))
     }
 
-    @Test("wire G5: the emulator, like Grab, redeems a code sent the vendor SDK's way (parameters in the URL query, no body)")
-    func vendorStyleTokenRequest() async throws {
+    @Test("The token request carries its parameters in the URL query as GrabApi.fetchToken sends them; the emulator refuses a form body")
+    func tokenRequestCarriesParametersInQuery() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let pkce = PKCE.generate()
         var authorize = CapturedRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
@@ -546,23 +608,83 @@ struct GrabVendorFidelityTests {
             ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString), ("code_verifier", pkce.verifier.reveal()), ("code", code),
         ]))
         token.httpMethod = "POST"
+        // The same request with a form body, as the engine writes one unwrapped: refused before the code is spent.
+        var form = CapturedRequest(method: .post, url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!,
+                                   headers: ["Content-Type": "application/x-www-form-urlencoded"],
+                                   body: Data(token.url!.query!.utf8))
+        form.httpMethod = "POST"
+        let (refusedData, refused) = await idp.handle(form)
+        let refusal = try JSONValue.parseObject(refusedData)["error"]?.stringValue
+        #expect(refused.statusCode == 400 && refusal == "invalid_request")
         let (data, response) = await idp.handle(token)
         #expect(response.statusCode == 200)
         #expect(try JSONValue.parseObject(data)["id_token"]?.stringValue != nil)
+
+        // The engine itself sends a Grab token request the vendor's way (GrabProvider's behaviour), so any AuthClient
+        // of GrabProvider — the web sign-in's included — works against Grab: query parameters, no body, no body type.
+        let engineIDP = TestIdentityProvider.grab(clock: ManualClock())
+        let recorder = RecordingTransport(engineIDP.transport)
+        let client = AuthClient(provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: InMemoryTokenStorage(),
+                                transport: recorder, clock: engineIDP.clock)
+        _ = try await client.signIn(with: HeadlessUserAgent(transport: engineIDP.transport))
+        let sent = try #require(await recorder.exchanges(pathSuffix: "/token").first)
+        let query = Dictionary(FormEncoding.decode(sent.request.url?.query ?? ""), uniquingKeysWith: { a, _ in a })
+        #expect(query["grant_type"] == "authorization_code" && query["code"] != nil && query["code_verifier"] != nil)
+        #expect(sent.request.body == nil && sent.request.value(forHTTPHeaderField: "Content-Type") == nil)
     }
 
-    @Test("row 23: discovery without issuer or jwks_uri says why this SDK needs them")
-    func row23DiscoveryRequirements() async throws {
-        let harness = try await helper.harness(wrap: { base in
+    @Test("A discovery document without jwks_uri (or without issuer too) signs in through Grab's id_token_verification_endpoint, as getIdTokenInfo asks it")
+    func discoveryWithoutKeysSignsInThroughVerificationEndpoint() async throws {
+        for withoutIssuer in [false, true] {
+            let clock = ManualClock()
+            let idp = TestIdentityProvider.grab(clock: clock, discovery: .withoutJWKSURI)
+            // Without an issuer the document offers nothing to compare an RFC 9207 `iss` with, and a server that names
+            // none sends none.
+            if withoutIssuer { await idp.update { $0.sendsIssParameter = false; $0.advertisesIssParameter = false } }
+            let harness = try await helper.harness(clock: clock, idp: idp, wrap: { base in
+                InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                    let (data, response) = try await base.send(request)
+                    guard withoutIssuer, request.url?.path.hasSuffix("openid-configuration") == true,
+                        var document = try? JSONValue.parseObject(data) else { return (data, response) }
+                    document["issuer"] = nil
+                    return (try JSONValue.object(document).jsonData(), response)
+                }
+            })
+            let session = try await helper.login(harness)
+            #expect(session.accessToken != nil && session.nonce != nil, "without issuer: \(withoutIssuer)")
+            #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1, "Grab vouched for the ID token")
+            #expect(await harness.transport.exchanges.filter { $0.request.url?.path.contains("jwks") == true }.isEmpty, "no key set")
+            #expect(await harness.storage.isEmpty == false)
+            // The answer is kept with the session: getIdTokenInfo needs no second request.
+            _ = try await harness.grab.getIdTokenInfo(loginSession: session)
+            #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1)
+        }
+    }
+
+    @Test("An ID token whose aud is not the ClientId string still signs in through the verification endpoint instead of failing every login")
+    func audienceOtherThanClientIdVerifiedByGrab() async throws {
+        let harness = try await helper.harness()
+        await harness.idp.update {
+            $0.idTokenClaimOverrides = ["aud": "f795769ebe7446f38dede8fd36ee32fd"]   // the vendor's own fixture
+            $0.tokenResponseOverrides = ["token_type": "TestTokenType"]             // any type is kept, as the vendor's
+        }
+        let session = try await helper.login(harness)
+        #expect(session.accessToken != nil && session.tokenType == "TestTokenType")
+        #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1)
+    }
+
+    @Test("Hostile: the verification endpoint's refusal fails the login with invalidIdToken (provider_validation_failed) and stores nothing")
+    func verificationEndpointRefusalStoresNothing() async throws {
+        let clock = ManualClock()
+        let harness = try await helper.harness(clock: clock, idp: TestIdentityProvider.grab(clock: clock, discovery: .withoutJWKSURI), wrap: { base in
             InProcessTransport().adding(host: "partner-api.grab.com") { request in
-                let (data, response) = try await base.send(request)
-                guard request.url?.path.hasSuffix("openid-configuration") == true, var document = try? JSONValue.parseObject(data) else { return (data, response) }
-                document["jwks_uri"] = nil
-                return (try JSONValue.object(document).jsonData(), response)
+                guard request.url?.path.hasSuffix("/token_info") == true else { return try await base.send(request) }
+                return (Data(#"{"error":"invalid_token"}"#.utf8), HTTPResponse.make(status: 401))
             }
         })
         let error = await #expect(throws: GrabError.self) { try await helper.login(harness) }
-        #expect(error?.authError?.endpoint == "jwks_uri" && error?.authError?.message.contains("validate the ID token") == true)
-        #expect(error?.grabError == GrabError(domain: .serviceDiscovery, code: .discoveryServiceFailed))
+        #expect(error?.authError?.code == .providerValidationFailed && error?.authError?.httpStatus == 401)
+        #expect(error?.grabError == GrabError(domain: .exchangeToken, code: .invalidIdToken))
+        #expect(await harness.storage.isEmpty)
     }
 }

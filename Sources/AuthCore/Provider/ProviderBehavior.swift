@@ -20,6 +20,10 @@ public struct ProviderBehavior: Sendable, Hashable {
     public var usesSignedRequestObject: Bool
     /// The `aud` of a signed request object. Standard: ``RequestObjectAudience/issuer`` (RFC 9101 §4).
     public var requestObjectAudience: RequestObjectAudience
+    /// Whether token requests carry their parameters in the URL query of a bodiless `POST` — where a vendor's own SDK
+    /// sends them and its server is known to read them (Grab's). Standard: `false`, a form body (RFC 6749 §4.1.3),
+    /// which keeps codes and tokens out of URLs and server logs.
+    public var sendsTokenParametersInQuery: Bool
     /// Whether the web session should avoid shared cookies (an ephemeral browser session). Standard: `false`, shared
     /// browser cookies (single sign-on).
     public var prefersEphemeralWebSession: Bool
@@ -34,6 +38,7 @@ public struct ProviderBehavior: Sendable, Hashable {
         tokenTypeWhenAbsent: String? = nil,
         usesSignedRequestObject: Bool = false,
         requestObjectAudience: RequestObjectAudience = .issuer,
+        sendsTokenParametersInQuery: Bool = false,
         prefersEphemeralWebSession: Bool = false
     ) {
         self.tokenRequestRetries = tokenRequestRetries
@@ -41,6 +46,7 @@ public struct ProviderBehavior: Sendable, Hashable {
         self.tokenTypeWhenAbsent = tokenTypeWhenAbsent
         self.usesSignedRequestObject = usesSignedRequestObject
         self.requestObjectAudience = requestObjectAudience
+        self.sendsTokenParametersInQuery = sendsTokenParametersInQuery
         self.prefersEphemeralWebSession = prefersEphemeralWebSession
     }
 }

@@ -20,7 +20,17 @@ extension TokenEndpoint {
             if let dpopKey {
                 request.headerFields[.dpop] = try dpopKey.proof(method: "POST", url: url, nonce: await dpopNonces.nonce(for: url), now: clock.now())
             }
-            let (data, response) = try await http.send(request, body: Data(FormEncoding.encode(parameters).utf8), endpoint: "token_endpoint")
+            var body: Data? = Data(FormEncoding.encode(parameters).utf8)
+            if provider.behavior.sendsTokenParametersInQuery {
+                // As the vendor's SDK sends them (Grab): in the URL query of a bodiless POST. The URL is never logged.
+                guard let queried = request.url?.appendingQuery(parameters) else {
+                    throw AuthError(.invalidConfiguration, "The token endpoint URL cannot take a query.", providerID: provider.id)
+                }
+                request.url = queried
+                request.headerFields[.contentType] = nil
+                body = nil
+            }
+            let (data, response) = try await http.send(request, body: body, endpoint: "token_endpoint")
             let nonce = response.headerFields[.dpopNonce]
             if dpopKey != nil, let nonce { await dpopNonces.remember(nonce, for: url) }
             if response.status.kind == .successful { return data }
