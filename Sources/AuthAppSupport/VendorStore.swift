@@ -22,6 +22,10 @@ public protocol VendorStore: Sendable {
     /// Replaces the data of the existing item with this service and account; `false` when there is none (the owner
     /// removed it meanwhile), in which case nothing is written.
     func replaceGenericPassword(_ data: Data, service: String, account: String) async throws -> Bool
+    /// Creates the generic-password item with this service and account, or replaces its data, in `accessGroup`
+    /// when given (else the app's default group): for a vendor SDK's other apps to read the app's session in their
+    /// format (Schibsted's simplified login).
+    func storeGenericPassword(_ data: Data, service: String, account: String, accessGroup: String?) async throws
 }
 
 extension VendorStore {
@@ -33,5 +37,10 @@ extension VendorStore {
     /// Stores written before replacing existed cannot replace: `storage_unavailable`, saying so.
     public func replaceGenericPassword(_ data: Data, service: String, account: String) async throws -> Bool {
         throw AuthError(.storageUnavailable, "This VendorStore cannot update the item of service '\(service)'; implement replaceGenericPassword(_:service:account:).")
+    }
+
+    /// Stores written before writing existed cannot write: `storage_unavailable`, saying so.
+    public func storeGenericPassword(_ data: Data, service: String, account: String, accessGroup: String?) async throws {
+        throw AuthError(.storageUnavailable, "This VendorStore cannot write the item of service '\(service)'; implement storeGenericPassword(_:service:account:accessGroup:).")
     }
 }

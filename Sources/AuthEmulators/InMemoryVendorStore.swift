@@ -11,6 +11,7 @@ public actor InMemoryVendorStore: VendorStore {
     }
 
     private var items: [Item: Data] = [:]
+    private var accessGroups: [Item: String] = [:]
     private var defaults: [String: Data] = [:]
 
     /// An empty store.
@@ -36,7 +37,9 @@ public actor InMemoryVendorStore: VendorStore {
 
     /// Deletes the matching items.
     public func removeGenericPassword(service: String?, account: String) {
-        items = items.filter { !($0.key.account == account && (service == nil || $0.key.service == service)) }
+        let removed = { (item: Item) in item.account == account && (service == nil || item.service == service) }
+        items = items.filter { !removed($0.key) }
+        accessGroups = accessGroups.filter { !removed($0.key) }
     }
 
     /// The items with this service, by account.
@@ -50,6 +53,18 @@ public actor InMemoryVendorStore: VendorStore {
         guard items[item] != nil else { return false }
         items[item] = data
         return true
+    }
+
+    /// Creates or replaces the item, remembering its access group (see ``accessGroup(service:account:)``).
+    public func storeGenericPassword(_ data: Data, service: String, account: String, accessGroup: String?) {
+        let item = Item(service: service, account: account)
+        items[item] = data
+        accessGroups[item] = accessGroup
+    }
+
+    /// The access group the item was stored in with ``storeGenericPassword(_:service:account:accessGroup:)``.
+    public func accessGroup(service: String, account: String) -> String? {
+        accessGroups[Item(service: service, account: account)]
     }
 
     /// The value's data.

@@ -110,11 +110,19 @@ extension TestIdentityProvider {
             let path = request.url?.path ?? ""
             guard let subject else { return (401, ["error": "invalid_token"]) }
             if path == "/api/2/user/\(subject)", request.httpMethod == "GET" {
-                // The real shape: `{"data": {…}}` with camelCase keys (the vendor's own test fixture).
+                // The real shape: `{"data": {…}}` with camelCase keys (the vendor's own test fixture), with the odd
+                // values the vendor SDK tolerates: `false` for an unverified e-mail's date, `[]` for no addresses,
+                // `0000-00-00` for no birthday, booleans as strings.
                 return (200, ["data": [
-                    "uuid": .string(subject), "userId": "12345678", "email": "kari@example.no",
-                    "displayName": "Kari Nordmann", "name": ["givenName": "Kari", "familyName": "Nordmann"],
-                    "pairId": "pair-8f1d2c", "phoneNumber": "+4790000000",
+                    "uuid": .string(subject), "userId": "12345678", "status": 1, "email": "kari@example.no",
+                    "emailVerified": false,
+                    "emails": [[
+                        "value": "kari@example.no", "type": "other", "primary": "true", "verified": "false",
+                    ]],
+                    "displayName": "Kari Nordmann", "name": ["givenName": "Kari", "familyName": "Nordmann", "formatted": "Kari Nordmann"],
+                    "addresses": [], "birthday": "0000-00-00", "gender": "withheld", "merchants": [12345],
+                    "locale": "nb_NO", "utcOffset": "+01:00",
+                    "pairId": "pair-8f1d2c", "phoneNumber": "+4790000000", "sdrn": "sdrn:schibsted.com:user:12345678",
                 ]])
             }
             if path == "/api/2/user/auth/token", request.httpMethod == "POST" {

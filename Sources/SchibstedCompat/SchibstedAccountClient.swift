@@ -30,6 +30,10 @@ public actor SchibstedAccountClient {
     nonisolated let vendorStore: (any VendorStore)?
     private var pending: AuthorizationRequest?
     private var vendorSessionChecked = false
+    /// Keeps the vendor-format copy of this app's session current while simplified login is shared.
+    private var mirrorTask: Task<Void, Never>?
+
+    deinit { mirrorTask?.cancel() }
 
     /// Creates a client.
     ///
@@ -37,12 +41,15 @@ public actor SchibstedAccountClient {
     ///   - configuration: the environment, client id and redirect URI.
     ///   - appIdentifierPrefix: your Apple team id, to share sessions with the vendor's other apps (simplified
     ///     login): the default storage then lives in the access group `<prefix>.com.schibsted.simplifiedLogin`,
-    ///     which the app's Keychain Sharing capability must list.
+    ///     which the app's Keychain Sharing capability must list. The app's session is then also kept there in the
+    ///     vendor's `UserSession` JSON, so apps still on account-sdk-ios-web offer it too (see
+    ///     ``SimplifiedLoginManager``).
     ///   - tracker: receives ``SchibstedTrackingEvent``s.
     ///   - storage: where sessions are kept; by default the Keychain on Apple platforms (this device only), owner-only
     ///     files elsewhere, so a relaunch finds the user logged in.
     ///   - vendorStore: where account-sdk-ios-web kept its session; it is moved into `storage` once, at the first
-    ///     ``resumeLastLoggedInUser()``. By default the app's Keychain on Apple platforms.
+    ///     ``resumeLastLoggedInUser()`` (and, with an `appIdentifierPrefix`, left in place for the vendor's other
+    ///     apps). By default the app's Keychain on Apple platforms.
     ///   - transport: sends the HTTP requests.
     ///   - logger: receives the client's log records (never tokens); its level is yours to set.
     ///   - clock: the time source for expiry and lifetimes.
@@ -161,6 +168,7 @@ public actor SchibstedAccountClient {
         defer { pending = nil }
         do {
             let user = SchibstedUser(session: try await authClient.completeSignIn(redirect: url), client: self)
+            await mirrorSharedSession(user.session.credential.storageKey)
             await tracker?.track(.loginCompleted)
             return user
         } catch let error as AuthError {
@@ -202,7 +210,9 @@ public actor SchibstedAccountClient {
     /// - Throws: `missing_id_token` and the ID token errors; nothing is stored then.
     public func login(accessToken: Secret, refreshToken: Secret?, idToken: Secret, expiresIn: TimeInterval? = nil) async throws -> SchibstedUser {
         let tokens = TokenResponse(accessToken: accessToken, expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
-        return SchibstedUser(session: try await authClient.importTokens(tokens), client: self)
+        let user = SchibstedUser(session: try await authClient.importTokens(tokens), client: self)
+        await mirrorSharedSession(user.session.credential.storageKey)
+        return user
     }
 
     // MARK: Stored users
@@ -212,7 +222,9 @@ public actor SchibstedAccountClient {
     /// the switch. Needs no network.
     public func resumeLastLoggedInUser() async throws -> SchibstedUser? {
         await adoptVendorSession()
-        return try await authClient.restoreSession().map { SchibstedUser(session: $0, client: self) }
+        guard let session = try await authClient.restoreSession() else { return nil }
+        await mirrorSharedSession(session.credential.storageKey)
+        return SchibstedUser(session: session, client: self)
     }
 
     /// Whether a user is stored (the vendor's `User.isLoggedIn()`).
@@ -220,19 +232,63 @@ public actor SchibstedAccountClient {
         get async { ((try? await resumeLastLoggedInUser()) ?? nil) != nil }
     }
 
-    /// Moves the vendor SDK's item for this client id into storage, once (again later only when offline).
+    /// Moves the vendor SDK's item for this client id into storage, once (again later only when offline). With an
+    /// `appIdentifierPrefix` the item is left where it is: it sits in the shared group the vendor's other apps read
+    /// for simplified login, and this app's session is mirrored into it from then on.
     private func adoptVendorSession() async {
         guard let vendorStore, !vendorSessionChecked else { return }
-        let (clientID, clock) = (configuration.clientId, authClient.clock)
+        let (clientID, clock, shared) = (configuration.clientId, authClient.clock, appIdentifierPrefix != nil)
         let outcome = await authClient.adoptVendorSessionIfPresent({ issuer in
             guard let data = try await vendorStore.genericPassword(service: SchibstedVendorSession.service, account: clientID) else { return nil }
             let session = try SchibstedVendorSession(account: clientID, data: data)
             guard IDTokenPolicy(issuerComparison: .ignoringTrailingSlash).issuerMatches(session.issuer, expected: issuer) else { return nil }
             return session.credential(issuer: issuer, now: clock.now())
         }, removingVendorCopy: {
+            guard !shared else { return }
             try await vendorStore.removeGenericPassword(service: SchibstedVendorSession.service, account: clientID)
         })
         vendorSessionChecked = outcome != .offline
+    }
+
+    /// Simplified login both ways: with an `appIdentifierPrefix`, this app's session is kept in the vendor's
+    /// `UserSession` JSON (service `com.schibsted.account`, account = client id, the shared access group), so apps
+    /// still on account-sdk-ios-web keep offering it, as they would an app on the vendor SDK. Written at login,
+    /// resume and every refresh; removed at logout, as the vendor SDK removes its item. Never an item either vendor
+    /// SDK could not decode (see `SchibstedVendorSession.sharedItem`); a failure to write is logged, never thrown.
+    func mirrorSharedSession(_ key: StorageKey) async {
+        guard let appIdentifierPrefix, let vendorStore, key.clientID == configuration.clientId else { return }
+        if mirrorTask == nil {
+            let events = await authClient.events()
+            mirrorTask = Task { [weak self] in
+                for await event in events {
+                    guard let self else { return }
+                    switch event.kind {
+                    case .signedIn, .refreshed: await self.mirrorSharedSession(event.account)
+                    case .signedOut: await self.removeSharedSession(event.account)
+                    case .refreshFailed: break
+                    }
+                }
+            }
+        }
+        guard let session = try? await authClient.restoreSession(key: key) else { return }
+        let credential = await session.credential
+        guard let data = SchibstedVendorSession.sharedItem(for: credential, claims: await session.idTokenClaims, now: authClient.clock.now()) else {
+            return
+        }
+        do {
+            try await vendorStore.storeGenericPassword(
+                data, service: SchibstedVendorSession.service, account: configuration.clientId,
+                accessGroup: SchibstedVendorSession.sharedAccessGroup(appIdentifierPrefix: appIdentifierPrefix)
+            )
+        } catch {
+            authClient.log(.notice, "schibsted.shared_session_not_written", "This app's session could not be shared with the vendor's apps on account-sdk-ios-web.")
+        }
+    }
+
+    /// Removes the vendor-format copy of this app's session (logout).
+    func removeSharedSession(_ key: StorageKey) async {
+        guard appIdentifierPrefix != nil, let vendorStore, key.clientID == configuration.clientId else { return }
+        try? await vendorStore.removeGenericPassword(service: SchibstedVendorSession.service, account: configuration.clientId)
     }
 
     // MARK: External ids

@@ -3,8 +3,10 @@ import AuthAppSupport
 import AuthSchibsted
 import Foundation
 
-/// The session account-sdk-ios-web stored, in the vendor's own format, read (and, for simplified login, updated)
-/// here so users of apps still on the vendor SDK — or of this app before it switched — stay signed in.
+/// The session account-sdk-ios-web stored, in the vendor's own format, read here so users of apps still on the
+/// vendor SDK — or of this app before it switched — stay signed in. Another app's item is never refreshed or
+/// rewritten here, as the vendor SDK never does; only this app's own session is written in this format
+/// (``sharedItem(for:claims:now:)``), for simplified login.
 ///
 /// The vendor keeps one Keychain generic password per app: service `com.schibsted.account`, account = the app's
 /// client id, in the access group `<appIdentifierPrefix>.com.schibsted.simplifiedLogin` when apps share sessions.
@@ -34,8 +36,6 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
     /// 6.x only; 5.x did not store it.
     let expiresAt: Date?
     let updatedAt: Date
-    /// The decoded JSON, kept so a write-back changes only the tokens.
-    private let document: [String: JSONValue]
 
     /// The raw document holds the tokens in the clear: a `dump` or `print` shows only the non-secret fields.
     var customMirror: Mirror {
@@ -67,7 +67,6 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
         self.legacyUserID = claims["legacy_user_id"]?.stringValue
         self.expiresAt = expiration.flatMap(Self.date(referenceSeconds:))
         self.updatedAt = updatedAt
-        self.document = document
     }
 
     /// The session as this package's credential for `clientID` under `issuer` (the configured spelling).
@@ -81,19 +80,39 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
         return credential
     }
 
-    /// The same item with new tokens and `updatedAt`, in the format it was read in (a 5.x item stays 5.x), so the
-    /// app that owns it keeps working after another app refreshed its tokens.
-    func updated(accessToken: Secret, refreshToken: Secret?, expiresAt: Date?, now: Date) throws -> Data {
-        var document = self.document
-        var tokens = document["userTokens"]?.objectValue ?? [:]
-        tokens["accessToken"] = .string(accessToken.reveal())
-        if let refreshToken { tokens["refreshToken"] = .string(refreshToken.reveal()) }
-        if tokens["expiration"] != nil || document["clientId"] == nil, let expiresAt {
-            tokens["expiration"] = .number(expiresAt.timeIntervalSinceReferenceDate)
+    /// This app's own session as an item both vendor SDKs decode, for the vendor's apps to offer in simplified
+    /// login: 5.x's fields (`clientId`, `idToken`) and 6.x's (`expiration`) together, which each one's `Codable`
+    /// `UserSession` reads (unknown keys are ignored). `nil` when a field either requires is missing — the refresh
+    /// token, the ID token, or its `legacy_user_id`, `aud` and `exp` — since one undecodable item makes 6.x's
+    /// `getSharedUser` fail for every app.
+    static func sharedItem(for credential: Credential, claims: IDTokenClaims?, now: Date) -> Data? {
+        guard let refreshToken = credential.refreshToken, let idToken = credential.idToken, let claims,
+              !claims.audience.isEmpty, !credential.accessToken.reveal().isEmpty
+        else { return nil }
+        let legacyUserID: String
+        switch claims["legacy_user_id"] {
+        case .string(let value): legacyUserID = value
+        case .number(let value):
+            guard let integer = JSONValue.number(value).int64Value else { return nil }
+            legacyUserID = String(integer)
+        default: return nil
         }
-        document["userTokens"] = .object(tokens)
-        document["updatedAt"] = .number(now.timeIntervalSinceReferenceDate)
-        return try JSONValue.object(document).jsonData()
+        var idTokenClaims: [String: JSONValue] = [
+            "iss": .string(claims.issuer), "sub": .string(claims.subject), "legacy_user_id": .string(legacyUserID),
+            "aud": .array(claims.audience.map(JSONValue.string)), "exp": .number(claims.expiration.timeIntervalSince1970),
+        ]
+        if let nonce = claims.nonce { idTokenClaims["nonce"] = .string(nonce) }
+        if claims["amr"] != nil { idTokenClaims["amr"] = .array(claims.authenticationMethods.map(JSONValue.string)) }
+        var tokens: [String: JSONValue] = [
+            "accessToken": .string(credential.accessToken.reveal()), "refreshToken": .string(refreshToken.reveal()),
+            "idToken": .string(idToken.reveal()), "idTokenClaims": .object(idTokenClaims),
+        ]
+        if let expiresAt = credential.expiresAt { tokens["expiration"] = .number(expiresAt.timeIntervalSinceReferenceDate) }
+        let session: [String: JSONValue] = [
+            "clientId": .string(credential.clientID), "userTokens": .object(tokens),
+            "updatedAt": .number(now.timeIntervalSinceReferenceDate),
+        ]
+        return try? JSONValue.object(session).jsonData()
     }
 
     /// The newest session in `items` (account → data) whose issuer is `issuer` ignoring a trailing `/`, as the

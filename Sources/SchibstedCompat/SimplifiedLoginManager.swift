@@ -10,13 +10,14 @@ public import Foundation
 /// (pass `appIdentifierPrefix` to ``SchibstedAccountClient``). Both kinds of session there are seen: items written
 /// by apps still on account-sdk-ios-web (service `com.schibsted.account`, its `UserSession` JSON, 5.x or 6.x) and
 /// sessions of apps on this package that share ``SchibstedAccountClient``'s storage. The newest one of this
-/// environment is offered.
+/// environment is offered. It works the other way too: with an `appIdentifierPrefix`, the client keeps this app's
+/// session in that group in the vendor's format, so apps on account-sdk-ios-web offer it.
 ///
 /// Continuing asks the server for a one-time assertion with that session — `POST /api/2/user/auth/token` with its
 /// access token — and logs in to this app with `assertion=…&prompt=select_account`, under the one-login-at-a-time
-/// rule. When the shared access token has expired (HTTP 401), it is refreshed first *for the app that owns it* (its
-/// client id) and the rotated tokens are written back where they were read, in the same format, so that app stays
-/// logged in; the vendor SDK does not refresh and simply fails there.
+/// rule. The shared session is another app's: it is never refreshed here, as the vendor SDK never refreshes it
+/// (a refresh would rotate that app's refresh token under it). When the shared access token has expired (HTTP 401),
+/// continuing fails with `http_error` 401 and the app offers a normal login; the other app's item is left untouched.
 ///
 /// The vendor's sheet ("Continue as …") is the app's to draw: ``latestSharedAccount()`` gives what to show.
 public struct SimplifiedLoginManager: Sendable {
@@ -31,9 +32,6 @@ public struct SimplifiedLoginManager: Sendable {
         /// Whether an app on the vendor SDK wrote it (else an app on this package).
         public let writtenByVendorSDK: Bool
         fileprivate let accessToken: Secret
-        fileprivate let refreshToken: Secret?
-        fileprivate let vendorSession: SchibstedVendorSession?
-        fileprivate let credential: Credential?
 
         /// The account without its tokens: `SharedAccount(uuid, from clientId)`.
         public var description: String {
@@ -94,7 +92,7 @@ public struct SimplifiedLoginManager: Sendable {
            let newest = SchibstedVendorSession.newest(in: items, issuer: issuer) {
             candidates.append(SharedAccount(
                 clientId: newest.clientID, uuid: newest.subject, updatedAt: newest.updatedAt, writtenByVendorSDK: true,
-                accessToken: newest.accessToken, refreshToken: newest.refreshToken, vendorSession: newest, credential: nil
+                accessToken: newest.accessToken
             ))
         }
         if let sharedStorage {
@@ -102,7 +100,7 @@ public struct SimplifiedLoginManager: Sendable {
                 guard let credential = try? await sharedStorage.credential(for: key)?.validatedForUse(), let subject = credential.subject else { continue }
                 candidates.append(SharedAccount(
                     clientId: credential.clientID, uuid: subject, updatedAt: credential.updatedAt, writtenByVendorSDK: false,
-                    accessToken: credential.accessToken, refreshToken: credential.refreshToken, vendorSession: nil, credential: credential
+                    accessToken: credential.accessToken
                 ))
             }
         }
@@ -142,8 +140,9 @@ public struct SimplifiedLoginManager: Sendable {
     /// Logs in to this app as `account`: a one-time assertion for it, then a login with `assertion` and
     /// `prompt=select_account`.
     ///
-    /// - Throws: `sign_in_in_progress` while another login is pending; `invalid_grant` when the shared session can
-    ///   no longer be refreshed (log in normally); `http_error` / `invalid_response` from the assertion endpoint.
+    /// - Throws: `sign_in_in_progress` while another login is pending; `http_error` 401 when the shared session has
+    ///   expired (log in normally: it is never refreshed here, as the vendor's is not); `http_error` /
+    ///   `invalid_response` from the assertion endpoint.
     public func continueAs(_ account: SharedAccount, with userAgent: any UserAgent) async throws -> SchibstedUser {
         try checkEnvironment()
         let assertion = try await assertion(for: account)
@@ -164,14 +163,13 @@ public struct SimplifiedLoginManager: Sendable {
         }
     }
 
-    /// `POST /api/2/user/auth/token` with the shared access token → `data.assertion`; on a 401, one refresh for the
-    /// owning app and one retry.
+    /// `POST /api/2/user/auth/token` with the shared access token → `data.assertion`. Never a refresh: the vendor
+    /// SDK asks with a plain URL session because "we do not want to attempt a token refresh with a refresh token
+    /// from another app" (`SchibstedAuthenticator.assertionForSimplifiedLogin`, 6.x), so a 401 ends it.
     func assertion(for account: SharedAccount) async throws -> Secret {
         let (status, data) = try await requestAssertion(accessToken: account.accessToken)
-        if status == 401, let refreshToken = account.refreshToken {
-            let refreshed = try await refreshForOwner(account, refreshToken: refreshToken)
-            let (retryStatus, retryData) = try await requestAssertion(accessToken: refreshed)
-            return try Self.parseAssertion(status: retryStatus, data: retryData)
+        if status == 401 {
+            throw AuthError(.httpError, "The shared session has expired; log in normally.", providerID: SchibstedProvider.id, httpStatus: 401)
         }
         return try Self.parseAssertion(status: status, data: data)
     }
@@ -193,41 +191,5 @@ public struct SimplifiedLoginManager: Sendable {
             throw AuthError(.invalidResponse, "The simplified-login response has no data.assertion.", providerID: SchibstedProvider.id)
         }
         return Secret(assertion)
-    }
-
-    /// Refreshes the shared tokens with the owning app's client id (a refresh token only works for the client it was
-    /// issued to) and writes them back where they came from, so the owner keeps its session.
-    private func refreshForOwner(_ account: SharedAccount, refreshToken: Secret) async throws -> Secret {
-        let authClient = client.authClient
-        var request = HTTPRequest(method: .post, url: client.configuration.environment.endpoint("/oauth/token"))
-        request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
-        request.headerFields.set("application/json", forName: "Accept")
-        request.headerFields.set("v1", forName: "X-OIDC")
-        let body = Data(FormEncoding.encode([
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal()), ("client_id", account.clientId),
-        ]).utf8)
-        let (data, response) = try await authClient.transport.send(request, body: body)
-        guard response.status.code == 200 else {
-            let oauthError = (try? JSONValue.parseObject(data))?["error"]?.stringValue
-            throw AuthError(
-                oauthError == "invalid_grant" ? .invalidGrant : .tokenRequestFailed,
-                "The shared session has expired and could not be refreshed (HTTP \(response.status.code)); log in normally.",
-                providerID: SchibstedProvider.id, oauthError: oauthError, httpStatus: response.status.code
-            )
-        }
-        let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: "Bearer")
-        let now = authClient.clock.now()
-        let expiresAt = tokens.expiresIn.map { now.addingTimeInterval($0) }
-        if let vendorSession = account.vendorSession, let vendorStore {
-            let updated = try vendorSession.updated(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, expiresAt: expiresAt, now: now)
-            _ = try await vendorStore.replaceGenericPassword(updated, service: SchibstedVendorSession.service, account: account.clientId)
-        } else if var credential = account.credential, let sharedStorage {
-            credential.accessToken = tokens.accessToken
-            credential.refreshToken = tokens.refreshToken ?? credential.refreshToken
-            credential.expiresAt = expiresAt
-            credential.updatedAt = now
-            try await sharedStorage.store(credential, for: credential.storageKey)
-        }
-        return tokens.accessToken
     }
 }

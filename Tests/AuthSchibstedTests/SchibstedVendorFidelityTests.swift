@@ -130,35 +130,30 @@ struct SchibstedVendorFidelityTests {
         #expect(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID) != nil)
     }
 
-    @Test("item1: an expired shared token is refreshed for the app that owns it and written back in its own format; then the assertion", arguments: [VendorFormat.v6, .v5])
-    func item1ExpiredSharedTokenRefreshedForOwner(format: VendorFormat) async throws {
+    @Test("An expired shared token fails simplified login as the vendor SDK does: no refresh with another app's token, the owner's item untouched", arguments: [VendorFormat.v6, .v5])
+    func item1ExpiredSharedTokenFailsWithoutRefresh(format: VendorFormat) async throws {
+        // SchibstedAuthenticator.assertionForSimplifiedLogin (6.x) asks with a plain URL session: "we do not want to
+        // attempt a token refresh with a refresh token from another app".
         let clock = ManualClock()
         let idp = TestIdentityProvider.schibsted(clock: clock)
-        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
+        let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: format)
+        let before = try #require(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID))
         clock.advance(by: 7200)
         let transport = RecordingTransport(idp.transport)
-        let app = client(idp, vendorStore: vendorStore, transport: transport)
+        let storage = InMemoryTokenStorage()
+        let app = client(idp, storage: storage, vendorStore: vendorStore, transport: transport)
         let manager = SimplifiedLoginManager(client: app, sharedStorage: InMemoryTokenStorage())
-        let user = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport))
-        #expect(await user?.uuid == news.subject)
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await manager.requestSimplifiedLogin(with: HeadlessUserAgent(transport: transport))
+        }
+        #expect(error?.code == .httpError && error?.httpStatus == 401)
 
-        let assertions = await transport.exchanges(pathSuffix: "/api/2/user/auth/token")
-        #expect(assertions.map(\.status) == [401, 200])
-        let refresh = try #require(await transport.exchanges(pathSuffix: "/oauth/token").first)
-        #expect(refresh.formParameters["grant_type"] == "refresh_token")
-        #expect(refresh.formParameters["client_id"] == TestIdentityProvider.schibstedSecondClientID)
-        #expect(refresh.request.value(forHTTPHeaderField: "X-OIDC") == "v1")
-        // Written back where it was read, in the same format, with the rotated tokens.
-        let data = try #require(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID))
-        let object = try JSONValue.parseObject(data)
-        let tokens = try #require(object["userTokens"]?.objectValue)
-        #expect(tokens["accessToken"]?.stringValue != news.accessToken.reveal())
-        #expect(tokens["refreshToken"]?.stringValue != news.refreshToken?.reveal())
-        #expect(object["updatedAt"]?.numberValue == clock.now().timeIntervalSinceReferenceDate)
-        #expect((object["clientId"] != nil) == (format == .v5))
-        #expect((tokens["idToken"] != nil) == (format == .v5))
-        #expect((tokens["expiration"] != nil) == (format == .v6))
-        #expect(tokens["idTokenClaims"]?["sub"]?.stringValue == news.subject)
+        #expect(await transport.exchanges(pathSuffix: "/api/2/user/auth/token").map(\.status) == [401])
+        #expect(await transport.exchanges(pathSuffix: "/oauth/token").isEmpty)
+        #expect(await transport.exchanges(pathSuffix: "/oauth/authorize").isEmpty)
+        // The owner's item is byte for byte what it wrote, and this app stored nothing.
+        #expect(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID) == before)
+        #expect(await storage.storedKeys().isEmpty)
     }
 
     @Test("item1: the emulator refuses an exchange code as an assertion, and an assertion twice")
@@ -352,6 +347,57 @@ struct SchibstedVendorFidelityTests {
         #expect(data["displayName"] != nil && data["display_name"] == nil && data["pairId"] != nil)
     }
 
+    @Test("The profile exposes the vendor's fields and tolerates what the vendor tolerates (false for a date, [] for a dictionary, 0000-00-00, booleans as strings, a field of the wrong type)")
+    func item6cProfileAsTheVendorDecodesIt() async throws {
+        // SchibstedAccountAPIResponsesTests.swift (5.1.3): the full-profile vector, field by field.
+        let full = try JSONDecoder().decode(UserProfileResponse.self, from: Data(vendorFullProfile.utf8))
+        #expect(full.uuid == "96085e85-349b-4dbf-9809-fa721e7bae46" && full.userId == "12345" && full.status == 1)
+        #expect(full.email == "test@example.com" && full.emailVerifiedDate == "1970-01-01 00:00:00")
+        let email = try #require(full.emails?.first)
+        #expect(full.emails?.count == 1 && email.value == "test@example.com" && email.type == "other")
+        #expect(email.isPrimary == true && email.isVerified == true && email.verifiedTime == "1970-01-01 00:00:00")
+        #expect(full.phoneNumber == "+46123456" && full.phoneNumberVerifiedDate == nil)
+        let phone = try #require(full.phoneNumbers?.first)
+        #expect(phone.value == "+46123456" && phone.type == "other" && phone.isPrimary == false && phone.isVerified == false && phone.verifiedTime == nil)
+        #expect(full.displayName == "Unit test")
+        #expect(full.name == UserProfileResponse.Name(givenName: "Unit", familyName: "Test", formatted: "Unit Test"))
+        #expect(full.addresses == ["home": UserProfileResponse.Address(
+            formatted: "12345 Test, Sverige", streetAddress: "Test", postalCode: "12345", locality: "Test locality",
+            region: "Test region", country: "Sverige", type: .home)])
+        #expect(full.gender == "withheld" && full.birthdate == "1970-01-01 00:00:00")
+        #expect(full.accounts == ["client1": UserProfileResponse.Account(id: "client1", accountName: "Example", domain: "example.com", connected: "1970-01-01 00:00:00")])
+        #expect(full.merchants == [12345, 54321])
+        #expect(full.published == "1970-01-01 00:00:00" && full.verified == "1970-01-01 00:00:00" && full.updated == "1971-01-01 00:00:00")
+        #expect(full.passwordChanged == "1970-01-01 00:00:00" && full.lastAuthenticated == "1970-01-01 00:00:00" && full.lastLoggedIn == "1970-01-01 00:00:00")
+        #expect(full.locale == "sv_SE" && full.utcOffset == "+02:00" && full.pairId == "12345" && full.sdrn == "sdrn:schibsted:user:12345")
+        // What it encodes decodes to the same profile.
+        #expect(try JSONDecoder().decode(UserProfileResponse.self, from: JSONEncoder().encode(full)) == full)
+
+        // The vendor's tolerance vectors: [] for addresses, false for verification dates, 0000-00-00.
+        let odd = try JSONDecoder().decode(UserProfileResponse.self, from: Data(#"{"addresses": [], "emailVerified": false, "phoneNumberVerified": false, "birthday": "0000-00-00"}"#.utf8))
+        #expect(odd.addresses == [:] && odd.accounts == [:])
+        #expect(odd.emailVerifiedDate == nil && odd.phoneNumberVerifiedDate == nil && odd.birthdate == nil)
+        // StringBool: true, false, "true", "false", and any other string is false.
+        for (json, expected) in [("true", true), ("false", false), (#""true""#, true), (#""false""#, false), (#""notTrue""#, false)] {
+            let profile = try JSONDecoder().decode(UserProfileResponse.self, from: Data(#"{"emails": [{"primary": \#(json)}]}"#.utf8))
+            #expect(profile.emails?.first?.isPrimary == expected, "\(json)")
+        }
+        // A field of the wrong type is nil, never the whole profile lost; an unreadable dictionary is empty.
+        let wrong = try JSONDecoder().decode(UserProfileResponse.self, from: Data(#"{"uuid": 5, "status": "1", "merchants": "x", "email": "a@b.c", "accounts": {"c": {"connected": 1}}}"#.utf8))
+        #expect(wrong.uuid == nil && wrong.status == nil && wrong.merchants == nil && wrong.email == "a@b.c" && wrong.accounts == [:])
+        // Something that is not an object is still an error.
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(UserProfileResponse.self, from: Data("[1]".utf8)) }
+
+        // The emulator sends those odd values on the wire, and fetchProfileData decodes them as the vendor does.
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let user = try await client(idp).login(with: HeadlessUserAgent(transport: idp.transport))
+        let profile = try await user.fetchProfileData()
+        #expect(profile.uuid == idp.configuration.user.subject && profile.userId == "12345678" && profile.status == 1)
+        #expect(profile.emailVerifiedDate == nil && profile.addresses == [:] && profile.birthdate == nil)
+        #expect(profile.emails?.first?.isPrimary == true && profile.emails?.first?.isVerified == false)
+        #expect(profile.name?.givenName == "Kari" && profile.sdrn == "sdrn:schibsted.com:user:12345678")
+    }
+
     // MARK: Row 13 / wire "External id": the vendors' vectors
 
     @Test("row13: external id vectors of SDK 5 (ClientTests) and SDK 6 (SchibstedAuthenticatorTests), both labels, optional as the vendor's")
@@ -404,6 +450,83 @@ struct SchibstedVendorFidelityTests {
         clock.advance(by: 7200)
         _ = try? await second.session.validAccessToken()
         #expect(await forced.waitForLogouts(1))
+    }
+
+    @Test("Simplified login stays two-way, as between vendor-SDK apps: with appIdentifierPrefix the shared item is never deleted at adoption, and this app's session is kept there in a UserSession that SDK 5 and SDK 6 both decode, updated on refresh, removed at logout", arguments: [VendorFormat.v6, .v5])
+    func item6aSharedSessionMirroredForVendorApps(format: VendorFormat) async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let (vendorKey, group) = ("com.schibsted.account", "ABCDE12345.com.schibsted.simplifiedLogin")
+        let earlier = InMemoryTokenStorage()
+        _ = try await client(idp, storage: earlier).login(with: HeadlessUserAgent(transport: idp.transport))
+        let previous = try #require(await earlier.credential(for: earlier.storedKeys()[0]))
+        let store = InMemoryVendorStore()
+        let written = format.json(previous, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now())
+        await store.setGenericPassword(written, service: vendorKey, account: TestIdentityProvider.schibstedClientID)
+
+        // Adopted, but the item the vendor's other apps read stays.
+        let storage = InMemoryTokenStorage()
+        let app = client(idp, appIdentifierPrefix: "ABCDE12345", storage: storage, vendorStore: store)
+        #expect(try await app.resumeLastLoggedInUser() != nil)
+        #expect(await storage.storedKeys().count == 1)
+        let kept = try #require(await store.genericPassword(service: vendorKey, account: TestIdentityProvider.schibstedClientID))
+        #expect(try SDK6UserSession.decode(kept).userTokens.idTokenClaims.sub == previous.subject)
+
+        // A login here is written in the vendor's format, into the shared group, decodable by both SDKs.
+        let user = try await app.login(with: HeadlessUserAgent(transport: idp.transport))
+        let credential = await user.session.credential
+        let mirrored = try #require(await store.genericPassword(service: vendorKey, account: TestIdentityProvider.schibstedClientID))
+        #expect(await store.accessGroup(service: vendorKey, account: TestIdentityProvider.schibstedClientID) == group)
+        let v6 = try SDK6UserSession.decode(mirrored)
+        let v5 = try SDK5UserSession.decode(mirrored)
+        #expect(v6.userTokens.accessToken == credential.accessToken.reveal() && v6.userTokens.refreshToken == credential.refreshToken?.reveal())
+        #expect(v6.userTokens.idTokenClaims.iss == "https://identity-pre.schibsted.com/" && v6.userTokens.idTokenClaims.legacy_user_id == "12345678")
+        #expect(v6.userTokens.idTokenClaims.aud == [TestIdentityProvider.schibstedClientID] && v6.userTokens.expiration != nil)
+        #expect(v5.clientId == TestIdentityProvider.schibstedClientID && v5.userTokens.idToken == credential.idToken?.reveal())
+        #expect(v5.userTokens.idTokenClaims.sub == credential.subject && v5.updatedAt == v6.updatedAt)
+
+        // The vendor's other apps (here one on this package) offer it for simplified login.
+        let news = SchibstedAccountClient(
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+                                               redirectURI: URL(string: "com.example.news:/login")!),
+            storage: InMemoryTokenStorage(), vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
+        let offered = try #require(try await SimplifiedLoginManager(client: news, sharedStorage: InMemoryTokenStorage()).latestSharedAccount())
+        #expect(offered.clientId == TestIdentityProvider.schibstedClientID && offered.writtenByVendorSDK && offered.uuid == credential.subject)
+
+        // A refresh is mirrored (delivered as an event, so waited for, bounded).
+        let refreshed = try await user.session.refresh()
+        var current = ""
+        for _ in 0..<1000 {
+            let data = await store.genericPassword(service: vendorKey, account: TestIdentityProvider.schibstedClientID)
+            current = (try? data.map(SDK6UserSession.decode)?.userTokens.accessToken) ?? ""
+            if current == refreshed.accessToken.reveal() { break }
+            await Task.yield()
+        }
+        #expect(current == refreshed.accessToken.reveal())
+
+        // Logout removes it, as the vendor SDK removes its item.
+        try await user.logout()
+        #expect(await store.genericPassword(service: vendorKey, account: TestIdentityProvider.schibstedClientID) == nil)
+    }
+
+    @Test("Simplified login never shares an item SDK 6 cannot decode (it would break getSharedUser for every app): a session without refresh token is not written; without appIdentifierPrefix nothing is shared and adoption removes the vendor item")
+    func item6aNeverSharesUndecodableItem() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let obtainer = InMemoryTokenStorage()
+        _ = try await client(idp, storage: obtainer).login(with: HeadlessUserAgent(transport: idp.transport))
+        let tokens = try #require(await obtainer.credential(for: obtainer.storedKeys()[0]))
+
+        let store = InMemoryVendorStore()
+        let shared = client(idp, appIdentifierPrefix: "ABCDE12345", vendorStore: store)
+        _ = try await shared.login(accessToken: tokens.accessToken, refreshToken: nil, idToken: try #require(tokens.idToken), expiresIn: 600)
+        #expect(await store.isEmpty)
+
+        let unshared = client(idp, vendorStore: store)
+        _ = try await unshared.login(with: HeadlessUserAgent(transport: idp.transport))
+        #expect(await store.isEmpty)
+        await store.setGenericPassword(VendorFormat.v6.json(tokens, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
+                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+        _ = try await client(idp, vendorStore: store).resumeLastLoggedInUser()
+        #expect(await store.isEmpty)
     }
 
     @Test("row31: tokens obtained externally are validated in full before they are stored")
@@ -524,6 +647,77 @@ struct SchibstedVendorFidelityTests {
     }
 }
 
+/// The full profile of the vendor's `SchibstedAccountAPIResponsesTests` (5.1.3), verbatim.
+private let vendorFullProfile = """
+{
+    "published": "1970-01-01 00:00:00",
+    "gender": "withheld",
+    "utcOffset": "+02:00",
+    "addresses": {
+        "home": {
+            "type": "home",
+            "formatted": "12345 Test, Sverige",
+            "streetAddress": "Test",
+            "locality": "Test locality",
+            "region": "Test region",
+            "postalCode": "12345",
+            "country": "Sverige"
+        }
+    },
+    "phoneNumbers": [
+        {
+            "value": "+46123456",
+            "type": "other",
+            "primary": "false",
+            "verified": "false"
+        }
+    ],
+    "phoneNumber": "+46123456",
+    "emailVerified": "1970-01-01 00:00:00",
+    "phoneNumberVerified": false,
+    "lastAuthenticated": "1970-01-01 00:00:00",
+    "lastLoggedIn": "1970-01-01 00:00:00",
+    "verified": "1970-01-01 00:00:00",
+    "uuid": "96085e85-349b-4dbf-9809-fa721e7bae46",
+    "userId": "12345",
+    "displayName": "Unit test",
+    "email": "test@example.com",
+    "birthday": "1970-01-01 00:00:00",
+    "name": {
+        "familyName": "Test",
+        "givenName": "Unit",
+        "formatted": "Unit Test"
+    },
+    "accounts": {
+        "client1": {
+            "id": "client1",
+            "domain": "example.com",
+            "accountName": "Example",
+            "connected": "1970-01-01 00:00:00"
+        }
+    },
+    "merchants": [
+        12345,
+        54321
+    ],
+    "locale": "sv_SE",
+    "emails": [
+        {
+            "value": "test@example.com",
+            "type": "other",
+            "primary": "true",
+            "verified": "true",
+            "verifiedTime": "1970-01-01 00:00:00"
+        }
+    ],
+    "updated": "1971-01-01 00:00:00",
+    "passwordChanged": "1970-01-01 00:00:00",
+    "status": 1,
+    "pairId": "12345",
+    "sdrn": "sdrn:schibsted:user:12345"
+}
+"""
+
 /// How account-sdk-ios-web 5.x and 6.x encode their `UserSession` (Foundation's `JSONEncoder`, dates as seconds
 /// since 2001).
 enum VendorFormat: String, Sendable, CustomStringConvertible {
@@ -552,6 +746,65 @@ enum VendorFormat: String, Sendable, CustomStringConvertible {
         }
         session["userTokens"] = .object(tokens)
         return (try? JSONValue.object(session).jsonData()) ?? Data()
+    }
+}
+
+/// account-sdk-ios-web 6.x's `UserSession` as it declares it (Tokens/UserSession.swift, UserTokens.swift,
+/// IdTokenClaims.swift at 6.5.1): `refreshToken`, `legacy_user_id`, `aud` and `exp` are required.
+struct SDK6UserSession: Decodable {
+    struct UserTokens: Decodable {
+        let accessToken: String
+        let refreshToken: String
+        let idTokenClaims: Claims
+        let expiration: Date?
+    }
+    let userTokens: UserTokens
+    let updatedAt: Date
+
+    static func decode(_ data: Data) throws -> Self { try JSONDecoder().decode(Self.self, from: data) }
+}
+
+/// account-sdk-ios-web 5.1.3's `UserSession` (Lib/Storage/SessionStorage.swift): `clientId` and `idToken` required.
+struct SDK5UserSession: Decodable {
+    struct UserTokens: Decodable {
+        let accessToken: String
+        let refreshToken: String?
+        let idToken: String
+        let idTokenClaims: Claims
+    }
+    let clientId: String
+    let userTokens: UserTokens
+    let updatedAt: Date
+
+    static func decode(_ data: Data) throws -> Self { try JSONDecoder().decode(Self.self, from: data) }
+}
+
+/// Both versions' `IdTokenClaims` decoding: `aud` a string or an array.
+struct Claims: Decodable {
+    let iss: String
+    let sub: String
+    // swiftlint:disable:next identifier_name
+    let legacy_user_id: String
+    let aud: [String]
+    let exp: Double
+    let nonce: String?
+    let amr: [String]?
+
+    enum CodingKeys: String, CodingKey { case iss, sub, legacy_user_id, aud, exp, nonce, amr }
+
+    init(from decoder: any Decoder) throws {
+        let values = try decoder.container(keyedBy: CodingKeys.self)
+        iss = try values.decode(String.self, forKey: .iss)
+        sub = try values.decode(String.self, forKey: .sub)
+        legacy_user_id = try values.decode(String.self, forKey: .legacy_user_id)
+        if let single = try? values.decode(String.self, forKey: .aud) {
+            aud = [single]
+        } else {
+            aud = try values.decode([String].self, forKey: .aud)
+        }
+        exp = try values.decode(Double.self, forKey: .exp)
+        nonce = try values.decodeIfPresent(String.self, forKey: .nonce)
+        amr = try values.decodeIfPresent([String].self, forKey: .amr)
     }
 }
 

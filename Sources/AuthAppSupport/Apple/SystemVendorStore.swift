@@ -66,6 +66,23 @@ public struct SystemVendorStore: VendorStore {
         return true
     }
 
+    /// `SecItemUpdate` of the item's data, or `SecItemAdd` of a new one when there is none — accessible after first
+    /// unlock, as the vendor SDKs store theirs, in `accessGroup` when given.
+    public func storeGenericPassword(_ data: Data, service: String, account: String, accessGroup: String?) throws {
+        var match: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
+        if let accessGroup { match[.accessGroup] = .string(accessGroup) }
+        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf([.valueData: .data(data)]))
+        if status != KeychainStatus.itemNotFound {
+            if let error = KeychainStatus.error(for: status, operation: "write") { throw error }
+            return
+        }
+        var add = match
+        add[.valueData] = .data(data)
+        add[.accessible] = .accessibility(.afterFirstUnlock)
+        let added = SecItemAdd(KeychainTokenStorage.cf(add), nil)
+        if let error = KeychainStatus.error(for: added, operation: "write") { throw error }
+    }
+
     /// `UserDefaults.standard.data(forKey:)`.
     public func userDefaultsData(forKey key: String) -> Data? {
         UserDefaults.standard.data(forKey: key)
