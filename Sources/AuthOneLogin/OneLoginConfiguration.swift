@@ -73,11 +73,23 @@ public struct OneLoginConfiguration: Sendable, Hashable {
 
     /// Reads a property list (the vendor's `OLOidcConfig(plist:)`): `<name>.plist` in `directory`.
     ///
-    /// - Throws: `configuration_file_not_found` / `configuration_file_invalid`, then the dictionary's errors.
+    /// - Throws: `configuration_file_not_found`; `configuration_file_invalid` for a file that cannot be read, is not
+    ///   a dictionary, or has a value that is not a string (naming the key, in `configurationKey`), as
+    ///   the vendor's plist had to be a dictionary of strings; then the dictionary's errors.
     public init(plist name: String = OneLoginConfiguration.defaultPlistName, in directory: URL) throws {
         let file = directory.appendingPathComponent(name.hasSuffix(".plist") ? name : name + ".plist")
         do {
-            try self.init(try ProviderConfiguration(contentsOf: file))
+            let configuration = try ProviderConfiguration(contentsOf: file)
+            // Checked before any field is read: the vendor SDK refused the whole file (`configFileParseFailure`)
+            // when it was not `[String: String]`, whatever else was wrong with it.
+            if let key = configuration.values.keys.sorted().first(where: { configuration.values[$0]?.stringValue == nil }) {
+                throw AuthError(
+                    .configurationFileInvalid,
+                    "\(file.lastPathComponent): the value for '\(key)' must be a string.",
+                    configurationKey: key
+                )
+            }
+            try self.init(configuration)
         } catch let error as AuthError {
             throw error.attributed(to: OneLoginProvider.id)
         }

@@ -41,14 +41,14 @@ struct OneLoginTests {
 
     // MARK: Configuration
 
-    @Test("Each required key missing is its own error, named as the vendor SDK names it", arguments: ["issuer", "clientId", "redirectUri", "scopes"])
+    @Test("Each required key missing is its own error naming the key; the vendor's case is configInvalid", arguments: ["issuer", "clientId", "redirectUri", "scopes"])
     func missingKey(key: String) {
         var values = base
         values[key] = nil
         let error = #expect(throws: AuthError.self) { try OneLoginConfiguration(dict: values) }
         #expect(error?.code == .missingConfigurationKey)
         #expect(error?.message.contains("'\(key)'") == true)
-        #expect(error?.olOidcError == .missingConfiguration)
+        #expect(error?.olOidcError == .configInvalid)
     }
 
     @Test("Scopes must contain openid; every other key becomes an authorization parameter")
@@ -109,7 +109,7 @@ struct OneLoginTests {
         let error = await #expect(throws: AuthError.self) { try await signIn(harness) }
         #expect(error?.code == .authorizationFailed)
         #expect(error?.oauthError == "invalid_request")
-        #expect(error?.olOidcError == .authorizationError)
+        #expect(error?.olOidcError == .authorizationError(error?.message ?? ""))
     }
 
     @Test("The ID token signature is verified (AppAuth did not)")
@@ -194,14 +194,14 @@ struct OneLoginTests {
     func registryAndMapping() throws {
         let provider = try ProviderRegistry.builtIn.provider(named: "onelogin", configuration: ProviderEmulator.oneLogin().configuration)
         #expect(provider is OneLoginProvider)
-        #expect(AuthError(.network, "x").olOidcError == .httpRequestFailed)
+        #expect(AuthError(.network, "x").olOidcError == .httpRequestFailed("x"))
         #expect(AuthError(.invalidResponse, "x").olOidcError == .jsonSerializationError)
-        #expect(AuthError(.invalidGrant, "x").olOidcError == .fetchingFreshTokenError)
+        #expect(AuthError(.invalidGrant, "x").olOidcError == .fetchingFreshTokenError("x"))
         // Mapped from the error's fields, never from its message text.
         #expect(AuthError(.discoveryFailed, "x", endpoint: "token_endpoint").olOidcError == .tokenEndpointUndeclared)
         #expect(AuthError(.discoveryFailed, "The discovery document has no 'token_endpoint'.").olOidcError == .unknownError)
         #expect(AuthError(.endpointUnavailable, "x", endpoint: "userinfo_endpoint").olOidcError == .userEndpointUndeclared)
-        #expect(AuthError(.subjectMismatch, "x", endpoint: "token_endpoint").olOidcError == .fetchingFreshTokenError)
+        #expect(AuthError(.subjectMismatch, "x", endpoint: "token_endpoint").olOidcError == .fetchingFreshTokenError("x"))
         #expect((try? ProviderMetadata(document: ["issuer": "https://i.example", "authorization_endpoint": "https://i.example/a"])) == nil)
         do {
             _ = try ProviderMetadata(document: ["issuer": "https://i.example", "authorization_endpoint": "https://i.example/a"])

@@ -112,7 +112,11 @@ struct OneLoginVendorFidelityTests {
             $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_grant"}"#.utf8), ["Content-Type": "application/json"])
         }
         let error = await #expect(throws: AuthError.self) { try await olOidc.refreshAccessToken() }
-        #expect(error?.olOidcError == .fetchingFreshTokenError)
+        guard case .fetchingFreshTokenError(let reason)? = error?.olOidcError else {
+            Issue.record("expected fetchingFreshTokenError, got \(String(describing: error?.olOidcError))")
+            return
+        }
+        #expect(reason.contains("invalid_grant"))
         #expect(await olOidc.olAuthState.isAuthorized == false)
         #expect(await olOidc.olAuthState.accessToken == nil)
         #expect(await storage.isEmpty)
