@@ -14,12 +14,13 @@ typecheck() {  # shape, targets…
   local shape="$1" scratch=".build-apple-check-$1" output
   shift
   echo "apple-typecheck: $* as on $shape"
-  local arguments=()
-  for target in "$@"; do arguments+=(--target "$target"); done
-  if ! output="$(AUTH_APPLE_TYPECHECK="$shape" swift build --scratch-path "$scratch" "${arguments[@]}" -Xswiftc -warnings-as-errors 2>&1)"; then
-    grep -E "error|warning: " <<< "$output" | grep -vE "CMakeLists|unhandled|^ *\|" | awk '!seen[$0]++' >&2 || tail -20 <<< "$output" >&2
-    fail "the Apple-only sources do not type-check against Apple's declarations ($shape)"
-  fi
+  # One target per build: given several --target options, SwiftPM builds only the last one.
+  for target in "$@"; do
+    if ! output="$(AUTH_APPLE_TYPECHECK="$shape" swift build --scratch-path "$scratch" --target "$target" -Xswiftc -warnings-as-errors 2>&1)"; then
+      grep -E "error|warning: " <<< "$output" | grep -vE "CMakeLists|unhandled|^ *\|" | awk '!seen[$0]++' >&2 || tail -20 <<< "$output" >&2
+      fail "$target does not type-check against Apple's declarations ($shape)"
+    fi
+  done
 }
 
 compiled_against() {  # shape, Target/File:Shim…: each file's object refers to its shim (its #if did not stay false)
@@ -36,7 +37,7 @@ compiled_against() {  # shape, Target/File:Shim…: each file's object refers to
 typecheck ios AuthAppSupport AuthApple GrabCompat UberCompat
 compiled_against ios AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
   AuthApple/LoginButton:UIKit AuthApple/SystemAppHandoff:UIKit AuthApple/SignInButton:SwiftUI \
-  AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices UberCompat/LoginButton:UIKit
+  AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices UberCompat/LoginButton:UIKit GrabCompat/GrabIdPartner:UIKit
 typecheck macos AuthAppSupport AuthApple
 compiled_against macos AuthAppSupport/KeychainTokenStorage:Security AuthApple/SystemAppHandoff:AppKit \
   AuthApple/SignInButton:SwiftUI AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices

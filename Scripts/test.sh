@@ -98,8 +98,10 @@ Scripts/fuzz.sh "${FUZZ_SECONDS:-10}"
 # Last: the trait-gated targets must also build for apps that do not enable the traits (they compile to
 # nothing then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
 echo "==> the trait-gated targets without their traits"
-swift build --target AuthObservability --target AuthAsyncHTTPClient --target IntegrationTests \
-  --target AuthHummingbird --target AuthPostgres --target AuthHummingbirdTests --target WebSignInExample \
-  --target AuthEmulatorTool --target OIDCExample > /tmp/no-traits.log 2>&1 \
-  || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building without the traits failed" >&2; exit 1; }
+# One target per build: given several --target options, SwiftPM builds only the last one.
+for target in AuthObservability AuthAsyncHTTPClient IntegrationTests AuthHummingbird AuthPostgres AuthHummingbirdTests \
+  WebSignInExample AuthEmulatorTool OIDCExample; do
+  swift build --target "$target" > /tmp/no-traits.log 2>&1 \
+    || { grep -E "error|warning:" /tmp/no-traits.log | head -20; echo "building $target without the traits failed" >&2; exit 1; }
+done
 echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthPostgres, IntegrationTests, the web sign-in sample, auth-emulator and the samples (URLSession) build"
