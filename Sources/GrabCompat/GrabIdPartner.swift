@@ -28,10 +28,10 @@ public actor GrabIdPartner {
     /// Awaits the Grab app's callback: ``handleOpenUrl(_:)`` delivers it; it times out, and a newer login or a
     /// cancelled task ends it.
     public nonisolated let appCallbacks: AppCallbackWaiter
-    private let webAgent: any UserAgent
-    private let appHandoff: (any AppHandoff)?
+    let webAgent: any UserAgent
+    let appHandoff: (any AppHandoff)?
     private let deviceId: String?
-    private let queriesSchemes: Set<String>?
+    let queriesSchemes: Set<String>?
     private let vendorStore: (any VendorStore)?
     private var vendorSessionChecked: Set<GrabConfiguration> = []
     private var clients: [GrabConfiguration: AuthClient] = [:]
@@ -298,179 +298,6 @@ public actor GrabIdPartner {
         await loginSession.fill(from: session, authorizationState: request.state)
     }
 
-    /// The vendor's `exchangeToken`, with the checks it lacked: the redirect is validated (exact URI, single-use
-    /// `state`, `iss`), the code redeemed with parameters in the URL query, and the ID token vouched for before
-    /// anything is stored.
-    ///
-    /// The ID token is validated on the device when the discovery document names `issuer` and `jwks_uri`. Without
-    /// them, or when the token's shape differs from what local validation expects (an `aud` or `iss` other than the
-    /// configuration's), Grab's own `id_token_verification_endpoint` decides, as the vendor's `getIdTokenInfo` asks
-    /// it: the token came straight from Grab's token endpoint over TLS, and that endpoint is Grab's word on it. A
-    /// refusal there, a nonce that is not this login's, or a bad signature fails the login and stores nothing.
-    private func exchange(_ callback: URL, request: AuthorizationRequest, client: AuthClient) async throws -> Session {
-        let authorization = try await client.completeAuthorization(redirect: callback)
-        let metadata = try await client.metadata()
-        let nonce = FormEncoding.decode(request.url.query ?? "").first { $0.0 == "nonce" }?.1
-        let tokens = try await redeem(authorization, metadata: metadata, client: client)
-        var verifiedInfo: [String: JSONValue]?
-        let subject: String
-        if GrabProvider.validatesIDTokenLocally(metadata) {
-            do {
-                let claims = try await client.verifyIDToken(tokens.idToken, nonce: nonce)
-                try Self.checkAccessTokenHash(claims, idToken: tokens.idToken, accessToken: tokens.accessToken)
-                subject = claims.subject
-            } catch let error as AuthError where Self.shapeCodes.contains(error.code) {
-                client.log(.notice, "grab.id_token.verified_remotely", "The ID token's shape differs from local validation's; Grab's verification endpoint decides.",
-                           ["code": error.code.rawValue])
-                let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
-                (verifiedInfo, subject) = (info.claims, info.subject)
-            }
-        } else {
-            client.log(.info, "grab.id_token.verified_remotely", "The discovery document names no issuer or jwks_uri; Grab's verification endpoint vouches for the ID token.")
-            let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
-            (verifiedInfo, subject) = (info.claims, info.subject)
-        }
-        let now = client.clock.now()
-        var credential = Credential(
-            providerID: GrabProvider.id, issuer: metadata.issuer, clientID: client.provider.client.clientID, subject: subject,
-            accessToken: tokens.accessToken, tokenType: tokens.tokenType, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-            expiresAt: now.addingTimeInterval(tokens.expiresIn), scopes: tokens.scope ?? client.provider.client.scopes, updatedAt: now
-        )
-        credential.annotations = [Self.scopeAnnotation: GrabVendorSession.scopeKey(GrabVendorSession.configuration(of: client) ?? configuration)]
-        try await client.store(credential)
-        guard let session = try await client.restoreSession(key: credential.storageKey) else {
-            throw AuthError(.storageFailed, "The Grab session was stored but cannot be read back.", providerID: GrabProvider.id)
-        }
-        if let verifiedInfo { await cache(verifiedInfo, in: session) }
-        client.log(.info, "signin.completed", "Signed in.", ["expires_in": String(format: "%.0f", tokens.expiresIn)])
-        return session
-    }
-
-    /// Local validation's failures that mean "another shape", not "forged": Grab's endpoint may still vouch for it.
-    private static let shapeCodes: Set<AuthError.Code> = [.invalidAudience, .invalidIssuer, .invalidAuthorizedParty]
-
-    /// `at_hash`, when the ID token has one (the engine's sign-in checks it; `verifyIDToken` has no access token).
-    private static func checkAccessTokenHash(_ claims: IDTokenClaims, idToken: Secret, accessToken: Secret) throws {
-        guard let expected = claims.all["at_hash"] else { return }
-        guard let algorithm = JWSAlgorithm(rawValue: try CompactJWS(parsing: idToken.reveal()).header.algorithm) else {
-            throw AuthError(.unsupportedAlgorithm, "The ID token's algorithm is not one this SDK knows.", providerID: GrabProvider.id)
-        }
-        guard expected.stringValue == IDTokenValidator.accessTokenHash(accessToken, algorithm: algorithm) else {
-            throw AuthError(.accessTokenHashMismatch, "The ID token's 'at_hash' does not match the access token.", providerID: GrabProvider.id)
-        }
-    }
-
-    /// What Grab's token endpoint answered, with the members the vendor required (`refresh_token` optional).
-    private struct GrabTokens {
-        var accessToken: Secret
-        var tokenType: String
-        var expiresIn: TimeInterval
-        var idToken: Secret
-        var refreshToken: Secret?
-        var scope: [String]?
-    }
-
-    /// `POST <token_endpoint>?client_id&grant_type&redirect_uri&code_verifier&code` with no body, as the vendor's
-    /// `GrabApi.fetchToken`. Any non-2xx is `exchangeTokenServiceFailed` (the vendor's), with the OAuth `error`
-    /// kept in the underlying `AuthError`; a token type other than Bearer is kept as Grab names it, as the vendor did.
-    private func redeem(_ authorization: AuthorizationCodeResult, metadata: ProviderMetadata, client: AuthClient) async throws -> GrabTokens {
-        guard let verifier = authorization.codeVerifier else {
-            throw AuthError(.invalidConfiguration, "A Grab login is always requested with PKCE.", providerID: GrabProvider.id)
-        }
-        let url = metadata.tokenEndpoint.appendingQuery([
-            ("client_id", client.provider.client.clientID), ("grant_type", "authorization_code"),
-            ("redirect_uri", authorization.redirectURI.absoluteString), ("code_verifier", verifier.reveal()), ("code", authorization.code.reveal()),
-        ])
-        var request = HTTPRequest(method: .post, url: url)
-        request.headerFields.set("application/json", forName: "Accept")
-        let (data, response): (Data, HTTPResponse)
-        do {
-            (data, response) = try await client.transport.send(request)
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.network, "Grab's token endpoint could not be reached.", providerID: GrabProvider.id, underlying: error)
-        }
-        let object = try? JSONValue.parseObject(data)
-        let status = response.status.code
-        guard (200..<300).contains(status) else {
-            let oauthError = object?["error"]?.stringValue
-            let code: AuthError.Code = oauthError == "invalid_grant" ? .invalidGrant : status >= 500 ? .serverError : .tokenRequestFailed
-            throw AuthError(code, "Grab's token endpoint answered HTTP \(status)" + (oauthError.map { " '\($0)'" } ?? "") + ".",
-                            providerID: GrabProvider.id, oauthError: oauthError, httpStatus: status, endpoint: "token_endpoint")
-        }
-        func member(_ key: String) throws -> JSONValue {
-            guard let value = object?[key], value != .null else {
-                throw AuthError(.invalidResponse, "Grab's token response has no '\(key)'.", providerID: GrabProvider.id, endpoint: "token_endpoint")
-            }
-            return value
-        }
-        guard let accessToken = try member("access_token").stringValue, !accessToken.isEmpty,
-            let tokenType = try member("token_type").stringValue, !tokenType.isEmpty,
-            let idToken = try member("id_token").stringValue, !idToken.isEmpty
-        else {
-            throw AuthError(.invalidResponse, "Grab's token response has an empty or non-text token member.", providerID: GrabProvider.id, endpoint: "token_endpoint")
-        }
-        let expiry = try member("expires_in")
-        guard let expiresIn = expiry.numberValue ?? expiry.stringValue.flatMap(Double.init), expiresIn.isFinite, expiresIn > 0, expiresIn < 1e9 else {
-            throw AuthError(.invalidResponse, "Grab's token response has an unusable 'expires_in'.", providerID: GrabProvider.id, endpoint: "token_endpoint")
-        }
-        let refresh = object?["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }
-        let scope = object?["scope"]?.stringValue.map(ProviderConfiguration.words)
-        return GrabTokens(accessToken: Secret(accessToken), tokenType: tokenType.lowercased() == "bearer" ? "Bearer" : tokenType,
-                          expiresIn: expiresIn, idToken: Secret(idToken), refreshToken: refresh, scope: scope)
-    }
-
-    /// Asks Grab's `id_token_verification_endpoint` about a new ID token (the vendor's `getIdTokenInfo` request).
-    ///
-    /// - Throws: `provider_validation_failed` when Grab does not answer 2xx (its "no"), `nonce_mismatch` when the
-    ///   answer is for another login, `invalid_response` when it lacks a member, `network` when unreachable.
-    private func verifyAtGrab(_ idToken: Secret, nonce: String?, metadata: ProviderMetadata, client: AuthClient) async throws -> (claims: [String: JSONValue], subject: String) {
-        guard let nonce else {
-            throw AuthError(.nonceMismatch, "The Grab login was sent without a nonce, so its ID token cannot be tied to it.", providerID: GrabProvider.id)
-        }
-        let claims = try await fetchIdTokenInfo(idToken, nonce: nonce, clientId: client.provider.client.clientID, metadata: metadata, client: client,
-                                                refusal: .providerValidationFailed)
-        let info = try IdTokenInfo(verified: claims)
-        guard info.nonce == nonce else {
-            throw AuthError(.nonceMismatch, "Grab's verification of the ID token is for another login's nonce.", providerID: GrabProvider.id)
-        }
-        guard info.isValid(at: client.clock.now()), let subject = info.partnerUserId, !subject.isEmpty else {
-            throw AuthError(.providerValidationFailed, "Grab's verification of the ID token says it is not valid now.", providerID: GrabProvider.id,
-                            endpoint: "id_token_verification_endpoint")
-        }
-        return (claims, subject)
-    }
-
-    /// `GET <verification endpoint>?client_id&id_token&nonce`; the JSON object of a 2xx answer. A non-2xx answer is
-    /// `refusal` (`http_error` for getIdTokenInfo, `provider_validation_failed` during a login).
-    private func fetchIdTokenInfo(_ idToken: Secret, nonce: String, clientId: String, metadata: ProviderMetadata, client: AuthClient,
-                                  refusal: AuthError.Code) async throws -> [String: JSONValue] {
-        guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
-            throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
-                            providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
-        }
-        var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
-        request.headerFields.set("no-cache", forName: "Cache-Control")
-        let (data, response): (Data, HTTPResponse)
-        do {
-            (data, response) = try await client.transport.send(request)
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
-        }
-        guard (200..<300).contains(response.status.code) else {
-            throw AuthError(refusal, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
-                            httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
-        }
-        guard let claims = try? JSONValue.parseObject(data) else {
-            throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
-                            endpoint: "id_token_verification_endpoint")
-        }
-        return claims
-    }
-
     /// The stored session, unless it was signed in for another Scope than `configuration`'s: the vendor SDK keyed
     /// saved sessions by `clientId.scope`, so changing Scope in an app update led to a new login with the new
     /// consent, never to the old token. (Sessions stored before the Scope was recorded, and adopted vendor sessions,
@@ -497,56 +324,6 @@ public actor GrabIdPartner {
         if outcome != .offline { vendorSessionChecked.insert(configuration) }
     }
 
-    private func web(_ request: AuthorizationRequest, client: AuthClient) async throws -> URL {
-        client.log(.info, "grab.route", "Web login.")
-        return try await webAgent.authorize(request)
-    }
-
-    /// Opens the App Store; the login then ends with `launchAppStoreLink` (or `failedTolaunchAppStoreLink`).
-    private func openAppStore(_ store: URL) async -> GrabError {
-        guard let appHandoff, await appHandoff.open(store) else {
-            return GrabError(AuthError(.grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.",
-                                       providerID: GrabProvider.id), domain: .appStore)
-        }
-        return GrabError(AuthError(.grabAppStoreLaunched, "The Grab app is not installed; the App Store was opened. Log in again after installing, or cancel.",
-                                   providerID: GrabProvider.id), domain: .appStore)
-    }
-
-    private func decideRoute(_ request: AuthorizationRequest, client: AuthClient) async throws -> GrabRoute {
-        let metadata = try await client.metadata()
-        guard let appHandoff, let template = metadata.document["client_public_info_endpoint"]?.stringValue,
-            let endpoint = URL(string: template.replacingOccurrences(of: "{client_id}", with: FormEncoding.escape(client.provider.client.clientID)))
-        else { return .web }
-        let protocols: [GrabCustomProtocol]
-        do {
-            var info = HTTPRequest(method: .get, url: endpoint)
-            info.headerFields.set("no-cache", forName: "Cache-Control")
-            let (data, response) = try await client.transport.send(info)
-            guard (200..<300).contains(response.status.code) else {
-                client.log(.notice, "grab.publicinfo.failed", "The client public info answered an HTTP error; logging in on the web.",
-                           ["status": String(response.status.code), "grab_domain": GrabError.Domain.customProtocolsService.name])
-                return .web
-            }
-            protocols = try GrabCustomProtocol.parse(publicInfo: data)
-        } catch {
-            client.log(.notice, "grab.publicinfo.failed", "The client public info could not be read; logging in on the web.",
-                       ["grab_domain": GrabError.Domain.customProtocolsService.name])
-            return .web
-        }
-        var openable: Set<String> = []
-        for entry in protocols {
-            if let url = URL(string: entry.paxProtocol), await appHandoff.canOpen(url) { openable.insert(entry.paxProtocol) }
-        }
-        return GrabRoute.decide(authorizationURL: request.url, authorizationEndpoint: metadata.authorizationEndpoint,
-                                customProtocols: protocols, canQuery: canQuery) { openable.contains($0.absoluteString) }
-    }
-
-    /// Whether the host may ask if `url`'s scheme opens (listed in `LSApplicationQueriesSchemes`, or unknown).
-    private func canQuery(_ url: URL) -> Bool {
-        guard let queriesSchemes, let scheme = url.scheme?.lowercased() else { return true }
-        return queriesSchemes.contains(scheme)
-    }
-
     private func cachedInfo(in session: Session) async -> IdTokenInfo? {
         guard let text = await session.credential.annotations?[Self.idTokenInfoAnnotation],
             let claims = try? JSONValue.parseObject(Data(text.utf8))
@@ -555,7 +332,7 @@ public actor GrabIdPartner {
     }
 
     /// Keeps the info with the stored session; a storage failure only costs a refetch later.
-    private func cache(_ claims: [String: JSONValue], in session: Session) async {
+    func cache(_ claims: [String: JSONValue], in session: Session) async {
         let kept = claims.filter { IdTokenInfo.members.contains($0.key) }
         guard let data = try? JSONValue.object(kept).jsonData(), let text = String(data: data, encoding: .utf8) else { return }
         do {

@@ -248,8 +248,8 @@ struct GrabProviderConformanceTests {
 struct GrabVendorFidelityTests {
     private let helper = GrabTests.Helper()
 
-    @Test("row 7: Scope without openid is invalidScope at configuration (no nonce otherwise)")
-    func row7ScopeRequiresOpenID() throws {
+    @Test("Scope without openid is invalidScope at configuration (no nonce otherwise)")
+    func scopeRequiresOpenID() throws {
         var plist = TestIdentityProvider.grabPlist
         plist["Scope"] = "profile.read"
         let error = #expect(throws: AuthError.self) { try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)])) }
@@ -260,8 +260,8 @@ struct GrabVendorFidelityTests {
         }
     }
 
-    @Test("rows 9, 10, 12, G1: non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the seed writes it")
-    func rows9to12ParametersSent() async throws {
+    @Test("Non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the seed writes it")
+    func parametersSent() async throws {
         var plist = TestIdentityProvider.grabPlist
         plist["Hint"] = "+6591234567"
         plist["IdTokenHint"] = "previous-id-token"
@@ -277,8 +277,8 @@ struct GrabVendorFidelityTests {
         #expect(query["nonce"] != nil)
     }
 
-    @Test("rows 17, 22, 41: a relaunch restores the stored session offline, and login returns it without browser or app")
-    func row22LoginReusesStoredSession() async throws {
+    @Test("A relaunch restores the stored session offline, and login returns it without browser or app")
+    func loginReusesStoredSession() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.grab(clock: clock)
         let storage = InMemoryTokenStorage()
@@ -305,8 +305,8 @@ struct GrabVendorFidelityTests {
         #expect(await online.app.opened.count == 1 && online.grab.isValidAccessToken(loginSession: expired))
     }
 
-    @Test("row 34: an installed Grab app that does not open falls back to the web as the vendor does; to the App Store when another entry names one")
-    func row34AppFallback() async throws {
+    @Test("An installed Grab app that does not open falls back to the web as the vendor does; to the App Store when another entry names one")
+    func appFallback() async throws {
         let harness = try await helper.harness(appInstalled: true)
         await harness.app.setRefusesToOpen(true)
         let session = try await helper.login(harness)
@@ -324,8 +324,8 @@ struct GrabVendorFidelityTests {
         #expect(store == URL(string: "itms-apps://x/app/2"), "the App Store link of the entry not chosen, as the vendor picks it")
     }
 
-    @Test("row 32: a client public info that cannot be fetched or decoded means the web, logged as customProtocolsService")
-    func row32PublicInfoFailureMeansWeb() async throws {
+    @Test("A client public info that cannot be fetched or decoded means the web, logged as customProtocolsService")
+    func publicInfoFailureMeansWeb() async throws {
         for answer in [503, 200] {
             let harness = try await helper.harness(appInstalled: true, wrap: { base in
                 InProcessTransport().adding(host: "partner-api.grab.com") { request in
@@ -399,8 +399,8 @@ struct GrabVendorFidelityTests {
         #expect(error?.grabError == GrabError(domain: .appStore, code: .launchAppStoreLink))
     }
 
-    @Test("row 35: the hand-off times out on the injected clock with a typed error; nothing is stored; a late callback is refused")
-    func row35Timeout() async throws {
+    @Test("The hand-off times out on the injected clock with a typed error; nothing is stored; a late callback is refused")
+    func timeout() async throws {
         let harness = try await helper.harness(appInstalled: true)
         await harness.app.setNeverCallsBack(true)
         let login = Task { try await helper.login(harness) }
@@ -415,8 +415,8 @@ struct GrabVendorFidelityTests {
         #expect(harness.grab.handleOpenUrl(TestIdentityProvider.grabRedirectURL.appendingQuery([("code", "late")])) == false)
     }
 
-    @Test("row 35: cancelling the login's task ends the wait with sign_in_cancelled")
-    func row35Cancellation() async throws {
+    @Test("Cancelling the login's task ends the wait with sign_in_cancelled")
+    func cancellation() async throws {
         let harness = try await helper.harness(appInstalled: true)
         await harness.app.setNeverCallsBack(true)
         let login = Task { try await helper.login(harness) }
@@ -429,7 +429,7 @@ struct GrabVendorFidelityTests {
     }
 
     @Test("A second login supersedes the first cleanly; loginCompleted answers true after a completed login and never cancels one in progress")
-    func row35SecondLogin() async throws {
+    func secondLogin() async throws {
         let harness = try await helper.harness(appInstalled: true)
         await harness.app.setNeverCallsBack(true)
         let first = Task { try await helper.login(harness) }
@@ -454,8 +454,8 @@ struct GrabVendorFidelityTests {
         _ = try? await third.value
     }
 
-    @Test("rows 36, 37: an app delegate written for exchangeToken(loginSession:url:) completes the login; a stray redirect is securityValidationFailed")
-    func row37ExchangeToken() async throws {
+    @Test("An app delegate written for exchangeToken(loginSession:url:) completes the login; a stray redirect is securityValidationFailed")
+    func exchangeToken() async throws {
         let harness = try await helper.harness(appInstalled: true)
         let loginSession = try await harness.grab.loadLoginSession()
         let grab = harness.grab
@@ -473,8 +473,8 @@ struct GrabVendorFidelityTests {
         #expect(await other.storage.isEmpty)
     }
 
-    @Test("row 46: an ID token info whose nonce is not this login's is invalidNonce in getIdTokenInfo; nothing cached")
-    func row46NonceMismatch() async throws {
+    @Test("An ID token info whose nonce is not this login's is invalidNonce in getIdTokenInfo; nothing cached")
+    func nonceMismatch() async throws {
         let harness = try await helper.harness(wrap: { base in
             InProcessTransport().adding(host: "partner-api.grab.com") { request in
                 let (data, response) = try await base.send(request)
@@ -490,8 +490,8 @@ struct GrabVendorFidelityTests {
         #expect(await session.session?.credential.annotations?["grab.id_token_info"] == nil)
     }
 
-    @Test("rows 47, 48: the info cache survives a relaunch through storage; an expired ID token is refused without a request")
-    func rows47and48InfoCacheAndExpiry() async throws {
+    @Test("The info cache survives a relaunch through storage; an expired ID token is refused without a request")
+    func infoCacheAndExpiry() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.grab(clock: clock)
         let storage = InMemoryTokenStorage()
@@ -510,8 +510,8 @@ struct GrabVendorFidelityTests {
         #expect(await relaunched.transport.exchanges(pathSuffix: "/token_info").isEmpty)
     }
 
-    @Test("row 51: logout of a kept pre-login LoginSession clears storage; logout with nothing stored is logoutFailed")
-    func row51Logout() async throws {
+    @Test("Logout of a kept pre-login LoginSession clears storage; logout with nothing stored is logoutFailed")
+    func logout() async throws {
         let harness = try await helper.harness()
         let loginSession = try await harness.grab.loadLoginSession()
         try await harness.grab.login(loginSession: loginSession)   // seed style: the same value before and after

@@ -37,8 +37,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Row 34 / wire "amr / MFA"
 
-    @Test("row34: the vendor's AMR vectors — eid-se with amr [eid] accepted, with [eid-se] refused, otp without amr refused")
-    func row34AMRVectors() {
+    @Test("The vendor's AMR vectors — eid-se with amr [eid] accepted, with [eid-se] refused, otp without amr refused")
+    func amrVectors() {
         // IdTokenValidator.swift 6.x :124-139 and 5.1.3 :71-73.
         #expect(MFAType.eidSE.isSatisfiedForTesting(by: ["eid"]))
         #expect(!MFAType.eidSE.isSatisfiedForTesting(by: ["eid-se"]))
@@ -49,8 +49,8 @@ struct SchibstedVendorFidelityTests {
         }
     }
 
-    @Test("row34: the emulator reports a country eID as eid, as the real server; a login asking for eid-dk succeeds")
-    func row34EmulatorReportsEID() async throws {
+    @Test("The emulator reports a country eID as eid, as the real server; a login asking for eid-dk succeeds")
+    func emulatorReportsEID() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let user = try await client.login(with: HeadlessUserAgent(transport: idp.transport), withMFA: .eidDK)
@@ -59,8 +59,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Wire "ID token iss" / issue item 3
 
-    @Test("item3: the emulator's issuer ends in /, as the real server's; sign-in and a refresh that brings a new ID token both accept it")
-    func item3RefreshWithTrailingSlashIssuer() async throws {
+    @Test("The emulator's issuer ends in /, as the real server's; sign-in and a refresh that brings a new ID token both accept it")
+    func refreshWithTrailingSlashIssuer() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         #expect(idp.configuration.issuer.absoluteString == "https://identity-pre.schibsted.com/")
         let storage = InMemoryTokenStorage()
@@ -94,8 +94,8 @@ struct SchibstedVendorFidelityTests {
         return (store, credential)
     }
 
-    @Test("item1: simplified login end to end — a vendor-SDK app's session in the shared keychain, POST /api/2/user/auth/token with its bearer, assertion + prompt=select_account", arguments: [VendorFormat.v6, .v5])
-    func item1SimplifiedLoginFromVendorSDKApp(format: VendorFormat) async throws {
+    @Test("Simplified login end to end — a vendor-SDK app's session in the shared keychain, POST /api/2/user/auth/token with its bearer, assertion + prompt=select_account", arguments: [VendorFormat.v6, .v5])
+    func simplifiedLoginFromVendorSDKApp(format: VendorFormat) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
         let transport = RecordingTransport(idp.transport)
@@ -131,7 +131,7 @@ struct SchibstedVendorFidelityTests {
     }
 
     @Test("An expired shared token fails simplified login as the vendor SDK does: no refresh with another app's token, the owner's item untouched", arguments: [VendorFormat.v6, .v5])
-    func item1ExpiredSharedTokenFailsWithoutRefresh(format: VendorFormat) async throws {
+    func expiredSharedTokenFailsWithoutRefresh(format: VendorFormat) async throws {
         // SchibstedAuthenticator.assertionForSimplifiedLogin (6.x) asks with a plain URL session: "we do not want to
         // attempt a token refresh with a refresh token from another app".
         let clock = ManualClock()
@@ -156,8 +156,8 @@ struct SchibstedVendorFidelityTests {
         #expect(await storage.storedKeys().isEmpty)
     }
 
-    @Test("item1: the emulator refuses an exchange code as an assertion, and an assertion twice")
-    func item1EmulatorRefusesShortcut() async throws {
+    @Test("The emulator refuses an exchange code as an assertion, and an assertion twice")
+    func emulatorRefusesShortcut() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let user = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
@@ -171,13 +171,13 @@ struct SchibstedVendorFidelityTests {
         }
     }
 
-    @Test("item1 hostile: an assertion endpoint answering an error, garbage or no assertion is a specific error, and nothing is stored", arguments: [
+    @Test("An assertion endpoint answering an error, garbage or no assertion is a specific error, and nothing is stored", arguments: [
         (500, #"{"error":"server_error"}"#, "http_error"),
         (200, "<html>not json</html>", "invalid_response"),
         (200, #"{"data":{"code":"oc_123"}}"#, "invalid_response"),
         (200, #"{"data":{"assertion":""}}"#, "invalid_response"),
     ])
-    func item1HostileAssertionEndpoint(status: Int, body: String, code: String) async throws {
+    func hostileAssertionEndpoint(status: Int, body: String, code: String) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
         let host = try #require(SchibstedEnvironment.pre.serverURL.host)
@@ -196,8 +196,8 @@ struct SchibstedVendorFidelityTests {
         _ = try await app.getLoginSession()
     }
 
-    @Test("item1: simplified login keeps the one-login-at-a-time rule")
-    func item1SimplifiedLoginRespectsLock() async throws {
+    @Test("Simplified login keeps the one-login-at-a-time rule")
+    func simplifiedLoginRespectsLock() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
         let app = client(idp, vendorStore: vendorStore)
@@ -211,8 +211,8 @@ struct SchibstedVendorFidelityTests {
         #expect(envError?.code == .invalidConfiguration)
     }
 
-    @Test("item1: sessions of another environment, and unreadable items, are never offered")
-    func item1OnlyThisEnvironment() async throws {
+    @Test("Sessions of another environment, and unreadable items, are never offered")
+    func onlyThisEnvironment() async throws {
         let store = InMemoryVendorStore()
         await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://login.schibsted.com/","sub":"u","legacy_user_id":"1","aud":["c"],"exp":1}},"updatedAt":800000000}"#.utf8), service: "com.schibsted.account", account: "c")
         await store.setGenericPassword(Data("not json".utf8), service: "com.schibsted.account", account: "d")
@@ -223,8 +223,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Row 36 / common: the vendor SDK's own stored session is adopted
 
-    @Test("row36: the session account-sdk-ios-web stored for this client id is moved into storage at resume, once, and works", arguments: [VendorFormat.v6, .v5])
-    func row36VendorSessionAdopted(format: VendorFormat) async throws {
+    @Test("The session account-sdk-ios-web stored for this client id is moved into storage at resume, once, and works", arguments: [VendorFormat.v6, .v5])
+    func vendorSessionAdopted(format: VendorFormat) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         // Tokens the vendor SDK obtained for this very client, stored in its format.
         let earlier = InMemoryTokenStorage()
@@ -245,14 +245,14 @@ struct SchibstedVendorFidelityTests {
         #expect(profile.uuid == credential.subject)
     }
 
-    @Test("row36: an unreadable vendor item is left in place and nothing is stored", arguments: [
+    @Test("An unreadable vendor item is left in place and nothing is stored", arguments: [
         #"{"userTokens":{"accessToken":""}}"#,
         #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"}},"updatedAt":1e300}"#,
         #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"},"expiration":-1e300},"updatedAt":800000000}"#,
         #"{"userTokens":{"accessToken":"a","idTokenClaims":{"sub":"u"}},"updatedAt":800000000}"#,
         #"[1,2,3]"#,
     ])
-    func row36UnreadableVendorItem(item: String) async throws {
+    func unreadableVendorItem(item: String) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let store = InMemoryVendorStore()
         await store.setGenericPassword(Data(item.utf8), service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
@@ -265,8 +265,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Rows 16-18 / issue item 5: the manual custom-scheme flow
 
-    @Test("row17: dismissing the sheet (cancelLoginSession) ends the pending login at once; its state can never be used")
-    func row17CancelClearsPending() async throws {
+    @Test("Dismissing the sheet (cancelLoginSession) ends the pending login at once; its state can never be used")
+    func cancelClearsPending() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let tracker = RecordingTracker()
         let client = client(idp, tracker: tracker)
@@ -282,8 +282,8 @@ struct SchibstedVendorFidelityTests {
         #expect(await tracker.events.contains(.loginCancelled))
     }
 
-    @Test("row17: a browser that fails or is dismissed in login(with:) leaves no pending login")
-    func row17DismissedBrowser() async throws {
+    @Test("A browser that fails or is dismissed in login(with:) leaves no pending login")
+    func dismissedBrowser() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let error = await #expect(throws: AuthError.self) { _ = try await client.login(with: DismissedSheet()) }
@@ -291,8 +291,8 @@ struct SchibstedVendorFidelityTests {
         _ = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
     }
 
-    @Test("row18: the seed's BankID redirect {scheme}:/bankId is not handled and leaves the login pending; cancel is checked after the URL-is-ours check")
-    func row18BankIDAndCancelOrder() async throws {
+    @Test("The seed's BankID redirect {scheme}:/bankId is not handled and leaves the login pending; cancel is checked after the URL-is-ours check")
+    func bankIDAndCancelOrder() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let request = try await client.getLoginSession()
@@ -313,8 +313,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Wire "Authorization parameters" / issue item 4
 
-    @Test("item4: x_domain_id and a caller-chosen state (SDK 5) are sent; a short or reused state is refused")
-    func item4XDomainIDAndState() async throws {
+    @Test("x_domain_id and a caller-chosen state (SDK 5) are sent; a short or reused state is refused")
+    func xDomainIDAndState() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let xDomainId = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
@@ -334,8 +334,8 @@ struct SchibstedVendorFidelityTests {
         #expect(unsafe?.code == .invalidConfiguration)
     }
 
-    @Test("item4: the emulator's profile is the real camelCase {\"data\": …} shape, and it decodes")
-    func item4CamelCaseProfile() async throws {
+    @Test("The emulator's profile is the real camelCase {\"data\": …} shape, and it decodes")
+    func camelCaseProfile() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
         let client = client(idp, transport: transport)
@@ -348,7 +348,7 @@ struct SchibstedVendorFidelityTests {
     }
 
     @Test("The profile exposes the vendor's fields and tolerates what the vendor tolerates (false for a date, [] for a dictionary, 0000-00-00, booleans as strings, a field of the wrong type)")
-    func item6cProfileAsTheVendorDecodesIt() async throws {
+    func profileAsTheVendorDecodesIt() async throws {
         // SchibstedAccountAPIResponsesTests.swift (5.1.3): the full-profile vector, field by field.
         let full = try JSONDecoder().decode(UserProfileResponse.self, from: Data(vendorFullProfile.utf8))
         #expect(full.uuid == "96085e85-349b-4dbf-9809-fa721e7bae46" && full.userId == "12345" && full.status == 1)
@@ -400,8 +400,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Row 13 / wire "External id": the vendors' vectors
 
-    @Test("row13: external id vectors of SDK 5 (ClientTests) and SDK 6 (SchibstedAuthenticatorTests), both labels, optional as the vendor's")
-    func row13ExternalIDVectors() {
+    @Test("External id vectors of SDK 5 (ClientTests) and SDK 6 (SchibstedAuthenticatorTests), both labels, optional as the vendor's")
+    func externalIDVectors() {
         let client = client(TestIdentityProvider.schibsted(clock: ManualClock()))
         let v5: String? = client.getExternalId(pairId: "pairId", externalParty: "externalParty", suffix: "optionalSuffix")
         #expect(v5 == "e0b2b31df36848059b44ac0ee6784607b003a3688ac6bbdb196d8465bbc8b281")
@@ -429,8 +429,8 @@ struct SchibstedVendorFidelityTests {
 
     // MARK: Rows 12, 31, 46, 6 / issue item 6: hooks
 
-    @Test("row12: UserDelegate.userDidLogout for an explicit logout and for a forced one (refresh token rejected)")
-    func row12LogoutDelegates() async throws {
+    @Test("UserDelegate.userDidLogout for an explicit logout and for a forced one (refresh token rejected)")
+    func logoutDelegates() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
         let explicit = LogoutCounter()
@@ -453,7 +453,7 @@ struct SchibstedVendorFidelityTests {
     }
 
     @Test("Simplified login stays two-way, as between vendor-SDK apps: with appIdentifierPrefix the shared item is never deleted at adoption, and this app's session is kept there in a UserSession that SDK 5 and SDK 6 both decode, updated on refresh, removed at logout", arguments: [VendorFormat.v6, .v5])
-    func item6aSharedSessionMirroredForVendorApps(format: VendorFormat) async throws {
+    func sharedSessionMirroredForVendorApps(format: VendorFormat) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorKey, group) = ("com.schibsted.account", "ABCDE12345.com.schibsted.simplifiedLogin")
         let earlier = InMemoryTokenStorage()
@@ -509,7 +509,7 @@ struct SchibstedVendorFidelityTests {
     }
 
     @Test("Simplified login never shares an item SDK 6 cannot decode (it would break getSharedUser for every app): a session without refresh token is not written; without appIdentifierPrefix nothing is shared and adoption removes the vendor item")
-    func item6aNeverSharesUndecodableItem() async throws {
+    func neverSharesUndecodableItem() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let obtainer = InMemoryTokenStorage()
         _ = try await client(idp, storage: obtainer).login(with: HeadlessUserAgent(transport: idp.transport))
@@ -529,8 +529,8 @@ struct SchibstedVendorFidelityTests {
         #expect(await store.isEmpty)
     }
 
-    @Test("row31: tokens obtained externally are validated in full before they are stored")
-    func row31ImportedTokens() async throws {
+    @Test("Tokens obtained externally are validated in full before they are stored")
+    func importedTokens() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         // The seed's external flow, run by hand: authorize, then the token request with X-OIDC: v1.
         let obtainer = InMemoryTokenStorage()
@@ -588,8 +588,8 @@ struct SchibstedVendorFidelityTests {
         #expect(SchibstedEnvironment.proCom.sdrn(userId: "1") == "sdrn:schibsted.com:user:1")
     }
 
-    @Test("row7: the default storage persists (the Keychain on Apple platforms, owner-only files elsewhere), not memory")
-    func row7DefaultStoragePersists() {
+    @Test("The default storage persists (the Keychain on Apple platforms, owner-only files elsewhere), not memory")
+    func defaultStoragePersists() {
         let client = SchibstedAccountClient(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
         #expect(!(client.authClient.storage is InMemoryTokenStorage))
         #if !canImport(Security)
@@ -597,8 +597,8 @@ struct SchibstedVendorFidelityTests {
         #endif
     }
 
-    @Test("row48: an authorization error keeps the vendor's name and its OAuth payload")
-    func row48ErrorPayloads() async throws {
+    @Test("An authorization error keeps the vendor's name and its OAuth payload")
+    func errorPayloads() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         await idp.update { $0.authorizationError = ("access_denied", "The user refused") }
         let client = client(idp)
@@ -640,8 +640,8 @@ struct SchibstedVendorFidelityTests {
         ])
     }
 
-    @Test("row6: clientConfiguration.env is the environment")
-    func row6Env() {
+    @Test("clientConfiguration.env is the environment")
+    func env() {
         let configuration = SchibstedConfiguration(environment: .proNo, clientId: "c", redirectURI: URL(string: "com.x:/l")!)
         #expect(configuration.env == .proNo && configuration.env == .norway)
     }

@@ -586,8 +586,8 @@ struct UberVendorFidelityTests {
         #expect(await uber.isLoggedIn)
     }
 
-    @Test("row 2: any redirect URI is accepted, an https universal link included")
-    func row2AnyRedirect() throws {
+    @Test("Any redirect URI is accepted, an https universal link included")
+    func anyRedirect() throws {
         let configuration = try UberConfiguration(ProviderConfiguration(["Uber": ["ClientID": "c", "RedirectURI": "https://app.example.com/uber/callback"]]))
         #expect(configuration.redirectURI.absoluteString == "https://app.example.com/uber/callback")
     }
@@ -619,23 +619,23 @@ struct UberVendorFidelityTests {
         #expect(await session.credential.scopes.contains("offline_access"))
     }
 
-    @Test("row 21: with every app installed, .native hands off to Uber (rides) first")
-    func row21DefaultOrder() async throws {
+    @Test("With every app installed, .native hands off to Uber (rides) first")
+    func defaultOrder() async throws {
         let (uber, _, _, apps) = uber(installed: ["uber", "ubereats", "uberdriver"])
         await apps.onCallback { url in _ = uber.handle(url) }
         _ = try await uber.login(context: AuthContext())
         #expect(await apps.opened.map(\.path) == ["/oauth/v2/riders/authorize"])
     }
 
-    @Test("row 43: prefill lastName is sent as last_name")
-    func row43LastName() throws {
+    @Test("Prefill lastName is sent as last_name")
+    func lastName() throws {
         let hint = Prefill(lastName: "Lovelace").loginHint
         let json = try JSONValue.parseObject(try #require(Data(base64Encoded: hint)))
         #expect(json == ["last_name": "Lovelace"])
     }
 
-    @Test("row 15: a web agent's non-AuthError is still an AuthError (cancellation is cancelled)")
-    func row15ErrorsAlwaysMapped() async throws {
+    @Test("A web agent's non-AuthError is still an AuthError (cancellation is cancelled)")
+    func errorsAlwaysMapped() async throws {
         struct Cancelling: UserAgent { func authorize(_ request: AuthorizationRequest) async throws -> URL { throw CancellationError() } }
         struct Broken: UserAgent {
             struct Failure: Error {}
@@ -707,7 +707,7 @@ struct UberLoginButtonTests {
         func storedKeys() async throws -> [StorageKey] { await base.storedKeys() }
     }
 
-    @Test("rows 47-49: the data source's AuthContext drives the login through UberAuth (native app, prompt); the delegate gets the Client; the next tap logs out")
+    @Test("The data source's AuthContext drives the login through UberAuth (native app, prompt); the delegate gets the Client; the next tap logs out")
     func loginAndLogout() async throws {
         let idp = TestIdentityProvider.uber(clock: ManualClock())
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
@@ -774,7 +774,7 @@ struct UberLoginButtonTests {
         withExtendedLifetime(dataSource) {}  // the button holds its data source weakly
     }
 
-    @Test("rows 50-51: a failed login reaches the delegate as UberAuthError; a failed logout as didLogoutWithSuccess false")
+    @Test("A failed login reaches the delegate as UberAuthError; a failed logout as didLogoutWithSuccess false")
     func failures() async throws {
         let idp = TestIdentityProvider.uber(clock: ManualClock())
         let apps = TestIdentityProvider.uberApps(installedSchemes: [], idp: idp)
