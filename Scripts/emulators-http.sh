@@ -61,8 +61,9 @@ assert result["subject"] or provider == "uber", result  # Uber issues no ID toke
 assert result["issuer"].startswith("http://127.0.0.1:"), result
 assert "tokens" not in result, "tokens must only appear with --show-tokens"
 PY
-  if [ "$name" = govuk-service ]; then
-    # GOV.UK One Login issues services no refresh token: refresh is refused with a clear error.
+  if [ "$name" = govuk-service ] || [ "$name" = uber ]; then
+    # GOV.UK One Login issues services no refresh token, and Uber none without offline_access (the vendor SDK asks
+    # for profile alone): refresh is refused with a clear error.
     "$cli" refresh --store "$store" --json > "$work/refresh.json" 2>&1 && fail "$name: refresh without a refresh token succeeded"
     grep -q '"not_signed_in"' "$work/refresh.json" || { cat "$work/refresh.json"; fail "$name: wrong refresh error"; }
   else
