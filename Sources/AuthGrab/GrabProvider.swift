@@ -3,7 +3,7 @@ import Foundation
 
 /// Grab (GrabID Partner): endpoints from Grab's own service discovery document, `acr_values` from a dictionary,
 /// login hints, and the ID token validated locally when the document names `issuer` and `jwks_uri` (the vendor SDK
-/// validated nothing; without them ``GrabIdPartner`` asks Grab's `id_token_verification_endpoint` instead).
+/// validated nothing; without them `GrabIdPartner` (GrabCompat) asks Grab's `id_token_verification_endpoint` instead).
 ///
 /// Token requests reach Grab with their parameters in the URL query of a bodiless `POST`, as the vendor SDK sends them
 /// (``behavior``): the only form Grab's token endpoint is known to read.
