@@ -29,6 +29,8 @@ public actor SchibstedAccountClient {
     /// Where the vendor SDK kept its sessions (`nil` outside Apple platforms, where it never ran).
     nonisolated let vendorStore: (any VendorStore)?
     private var pending: AuthorizationRequest?
+    /// The web session `login(with:)` is showing, so ``cancelLoginSession()`` can close it.
+    private var presenting: Task<URL, any Error>?
     private var vendorSessionChecked = false
     /// Keeps the vendor-format copy of this app's session current while simplified login is shared.
     private var mirrorTask: Task<Void, Never>?
@@ -133,6 +135,9 @@ public actor SchibstedAccountClient {
     /// Ends the pending login without a callback — the user dismissed the browser sheet, or your app gave up — so
     /// a new login can start at once and the old request's `state` can never be used.
     public func cancelLoginSession() async {
+        // Closes the web session login(with:) opened (its user agent sees the cancellation).
+        presenting?.cancel()
+        presenting = nil
         guard let request = pending else { return }
         pending = nil
         await authClient.abandon(request)
@@ -177,7 +182,8 @@ public actor SchibstedAccountClient {
         }
     }
 
-    /// Logs in with `userAgent` in one call. Closing the browser ends the login (``cancelLoginSession()``).
+    /// Logs in with `userAgent` in one call. Closing the browser ends the login; ``cancelLoginSession()`` (or cancelling
+    /// the calling task) closes the web session and ends it.
     public func login(
         with userAgent: any UserAgent,
         withMFA mfa: MFAType? = nil,
@@ -194,8 +200,12 @@ public actor SchibstedAccountClient {
     /// Opens `request` with `userAgent` and completes it; a dismissed or failed browser ends the pending login.
     func finishLogin(_ request: AuthorizationRequest, with userAgent: any UserAgent) async throws -> SchibstedUser {
         let callback: URL
+        let presentation = Task { try await userAgent.authorize(request) }
+        presenting = presentation
         do {
-            callback = try await userAgent.authorize(request)
+            // The caller's cancellation closes the web session too.
+            callback = try await withTaskCancellationHandler { try await presentation.value } onCancel: { presentation.cancel() }
+            presenting = nil
         } catch {
             await cancelLoginSession()
             throw error

@@ -327,4 +327,42 @@ struct SchibstedIssuerParameterTests {
         }
         #expect(error?.code == .issuerParameterMismatch)
     }
+
+    /// A web session that stays open until it is closed (its task cancelled).
+    actor StallingWebSession: UserAgent {
+        private(set) var opened = false
+        private(set) var closed = false
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            opened = true
+            while !Task.isCancelled { await Task.yield() }
+            closed = true
+            throw AuthError(.userCancelled, "closed")
+        }
+    }
+
+    @Test("cancelLoginSession closes the web session login(with:) opened, as the vendor's cancel does; the login ends user_cancelled and nothing is stored")
+    func cancelClosesWebSession() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let storage = InMemoryTokenStorage()
+        let client = SchibstedAccountClient(
+            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID, redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            storage: storage, transport: idp.transport, clock: idp.clock
+        )
+        let webSession = StallingWebSession()
+        let login = Task { try await client.login(with: webSession) }
+        for _ in 0..<100_000 where !(await webSession.opened) { await Task.yield() }
+        #expect(await webSession.opened)
+        await client.cancelLoginSession()
+        if case .success = await login.result { Issue.record("the cancelled login succeeded") }
+        #expect(await webSession.closed, "the sheet was closed")
+        #expect(await storage.storedKeys().isEmpty)
+        // A new login starts at once (no sign_in_in_progress): nothing of the cancelled one is left pending.
+        let second = StallingWebSession()
+        let again = Task { try await client.login(with: second) }
+        for _ in 0..<100_000 where !(await second.opened) { await Task.yield() }
+        #expect(await second.opened)
+        again.cancel()
+        _ = await again.result
+        #expect(await second.closed, "cancelling the calling task closes the web session too")
+    }
 }
