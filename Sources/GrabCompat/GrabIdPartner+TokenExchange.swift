@@ -90,14 +90,7 @@ extension GrabIdPartner {
         ])
         var request = HTTPRequest(method: .post, url: url)
         request.headerFields.set("application/json", forName: "Accept")
-        let (data, response): (Data, HTTPResponse)
-        do {
-            (data, response) = try await client.transport.send(request)
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.network, "Grab's token endpoint could not be reached.", providerID: GrabProvider.id, underlying: error)
-        }
+        let (data, response) = try await send(request, client: client, unreachable: "Grab's token endpoint could not be reached.")
         let object = try? JSONValue.parseObject(data)
         let status = response.status.code
         guard (200..<300).contains(status) else {
@@ -159,14 +152,7 @@ extension GrabIdPartner {
         }
         var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
         request.headerFields.set("no-cache", forName: "Cache-Control")
-        let (data, response): (Data, HTTPResponse)
-        do {
-            (data, response) = try await client.transport.send(request)
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.network, "Grab's ID token verification could not be reached.", providerID: GrabProvider.id, underlying: error)
-        }
+        let (data, response) = try await send(request, client: client, unreachable: "Grab's ID token verification could not be reached.")
         guard (200..<300).contains(response.status.code) else {
             throw AuthError(refusal, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
                             httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
@@ -176,5 +162,19 @@ extension GrabIdPartner {
                             endpoint: "id_token_verification_endpoint")
         }
         return claims
+    }
+
+    /// Sends one of the requests Grab reads from the URL query (the code exchange, the ID token check), whose URLs
+    /// carry secrets: a failure to reach Grab is `network` with `message`, without the transport's error, which may
+    /// quote the URL.
+    func send(_ request: HTTPRequest, client: AuthClient, unreachable message: String) async throws -> (Data, HTTPResponse) {
+        do {
+            return try await client.transport.send(request)
+        } catch var error as AuthError {
+            error.underlying = nil
+            throw error
+        } catch {
+            throw AuthError(.network, message, providerID: GrabProvider.id)
+        }
     }
 }

@@ -633,6 +633,33 @@ struct GrabVendorFidelityTests {
         #expect(sent.request.body == nil && sent.request.value(forHTTPHeaderField: "Content-Type") == nil)
     }
 
+    /// A transport whose token requests fail the way URLSession's do: with an error that quotes the URL.
+    private struct QuotingFailure: HTTPTransport {
+        struct Failure: Error, CustomStringConvertible { let description: String }
+        let base: any HTTPTransport
+        func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+            if request.url?.path.hasSuffix("/token") == true { throw Failure(description: "failed: \(request.url?.absoluteString ?? "")") }
+            return try await base.send(request, body: body, limits: limits)
+        }
+    }
+
+    @Test("Hostile: a token request that cannot reach Grab fails as network without the transport's error, whose text quotes the URL and its code; nothing is stored")
+    func unreachableTokenEndpointKeepsSecretsOut() async throws {
+        let idp = TestIdentityProvider.grab(clock: ManualClock())
+        let storage = InMemoryTokenStorage()
+        let client = AuthClient(provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: storage,
+                                transport: QuotingFailure(base: idp.transport), clock: idp.clock)
+        do {
+            _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
+            Issue.record("the sign-in succeeded without a token endpoint")
+        } catch let error as AuthError {
+            #expect(error.code == .network)
+            #expect(error.underlying == nil)
+            #expect(!"\(error)".contains("code_verifier"))
+        }
+        #expect(await storage.storedKeys().isEmpty)
+    }
+
     @Test("A discovery document without jwks_uri (or without issuer too) signs in through Grab's id_token_verification_endpoint, as getIdTokenInfo asks it")
     func discoveryWithoutKeysSignsInThroughVerificationEndpoint() async throws {
         for withoutIssuer in [false, true] {

@@ -30,7 +30,15 @@ extension TokenEndpoint {
                 request.headerFields[.contentType] = nil
                 body = nil
             }
-            let (data, response) = try await http.send(request, body: body, endpoint: "token_endpoint")
+            let (data, response): (Data, HTTPResponse)
+            do {
+                (data, response) = try await http.send(request, body: body, endpoint: "token_endpoint")
+            } catch var error as AuthError where body == nil {
+                // The URL carries the grant's secrets, and a transport's error may quote it (URLError's failing URL):
+                // the error keeps its code and message, not the transport's error.
+                error.underlying = nil
+                throw error
+            }
             let nonce = response.headerFields[.dpopNonce]
             if dpopKey != nil, let nonce { await dpopNonces.remember(nonce, for: url) }
             if response.status.kind == .successful { return data }
