@@ -92,6 +92,10 @@ public actor OLOidc {
     }
 
     /// Signs in with `userAgent`; the result is saved (with secure storage) and available in `olAuthState`.
+    ///
+    /// A failed sign-in (refused, closed by the user, a failed exchange or ID token check) throws and leaves the
+    /// previous session as it was, in `olAuthState` and in storage. The vendor SDK cleared it; call
+    /// ``deleteTokens()`` in your `catch` for that.
     public func signIn(with userAgent: any UserAgent) async throws {
         session = try await authClient.signIn(with: userAgent)
     }

@@ -214,10 +214,20 @@ public actor SchibstedAccountClient {
     }
 
     /// Logs in with tokens obtained outside the SDK (the seed's "Obtaining tokens externally", the vendor's
-    /// `User.setTokens`): the ID token is validated in full — signature, issuer, audience, expiry — before anything
-    /// is stored.
+    /// `User.setTokens`): the ID token is validated in full — signature, issuer, audience, expiry, `iat` — before
+    /// anything is stored.
     ///
-    /// - Throws: `missing_id_token` and the ID token errors; nothing is stored then.
+    /// Inject tokens as soon as they are issued: the ID token must be at most 10 minutes old (its `iat`, with 60 s of
+    /// clock skew), as at login. A test harness that obtains tokens and injects them later gets `invalid_issued_at`
+    /// (`schibstedError` `.idToken(.expired)`). The vendor SDK stored any tokens it was given.
+    ///
+    /// This is also where the 6.x `login(code:codeVerifier:xDomainId:)` leads, but it takes finished tokens: there is
+    /// no call that redeems a code and verifier obtained elsewhere. Redeem them where they were obtained (the token
+    /// request with `X-OIDC: v1`) and pass the result here, or let ``login(with:withMFA:state:loginHint:xDomainId:extraScopeValues:withSSO:)``
+    /// run the whole login.
+    ///
+    /// - Throws: `missing_id_token`; `invalid_issued_at` for an ID token issued more than 10 minutes ago; the other
+    ///   ID token errors (`invalid_signature`, `token_expired`, …). Nothing is stored then.
     public func login(accessToken: Secret, refreshToken: Secret?, idToken: Secret, expiresIn: TimeInterval? = nil) async throws -> SchibstedUser {
         let tokens = TokenResponse(accessToken: accessToken, expiresIn: expiresIn, refreshToken: refreshToken, idToken: idToken)
         let user = SchibstedUser(session: try await authClient.importTokens(tokens), client: self)

@@ -58,23 +58,54 @@ public struct SimplifiedLoginManager: Sendable {
     private let vendorStore: (any VendorStore)?
     private let sharedStorage: (any TokenStorage)?
     private let requestedEnvironment: SchibstedEnvironment?
+    /// The vendor manager's login options (`withMFA`, `state`, `loginHint`, `xDomainId`, `extraScopeValues`, `withSSO`).
+    private let withMFA: MFAType?
+    private let state: String?
+    private let loginHint: String?
+    private let xDomainId: UUID?
+    private let extraScopeValues: Set<String>
+    private let withSSO: Bool
 
-    /// Creates a manager.
+    /// Creates a manager with the vendor manager's login options.
+    ///
+    /// Continuing as a shared account (``continueAs(_:with:)``) sends `state`, `x_domain_id`, `extraScopeValues` and
+    /// `withSSO` (`false`: an ephemeral browser session). The assertion names the account and goes with
+    /// `prompt=select_account`, so it carries no `acr_values` and no `login_hint`: `withMFA` and `loginHint` apply to
+    /// ``loginWithAnotherAccount(with:)``, the login the app offers beside "Continue as".
     ///
     /// - Parameters:
     ///   - client: this app's client (its environment decides which sessions qualify).
     ///   - env: the vendor's parameter; must be the client's environment when given.
+    ///   - withMFA: the authentication method ``loginWithAnotherAccount(with:)`` requires.
+    ///   - state: your own `state` (at least 22 URL-safe characters; the client never accepts one twice, so a
+    ///     manager with a `state` logs in once).
+    ///   - loginHint: an e-mail or phone number ``loginWithAnotherAccount(with:)`` pre-fills.
+    ///   - xDomainId: sent as `x_domain_id`; by default a new UUID for every continue-as login (as SDK 6 does).
+    ///   - extraScopeValues: scopes beyond `openid offline_access`.
+    ///   - withSSO: `false` asks for an ephemeral browser session.
     ///   - vendorStore: where apps on the vendor SDK keep their sessions; by default the client's.
     ///   - sharedStorage: the storage apps on this package share; by default the client's own storage, which is
     ///     the shared group's when the client has an `appIdentifierPrefix`.
     public init(
         client: SchibstedAccountClient,
         env: SchibstedEnvironment? = nil,
+        withMFA: MFAType? = nil,
+        state: String? = nil,
+        loginHint: String? = nil,
+        xDomainId: UUID? = nil,
+        extraScopeValues: Set<String> = [],
+        withSSO: Bool = true,
         vendorStore: (any VendorStore)? = nil,
         sharedStorage: (any TokenStorage)? = nil
     ) {
         self.client = client
         self.requestedEnvironment = env
+        self.withMFA = withMFA
+        self.state = state
+        self.loginHint = loginHint
+        self.xDomainId = xDomainId
+        self.extraScopeValues = extraScopeValues
+        self.withSSO = withSSO
         self.vendorStore = vendorStore ?? client.vendorStore
         self.sharedStorage = sharedStorage ?? client.authClient.storage
     }
@@ -130,15 +161,19 @@ public struct SimplifiedLoginManager: Sendable {
         return SharedAccountContext(identifier: identifier, displayText: displayText, clientName: clientName)
     }
 
-    /// Offers nothing when there is no shared account; otherwise continues as the newest one (the vendor's
-    /// `requestSimplifiedLogin`, without its sheet).
+    /// Offers nothing when there is no shared account; otherwise logs in as the newest one at once.
+    ///
+    /// Not the vendor's `requestSimplifiedLogin(window:)`, which only presents the sheet and lets the user choose:
+    /// this one does not ask. Call it only once the user has chosen "Continue as" in your own sheet, drawn from
+    /// ``latestSharedAccount()`` and ``context(for:)`` — or call ``continueAs(_:with:)`` with the account you showed.
     public func requestSimplifiedLogin(with userAgent: any UserAgent) async throws -> SchibstedUser? {
         guard let account = try await latestSharedAccount() else { return nil }
         return try await continueAs(account, with: userAgent)
     }
 
     /// Logs in to this app as `account`: a one-time assertion for it, then a login with `assertion` and
-    /// `prompt=select_account`.
+    /// `prompt=select_account`, and the manager's `state`, `x_domain_id` (a new UUID unless one was given),
+    /// `extraScopeValues` and `withSSO`.
     ///
     /// - Throws: `sign_in_in_progress` while another login is pending; `http_error` 401 when the shared session has
     ///   expired (log in normally: it is never refreshed here, as the vendor's is not); `http_error` /
@@ -148,9 +183,23 @@ public struct SimplifiedLoginManager: Sendable {
         let assertion = try await assertion(for: account)
         await client.tracker?.track(.simplifiedLoginContinued)
         let request = try await client.startLogin(
-            mfa: nil, state: nil, loginHint: nil, xDomainId: nil, extraScopeValues: [], withSSO: true, assertion: assertion
+            mfa: nil, state: state, loginHint: nil, xDomainId: xDomainId ?? UUID(), extraScopeValues: extraScopeValues,
+            withSSO: withSSO, assertion: assertion
         )
         return try await client.finishLogin(request, with: userAgent)
+    }
+
+    /// The login the app offers beside "Continue as" (the vendor sheet's other way in): a normal login with all of
+    /// the manager's options, `withMFA` and `loginHint` included.
+    ///
+    /// - Throws: as ``SchibstedAccountClient/login(with:withMFA:state:loginHint:xDomainId:extraScopeValues:withSSO:)``;
+    ///   `invalid_configuration` when `env` was not the client's environment.
+    public func loginWithAnotherAccount(with userAgent: any UserAgent) async throws -> SchibstedUser {
+        try checkEnvironment()
+        return try await client.login(
+            with: userAgent, withMFA: withMFA, state: state, loginHint: loginHint, xDomainId: xDomainId,
+            extraScopeValues: extraScopeValues, withSSO: withSSO
+        )
     }
 
     private func checkEnvironment() throws {

@@ -57,7 +57,7 @@ struct OpenIDProviderTests {
         #expect(session.providerID == "oidc")
     }
 
-    @Test("issue 18 item 3: discovery compares the document's issuer with the provider's policy and keeps the configured spelling")
+    @Test("Discovery compares the document's issuer with the provider's policy and keeps the configured spelling")
     func discoveryIssuerUnderPolicy() async throws {
         // The identity provider publishes `https://idp.example.test/`; the app configured it without the slash.
         let idp = TestIdentityProvider(configuration: .init(issuer: URL(string: "https://idp.example.test/")!))

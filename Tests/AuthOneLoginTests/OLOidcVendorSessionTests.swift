@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// Issue 20 item 2: the session OneLogin's OLOidc SDK kept (Keychain account `ol-oidc-authState-<clientId>`, AppAuth's
+/// The session OneLogin's OLOidc SDK kept (Keychain account `ol-oidc-authState-<clientId>`, AppAuth's
 /// `OIDAuthState` archived with NSKeyedArchiver) is moved once into this package's storage.
 @Suite("OneLogin: the OLOidc SDK's stored session")
 struct OLOidcVendorSessionTests {

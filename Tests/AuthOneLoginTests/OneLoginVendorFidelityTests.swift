@@ -9,8 +9,8 @@ import FoundationNetworking
 #endif
 import Testing
 
-/// OneLogin against the vendor's SDK (OLOidc), row by row of `audits/onelogin-govuk.md` and
-/// `audits/wire-schibsted-onelogin-govuk.md`.
+/// OneLogin against the vendor's SDK (OLOidc): each test pins one behaviour of OLOidc (or a documented difference
+/// from it) and is named by that behaviour.
 @Suite("OneLogin: faithful to OLOidc")
 struct OneLoginVendorFidelityTests {
     private let base = oneLoginTestConfiguration
@@ -27,7 +27,7 @@ struct OneLoginVendorFidelityTests {
         )
     }
 
-    @Test("Row 10: custom parameters that cannot work are configuration errors at load, naming the key", arguments: [
+    @Test("Custom parameters that cannot work are configuration errors at load, naming the key", arguments: [
         "scope", "state", "client_id", "response_type", "nonce", "redirect_uri", "code_challenge",
     ])
     func customParameterEdges(_ key: String) throws {
@@ -42,7 +42,7 @@ struct OneLoginVendorFidelityTests {
         #expect(number?.message.contains("'max_age' must be a string") == true)
     }
 
-    @Test("Row 16: OLOidc starts offline — the stored session is loaded without discovery or any request")
+    @Test("OLOidc starts offline — the stored session is loaded without discovery or any request")
     func offlineStart() async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
         let storage = InMemoryTokenStorage()
@@ -58,7 +58,7 @@ struct OneLoginVendorFidelityTests {
         #expect(await offline.exchanges.isEmpty)
     }
 
-    @Test("Wire row 'Revoke': without revocation and introspection in discovery, <token_endpoint>/revocation and /introspection")
+    @Test("Without revocation and introspection endpoints in discovery, revoke and introspect use <token_endpoint>/revocation and /introspection, as the vendor SDK")
     func revocationFallback() async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
         await idp.update { $0.discoveryOverrides = ["revocation_endpoint": .null, "introspection_endpoint": .null] }
@@ -85,7 +85,7 @@ struct OneLoginVendorFidelityTests {
         #expect(olOidc.configuration.issuer.absoluteString == "https://example.onelogin.com/oidc/2")
     }
 
-    @Test("Row 20: deleteFromSecureStorage removes this configuration's data with no session loaded, and only that")
+    @Test("deleteFromSecureStorage removes this configuration's data with no session loaded, and only that")
     func deleteWithoutSession() async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
         let keychain = InMemoryTokenStorage()
@@ -100,6 +100,60 @@ struct OneLoginVendorFidelityTests {
         #expect(await fresh.olAuthState.isAuthorized == false)
         try await fresh.deleteFromSecureStorage(keychain)
         #expect(await keychain.storedKeys() == [other])
+    }
+
+    /// The provider refuses the sign-in: the redirect carries `error=access_denied`, the request's `state` and the
+    /// issuer (the emulator advertises RFC 9207).
+    private struct RefusingUserAgent: UserAgent {
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            var components = try #require(URLComponents(url: request.redirectURI, resolvingAgainstBaseURL: false))
+            components.queryItems = [
+                URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: request.state),
+                URLQueryItem(name: "iss", value: oneLoginTestConfiguration["issuer"]),
+            ]
+            return try #require(components.url)
+        }
+    }
+
+    /// The user closes the browser sheet.
+    private struct ClosingUserAgent: UserAgent {
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            throw AuthError(.userCancelled, "closed", providerID: request.providerID)
+        }
+    }
+
+    @Test("A failed sign-in keeps the previous session, in olAuthState and in storage (the vendor SDK clears it): a documented difference", arguments: [
+        "refused", "closed",
+    ])
+    func failedSignInKeepsPreviousSession(_ failure: String) async throws {
+        let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
+        let storage = InMemoryTokenStorage()
+        let olOidc = try await olOidc(idp, transport: idp.transport, storage: storage)
+        try await olOidc.signIn(with: HeadlessUserAgent(transport: idp.transport))
+        let before = await olOidc.olAuthState
+        let storedKeys = await storage.storedKeys()
+        let key = try #require(storedKeys.first)
+        let stored = try #require(await storage.credential(for: key))
+
+        let agent: any UserAgent = failure == "refused" ? RefusingUserAgent() : ClosingUserAgent()
+        let error = await #expect(throws: AuthError.self) { try await olOidc.signIn(with: agent) }
+        let expected: AuthError.Code = failure == "refused" ? .authorizationFailed : .userCancelled
+        #expect(error?.code == expected)
+        if failure == "refused" { #expect(error?.oauthError == "access_denied") }
+        guard case .authorizationError? = error?.olOidcError else {
+            Issue.record("expected authorizationError, got \(String(describing: error?.olOidcError))")
+            return
+        }
+
+        let after = await olOidc.olAuthState
+        #expect(after.isAuthorized)
+        #expect(after.accessToken == before.accessToken)
+        #expect(after.refreshToken == before.refreshToken)
+        #expect(after.idTokenParsed?.subject == before.idTokenParsed?.subject)
+        #expect(await storage.storedKeys() == storedKeys)
+        #expect(await storage.credential(for: key)?.accessToken == stored.accessToken)
+        // The kept session still works at the server.
+        #expect(try await olOidc.introspect())
     }
 
     @Test("After a rejected refresh olAuthState is no longer authorized (no dead tokens)")

@@ -285,7 +285,7 @@ struct SchibstedProviderConformanceTests {
 
 @Suite("Schibsted token responses as the vendor accepts them")
 struct SchibstedTokenResponseTests {
-    @Test("issue 18 item 4: a token response without token_type is accepted (the vendor SDK does), as Bearer")
+    @Test("A token response without token_type is accepted (the vendor SDK does), as Bearer")
     func missingTokenType() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let host = try #require(SchibstedEnvironment.pre.serverURL.host)
@@ -307,7 +307,7 @@ struct SchibstedTokenResponseTests {
 
 @Suite("Schibsted issuer form in the RFC 9207 iss parameter")
 struct SchibstedIssuerParameterTests {
-    @Test("issue 18 item 3: an iss parameter with a trailing slash is accepted for Schibsted (its policy), another issuer never")
+    @Test("An iss parameter with a trailing slash is accepted for Schibsted (its policy), another issuer never")
     func trailingSlash() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = SchibstedAccountClient(

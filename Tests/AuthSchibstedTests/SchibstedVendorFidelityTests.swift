@@ -10,8 +10,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// Issue 18: the rows of `../shared/audits/schibsted.md` and the Schibsted part of the wire audit that were not OK,
-/// each pinned by a test named after its row, with the vendor's own test vectors where it has them.
+/// SchibstedCompat against account-sdk-ios-web (5.x and 6.x): each test pins one behaviour of the vendor SDK (or a
+/// documented difference from it) and is named by that behaviour, with the vendor's own test vectors where it has them.
 @Suite("Schibsted, faithful to account-sdk-ios-web")
 struct SchibstedVendorFidelityTests {
     /// The app under test: the emulated client id on `pre`, never the machine's real Keychain.
@@ -35,7 +35,7 @@ struct SchibstedVendorFidelityTests {
         Dictionary(FormEncoding.decode(url?.query ?? ""), uniquingKeysWith: { a, _ in a })
     }
 
-    // MARK: Row 34 / wire "amr / MFA"
+    // MARK: MFA checked against amr
 
     @Test("The vendor's AMR vectors — eid-se with amr [eid] accepted, with [eid-se] refused, otp without amr refused")
     func amrVectors() {
@@ -57,7 +57,7 @@ struct SchibstedVendorFidelityTests {
         #expect(await user.session.idTokenClaims?.authenticationMethods == ["eid"])
     }
 
-    // MARK: Wire "ID token iss" / issue item 3
+    // MARK: The ID token's issuer with a trailing slash
 
     @Test("The emulator's issuer ends in /, as the real server's; sign-in and a refresh that brings a new ID token both accept it")
     func refreshWithTrailingSlashIssuer() async throws {
@@ -76,7 +76,7 @@ struct SchibstedVendorFidelityTests {
         #expect(try await client.resumeLastLoggedInUser() != nil)
     }
 
-    // MARK: Row 44 / wire "Simplified-login assertion" and "Shared keychain" / issue item 1
+    // MARK: Simplified login: the assertion and the shared keychain
 
     /// The news app (another client of the vendor) logs in; its session is written as account-sdk-ios-web writes it.
     private func newsAppOnVendorSDK(_ idp: TestIdentityProvider, format: VendorFormat) async throws -> (InMemoryVendorStore, Credential) {
@@ -211,6 +211,99 @@ struct SchibstedVendorFidelityTests {
         #expect(envError?.code == .invalidConfiguration)
     }
 
+    /// Records the authorization requests it is shown, then browses like `HeadlessUserAgent`.
+    private actor RecordingUserAgent: UserAgent {
+        private let browser: HeadlessUserAgent
+        private(set) var requests: [AuthorizationRequest] = []
+        init(transport: any HTTPTransport) { browser = HeadlessUserAgent(transport: transport) }
+        func authorize(_ request: AuthorizationRequest) async throws -> URL {
+            requests.append(request)
+            return try await browser.authorize(request)
+        }
+    }
+
+    @Test("Continue-as sends x_domain_id (a new UUID per login, as SDK 6, or the manager's) and the manager's state, extra scopes and withSSO; the other-account login adds withMFA and loginHint")
+    func simplifiedLoginOptions() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
+
+        // Defaults: a fresh x_domain_id for each continue-as login, SSO, no extra scopes, no MFA, no hint.
+        let plainAgent = RecordingUserAgent(transport: idp.transport)
+        let plainApp = client(idp, vendorStore: vendorStore)
+        let plain = SimplifiedLoginManager(client: plainApp, sharedStorage: InMemoryTokenStorage())
+        for _ in 0..<2 {
+            let account = try #require(try await plain.latestSharedAccount())
+            #expect(try await plain.continueAs(account, with: plainAgent).uuid == news.subject)
+        }
+        let plainRequests = await plainAgent.requests
+        try #require(plainRequests.count == 2)
+        let domainIds = plainRequests.map { parameters($0.url)["x_domain_id"] }
+        #expect(domainIds.allSatisfy { $0.flatMap(UUID.init(uuidString:)) != nil })
+        #expect(domainIds[0] != domainIds[1])
+        for request in plainRequests {
+            let query = parameters(request.url)
+            #expect(Set(query["scope"]?.split(separator: " ").map(String.init) ?? []) == ["openid", "offline_access"])
+            #expect(query["acr_values"] == nil && query["login_hint"] == nil && query["prompt"] == "select_account")
+            #expect(!request.prefersEphemeralSession)
+        }
+
+        // The vendor manager's options.
+        let xDomainId = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!
+        let state = "simplified-login-state-0123456789"
+        let agent = RecordingUserAgent(transport: idp.transport)
+        let storage = InMemoryTokenStorage()
+        let app = client(idp, storage: storage, vendorStore: vendorStore)
+        let manager = SimplifiedLoginManager(
+            client: app, withMFA: .otp, state: state, loginHint: "kari@example.no", xDomainId: xDomainId,
+            extraScopeValues: ["profile"], withSSO: false, sharedStorage: InMemoryTokenStorage())
+        let account = try #require(try await manager.latestSharedAccount())
+        #expect(try await manager.continueAs(account, with: agent).uuid == news.subject)
+        let continued = try #require(await agent.requests.last)
+        let query = parameters(continued.url)
+        #expect(query["x_domain_id"] == xDomainId.uuidString && query["state"] == state && continued.state == state)
+        #expect(Set(query["scope"]?.split(separator: " ").map(String.init) ?? []) == ["openid", "offline_access", "profile"])
+        #expect(query["assertion"] != nil && query["prompt"] == "select_account")
+        #expect(query["acr_values"] == nil && query["login_hint"] == nil)
+        #expect(continued.prefersEphemeralSession)
+        #expect(await storage.storedKeys().count == 1)
+
+        // The state was the manager's one login: a second one is refused before the browser opens.
+        let reused = await #expect(throws: AuthError.self) { _ = try await manager.continueAs(account, with: agent) }
+        #expect(reused?.code == .invalidConfiguration)
+        #expect(await agent.requests.count == 1)
+
+        // Beside "Continue as": a normal login with every option.
+        let other = SimplifiedLoginManager(
+            client: app, withMFA: .otp, loginHint: "kari@example.no", xDomainId: xDomainId, extraScopeValues: ["profile"],
+            withSSO: false, sharedStorage: InMemoryTokenStorage())
+        _ = try await other.loginWithAnotherAccount(with: agent)
+        let normal = try #require(await agent.requests.last)
+        let normalQuery = parameters(normal.url)
+        #expect(normalQuery["acr_values"] == "otp" && normalQuery["prompt"] == nil && normalQuery["assertion"] == nil)
+        #expect(normalQuery["login_hint"] == "kari@example.no" && normalQuery["x_domain_id"] == xDomainId.uuidString)
+        #expect(normal.prefersEphemeralSession)
+    }
+
+    @Test("requestSimplifiedLogin(with:) does not ask the user (unlike the vendor's, which only shows the sheet): it logs in as the newest shared account at once, or returns nil and stores nothing")
+    func requestSimplifiedLoginLogsInAtOnce() async throws {
+        let idp = TestIdentityProvider.schibsted(clock: ManualClock())
+        let nobody = InMemoryTokenStorage()
+        let empty = SimplifiedLoginManager(client: client(idp, storage: nobody), sharedStorage: InMemoryTokenStorage())
+        #expect(try await empty.requestSimplifiedLogin(with: HeadlessUserAgent(transport: idp.transport)) == nil)
+        #expect(await nobody.isEmpty)
+
+        let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
+        let agent = RecordingUserAgent(transport: idp.transport)
+        let storage = InMemoryTokenStorage()
+        let manager = SimplifiedLoginManager(client: client(idp, storage: storage, vendorStore: vendorStore), sharedStorage: InMemoryTokenStorage())
+        let user = try #require(try await manager.requestSimplifiedLogin(with: agent))
+        #expect(await user.uuid == news.subject)
+        let requests = await agent.requests
+        #expect(requests.count == 1 && parameters(requests.first?.url)["assertion"] != nil)
+        let subject = try #require(news.subject)
+        #expect(await storage.storedKeys().map(\.account) == [subject])
+    }
+
     @Test("Sessions of another environment, and unreadable items, are never offered")
     func onlyThisEnvironment() async throws {
         let store = InMemoryVendorStore()
@@ -221,7 +314,7 @@ struct SchibstedVendorFidelityTests {
         #expect(try await SimplifiedLoginManager(client: app).latestSharedAccount() == nil)
     }
 
-    // MARK: Row 36 / common: the vendor SDK's own stored session is adopted
+    // MARK: The vendor SDK's own stored session is adopted
 
     @Test("The session account-sdk-ios-web stored for this client id is moved into storage at resume, once, and works", arguments: [VendorFormat.v6, .v5])
     func vendorSessionAdopted(format: VendorFormat) async throws {
@@ -263,7 +356,7 @@ struct SchibstedVendorFidelityTests {
         #expect(vendorLeft && nothingStored)
     }
 
-    // MARK: Rows 16-18 / issue item 5: the manual custom-scheme flow
+    // MARK: The manual custom-scheme flow
 
     @Test("Dismissing the sheet (cancelLoginSession) ends the pending login at once; its state can never be used")
     func cancelClearsPending() async throws {
@@ -311,7 +404,7 @@ struct SchibstedVendorFidelityTests {
         _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
     }
 
-    // MARK: Wire "Authorization parameters" / issue item 4
+    // MARK: Authorization parameters
 
     @Test("x_domain_id and a caller-chosen state (SDK 5) are sent; a short or reused state is refused")
     func xDomainIDAndState() async throws {
@@ -398,7 +491,7 @@ struct SchibstedVendorFidelityTests {
         #expect(profile.name?.givenName == "Kari" && profile.sdrn == "sdrn:schibsted.com:user:12345678")
     }
 
-    // MARK: Row 13 / wire "External id": the vendors' vectors
+    // MARK: External ids: the vendors' vectors
 
     @Test("External id vectors of SDK 5 (ClientTests) and SDK 6 (SchibstedAuthenticatorTests), both labels, optional as the vendor's")
     func externalIDVectors() {
@@ -427,7 +520,7 @@ struct SchibstedVendorFidelityTests {
         #expect(url.absoluteString.hasPrefix("https://identity-pre.schibsted.com/session/oc_"))
     }
 
-    // MARK: Rows 12, 31, 46, 6 / issue item 6: hooks
+    // MARK: Hooks: delegates, imported tokens, tracking, environment
 
     @Test("UserDelegate.userDidLogout for an explicit logout and for a forced one (refresh token rejected)")
     func logoutDelegates() async throws {
@@ -552,6 +645,32 @@ struct SchibstedVendorFidelityTests {
         }
         #expect(error?.code == .invalidSignature || error?.code == .malformedIDToken)
         #expect(await forgedStorage.isEmpty)
+    }
+
+    @Test("Tokens obtained externally must be injected within 10 minutes of the ID token's iat: later they are refused with invalid_issued_at and nothing is stored")
+    func importedTokensTooOld() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.schibsted(clock: clock)
+        let obtainer = InMemoryTokenStorage()
+        _ = try await client(idp, storage: obtainer).login(with: HeadlessUserAgent(transport: idp.transport))
+        let tokens = try #require(await obtainer.credential(for: obtainer.storedKeys()[0]))
+        let idToken = try #require(tokens.idToken)
+
+        // Nine minutes after iat they are accepted.
+        clock.advance(by: 9 * 60)
+        let inTime = InMemoryTokenStorage()
+        _ = try await client(idp, storage: inTime).login(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: idToken, expiresIn: 3600)
+        #expect(await inTime.storedKeys().count == 1)
+
+        // Twelve minutes after: beyond 10 minutes and the 60 s clock skew (the ID token itself is valid for an hour).
+        clock.advance(by: 3 * 60)
+        let late = InMemoryTokenStorage()
+        let error = await #expect(throws: AuthError.self) {
+            _ = try await self.client(idp, storage: late).login(accessToken: tokens.accessToken, refreshToken: tokens.refreshToken, idToken: idToken, expiresIn: 3600)
+        }
+        #expect(error?.code == .invalidIssuedAt)
+        #expect(error?.schibstedError == .idToken(.expired))
+        #expect(await late.isEmpty)
     }
 
     @Test("migration traps: Client, .preEid(.se) / .preBankId(.se) / .oneTimeCode / .bankId compile and mean the vendor's values")

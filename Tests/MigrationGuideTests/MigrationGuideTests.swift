@@ -216,7 +216,7 @@ struct ReadmeCodeTests {
         return Array(lines[(start + 1)..<end])
     }
 
-    @Test("issue 18 item 7: the README's Schibsted snippet is the code compiled here, line by line")
+    @Test("The README's Schibsted snippet is the code compiled here, line by line")
     func readmeSnippetMatches() throws {
         let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("README.md")
