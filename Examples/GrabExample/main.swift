@@ -100,6 +100,8 @@ do {
     let withoutApp = await launch(appInstalled: false)
     do {
         try await withoutApp.login(loginSession: try await withoutApp.loadLoginSession())
+        print("error: without the Grab app the login should have opened the App Store and ended with launchAppStoreLink")
+        exit(1)
     } catch let error as GrabError {
         step("no app", "the App Store opened; login ended with \(vendorName(error)): retry after install, or cancel")
     }

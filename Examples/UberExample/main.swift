@@ -78,6 +78,12 @@ do {
     await loginButton.tap()
     let stored = try await uber.session()
     step("button", "after sign-in: \"\(loginButton.title)\" (isLoggedIn \(loginButton.isLoggedIn), session \(stored == nil ? "not stored" : "stored"))")
+    // The seed's button flow stores tokens (.authorizationCode() exchanges the code) and then offers "Sign out":
+    // anything else is the bug a migrating app would meet first, so the example fails loudly.
+    guard loginButton.title == "Sign out", loginButton.isLoggedIn, stored != nil else {
+        print("error: the seed's LoginButton flow did not sign in (title \"\(loginButton.title)\", session \(stored == nil ? "not stored" : "stored"))")
+        exit(1)
+    }
     await loginButton.tap()
     step("button", "after the next tap: \"\(loginButton.title)\" (logged out)")
     let pagesAfterButton = await recorder.exchanges(pathSuffix: "/authorize").count

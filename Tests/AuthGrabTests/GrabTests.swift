@@ -243,7 +243,7 @@ struct GrabProviderConformanceTests {
     }
 }
 
-/// One test per non-OK row of `../shared/audits/grab.md` (named `rowN…`) and per vendor test vector.
+/// What a migrating app sees of GrabIdPartnerSDK: its error domains and codes, routing, sessions and the vendor's own test vectors.
 @Suite("Grab vendor fidelity")
 struct GrabVendorFidelityTests {
     private let helper = GrabTests.Helper()
@@ -698,6 +698,51 @@ struct GrabVendorFidelityTests {
         let session = try await helper.login(harness)
         #expect(session.accessToken != nil && session.tokenType == "TestTokenType")
         #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1)
+    }
+
+    @Test("A login that fails at Grab reports the vendor's code: denial securityValidationFailed, token 5xx or invalid_grant exchangeTokenServiceFailed, no answer serviceError without the transport's error; nothing stored")
+    func ordinaryFailuresInVendorCodes() async throws {
+        // The user refuses on Grab's page: the redirect carries error=access_denied.
+        let denied = try await helper.harness()
+        await denied.idp.update { $0.authorizationError = ("access_denied", "The user declined") }
+        let denial = await #expect(throws: GrabError.self) { try await helper.login(denied) }
+        #expect(denial?.grabError == GrabError(domain: .exchangeToken, code: .securityValidationFailed))
+        #expect(denial?.authError?.oauthError == "access_denied")
+        #expect(await denied.storage.isEmpty)
+
+        // The token endpoint answers 503, or refuses the code with invalid_grant: exchangeTokenServiceFailed, as
+        // GrabApi.fetchToken reports any non-2xx.
+        for (status, body) in [(503, #"{"error":"temporarily_unavailable"}"#), (400, #"{"error":"invalid_grant"}"#)] {
+            let failing = try await helper.harness(wrap: { base in
+                InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                    guard request.url?.path.hasSuffix("/token") == true else { return try await base.send(request) }
+                    return (Data(body.utf8), HTTPResponse.make(status: status))
+                }
+            })
+            let error = await #expect(throws: GrabError.self, "status \(status)") { try await helper.login(failing) }
+            #expect(error?.grabError == GrabError(domain: .exchangeToken, code: .exchangeTokenServiceFailed), "status \(status)")
+            #expect(error?.authError?.httpStatus == status, "status \(status)")
+            #expect(await failing.storage.isEmpty, "status \(status)")
+        }
+
+        // No answer from the token endpoint: serviceError, and the transport's error — whose text quotes the URL with
+        // the code and verifier — is not handed on.
+        let offline = try await helper.harness(wrap: { base in QuotingFailure(base: base) })
+        let network = await #expect(throws: GrabError.self) { try await helper.login(offline) }
+        #expect(network?.grabError == GrabError(domain: .exchangeToken, code: .serviceError))
+        #expect(network?.authError?.underlying == nil && network?.serviceError == nil)
+        #expect(!"\(String(describing: network))".contains("code_verifier"))
+        #expect(await offline.storage.isEmpty)
+    }
+
+    @Test("An ID token whose iss is not the discovery document's still signs in through the verification endpoint, as the vendor leaves issuers to Grab")
+    func issuerOtherThanDocumentVerifiedByGrab() async throws {
+        let harness = try await helper.harness()
+        await harness.idp.update { $0.idTokenClaimOverrides = ["iss": "https://grab-id.example/other"] }
+        let session = try await helper.login(harness)
+        #expect(session.accessToken != nil)
+        #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1)
+        #expect(await harness.storage.isEmpty == false)
     }
 
     @Test("Hostile: the verification endpoint's refusal fails the login with invalidIdToken (provider_validation_failed) and stores nothing")

@@ -10,8 +10,8 @@ import Testing
 import FoundationNetworking
 #endif
 
-/// GrabIdPartnerSDK's stored session, moved once into this package's storage (issue 17, "a migrating developer
-/// keeps their users signed in").
+/// GrabIdPartnerSDK's stored session, moved once into this package's storage, so a migrating developer keeps their
+/// users signed in.
 @Suite("Grab: the vendor SDK's stored session")
 struct GrabVendorSessionTests {
     /// `NSKeyedArchiver.archivedData(withRootObject:)` of the vendor's `LoginSession` after a login: its

@@ -427,7 +427,7 @@ private struct FixedRedirect: UserAgent {
     func authorize(_ request: AuthorizationRequest) async throws -> URL { redirect }
 }
 
-/// Issue 19 item 6: UberAuth's stored token, moved once into this package's storage.
+/// UberAuth's stored token, moved once into this package's storage.
 @Suite("Uber: the vendor SDK's stored token")
 struct UberVendorSessionTests {
     /// What UberAuth's `KeychainUtility.save` writes: `JSONEncoder().encode(AccessToken)` (scope as an array).
@@ -475,7 +475,7 @@ struct UberVendorSessionTests {
     }
 }
 
-/// Issue 19 item 3: a backend written for the vendor SDK's code-only mode.
+/// A backend written for the vendor SDK's code-only mode.
 @Suite("Uber backend exchange")
 struct UberBackendExchangeTests {
     @Test("Vendor vector (AuthorizationCodeAuthProviderTests:72-87): without PKCE on request, no code_challenge is sent, and the backend redeems the code without a verifier")
@@ -550,8 +550,7 @@ struct UberBackendExchangeTests {
     }
 }
 
-/// The rows of `../shared/audits/uber.md` that were PARTIAL for want of a test, and the vendor's unit-test vectors
-/// (issue 19 item 7).
+/// What a migrating app sees of the vendor SDK, each pinned by a test, and the vendor's unit-test vectors.
 @Suite("Uber vendor fidelity")
 struct UberVendorFidelityTests {
     private func uber(installed: Set<String> = [], agent: (any UserAgent)? = nil) -> (UberAuth, TestIdentityProvider, RecordingTransport, EmulatedAppHandoff) {
@@ -685,7 +684,7 @@ struct UberVendorFidelityTests {
     }
 }
 
-/// Audit rows 47-51: the vendor's LoginButton, its data source and delegate, through UberAuth.
+/// The vendor's LoginButton, its data source and delegate, through UberAuth.
 @Suite("Uber LoginButton")
 @MainActor
 struct UberLoginButtonTests {
