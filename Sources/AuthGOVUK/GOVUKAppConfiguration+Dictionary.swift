@@ -7,18 +7,21 @@ extension GOVUKAppConfiguration {
     /// Keys mirror the vendor's property names: `authorizationEndpoint`, `tokenEndpoint`, `issuer`, `jwksEndpoint`,
     /// `userInfoEndpoint`, `responseType`, `scopes` (array or space-separated), `clientID`, `redirectURI`,
     /// `prefersEphemeralWebSession`, `vectorsOfTrust` (array or string), `locale` (`en`/`cy`),
-    /// `persistentSessionId`, `tokenParameters`, `tokenHeaders`. With `environment` (`production` or
-    /// `integration`) the endpoints default to that environment's.
+    /// `persistentSessionId`, `tokenParameters`, `tokenHeaders`, `sendsTokenExtrasOnRefresh`. With `environment`
+    /// (`production` or `integration`) the defaults are those of ``oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``:
+    /// the environment's secure token service, scope `openid`, and the token extras sent on refresh too. Its
+    /// attestation headers change with every request, so an app sets them in code; `tokenHeaders` here are fixed
+    /// values (for an emulator or a test).
     public init(dictionary configuration: ProviderConfiguration) throws {
         let id = GOVUKProvider.id
         let environment = try configuration.govUKEnvironment()
         func url(_ key: String, default fallback: URL?) throws -> URL? {
             configuration[key] == nil ? fallback : try configuration.requiredURL(key, providerID: id)
         }
-        guard let authorizationEndpoint = try url("authorizationEndpoint", default: environment?.endpoint("authorize")) else {
+        guard let authorizationEndpoint = try url("authorizationEndpoint", default: environment?.tokenServiceEndpoint("authorize")) else {
             throw AuthError(.missingConfigurationKey, "The configuration key 'authorizationEndpoint' is missing (or set 'environment').", providerID: id)
         }
-        guard let tokenEndpoint = try url("tokenEndpoint", default: environment?.endpoint("token")) else {
+        guard let tokenEndpoint = try url("tokenEndpoint", default: environment?.tokenServiceEndpoint("token")) else {
             throw AuthError(.missingConfigurationKey, "The configuration key 'tokenEndpoint' is missing (or set 'environment').", providerID: id)
         }
         let responseType = try configuration.string("responseType").map { value -> ResponseType in
@@ -31,11 +34,11 @@ extension GOVUKAppConfiguration {
         try self.init(
             authorizationEndpoint: authorizationEndpoint,
             tokenEndpoint: tokenEndpoint,
-            issuer: try url("issuer", default: environment?.issuer),
-            jwksEndpoint: try url("jwksEndpoint", default: environment?.endpoint(".well-known/jwks.json")),
-            userInfoEndpoint: try url("userInfoEndpoint", default: environment?.endpoint("userinfo")),
+            issuer: try url("issuer", default: environment?.tokenServiceBaseURL),
+            jwksEndpoint: try url("jwksEndpoint", default: environment?.tokenServiceEndpoint(".well-known/jwks.json")),
+            userInfoEndpoint: try url("userInfoEndpoint", default: nil),
             responseType: responseType,
-            scopes: configuration.scopes("scopes")?.map(Scope.init(rawValue:)) ?? Self.defaultScopes,
+            scopes: configuration.scopes("scopes")?.map(Scope.init(rawValue:)) ?? (environment == nil ? Self.defaultScopes : Self.tokenServiceScopes),
             clientID: try configuration.requiredString("clientID", aliases: ["clientId", "client_id"], providerID: id),
             redirectURI: try configuration.requiredURL("redirectURI", aliases: ["redirectUri", "redirect_uri"], providerID: id),
             prefersEphemeralWebSession: configuration.bool("prefersEphemeralWebSession") ?? true,
@@ -44,7 +47,7 @@ extension GOVUKAppConfiguration {
             persistentSessionID: configuration.string("persistentSessionId", "persistentSessionID"),
             tokenParameters: configuration.stringDictionary("tokenParameters") ?? [:],
             tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:],
-            sendsTokenExtrasOnRefresh: configuration.bool("sendsTokenExtrasOnRefresh") ?? false
+            sendsTokenExtrasOnRefresh: configuration.bool("sendsTokenExtrasOnRefresh") ?? (environment != nil)
         )
     }
 }

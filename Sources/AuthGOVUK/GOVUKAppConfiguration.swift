@@ -70,13 +70,19 @@ public struct GOVUKAppConfiguration: Sendable {
     }
 
     /// GOV.UK One Login's environments.
+    ///
+    /// Each has two servers: the OpenID provider government web services sign in with (``issuer``,
+    /// `https://oidc.(integration.)account.gov.uk/`, used by `GOVUKServiceConfiguration`), and the secure token service
+    /// (STS) GOV.UK's own app signs in with (``tokenServiceBaseURL``, `https://token.(integration.)account.gov.uk`,
+    /// used by ``GOVUKAppConfiguration/oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``).
     public enum Environment: String, Sendable, CaseIterable {
-        /// `https://oidc.account.gov.uk`.
+        /// `https://oidc.account.gov.uk/` for services; `https://token.account.gov.uk` for the app.
         case production
-        /// `https://oidc.integration.account.gov.uk`.
+        /// `https://oidc.integration.account.gov.uk/` for services; `https://token.integration.account.gov.uk` for the app.
         case integration
 
-        /// The environment's issuer.
+        /// The issuer of the OpenID provider government web services use (trailing slash included, as GOV.UK
+        /// publishes it).
         public var issuer: URL {
             switch self {
             case .production: URL(string: "https://oidc.account.gov.uk/")!
@@ -84,11 +90,27 @@ public struct GOVUKAppConfiguration: Sendable {
             }
         }
 
-        func endpoint(_ path: String) -> URL { issuer.appendingPathComponent(path) }
+        /// The base URL of the secure token service GOV.UK's own app signs in with: `token.` before the environment's
+        /// domain (the vendor app's `STS_BASE_URL = token.$(ENVIRONMENT_BASE_URL)` in
+        /// `Sources/Application/Environment/Configuration/OneLoginRelease.xcconfig` and `OneLoginIntegration.xcconfig`
+        /// of govuk-one-login/mobile-ios-one-login-app).
+        public var tokenServiceBaseURL: URL {
+            switch self {
+            case .production: URL(string: "https://token.account.gov.uk")!
+            case .integration: URL(string: "https://token.integration.account.gov.uk")!
+            }
+        }
+
+        /// `<sts>/<path>`, as the vendor app's `AppEnvironment` builds `stsAuthorize`, `stsToken` and `jwksURL`.
+        func tokenServiceEndpoint(_ path: String) -> URL { tokenServiceBaseURL.appendingPathComponent(path) }
     }
 
-    /// The default scopes: `openid email phone offline_access`.
+    /// The default scopes of the vendor SDK's initializer: `openid email phone offline_access`.
     public static let defaultScopes: [Scope] = [.openid, .email, .phone, .offline_access]
+    /// The scopes GOV.UK's own app asks its secure token service for: `openid` only
+    /// (`LoginSessionConfiguration+OneLogin.swift` of mobile-ios-one-login-app). The STS still issues a refresh token
+    /// (the app stores and redeems it: `PersistentSessionManager.swift`, `RefreshTokenExchangeManager.swift`).
+    public static let tokenServiceScopes: [Scope] = [.openid]
     /// The default vector of trust: `Cl.Cm.P0` (medium confidence authentication, no identity proofing).
     public static let defaultVectorsOfTrust = ["Cl.Cm.P0"]
 
@@ -123,8 +145,9 @@ public struct GOVUKAppConfiguration: Sendable {
     public let tokenParameters: TokenExtras
     /// Extra token request headers, computed at each code exchange.
     public let tokenHeaders: TokenExtras
-    /// Whether the extra parameters and headers are sent on refresh too (the vendor SDK never refreshes, so by
-    /// default they go with the code exchange only).
+    /// Whether the extra parameters and headers are sent on refresh too. The vendor SDK never refreshes, so by
+    /// default they go with the code exchange only; the ``oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``
+    /// presets set it, as GOV.UK's app attests its refreshes too.
     public let sendsTokenExtrasOnRefresh: Bool
 
     /// Creates a configuration; see the properties for the defaults. `tokenParameters` and `tokenHeaders` are fixed
@@ -195,24 +218,60 @@ public struct GOVUKAppConfiguration: Sendable {
         try validate()
     }
 
-    /// A configuration for one of the real environments.
+    /// A configuration for one of the real environments, as GOV.UK's own app signs in
+    /// (`LoginSessionConfiguration+OneLogin.swift` and `AppEnvironment.swift` of
+    /// govuk-one-login/mobile-ios-one-login-app): the environment's secure token service — `<sts>/authorize`,
+    /// `<sts>/token`, `<sts>/.well-known/jwks.json`, issuer `<sts>` — scope `openid`, and the app's attestation
+    /// headers on every token request.
+    ///
+    /// The STS authenticates the app by its attestation, not by a secret: the vendor app sends the headers its
+    /// `FirebaseAppIntegrityService.integrityAssertions` returns (`OAuth-Client-Attestation`,
+    /// `OAuth-Client-Attestation-PoP` and `DPoP`) with the code exchange and with each refresh
+    /// (`URLRequest+OneLogin.swift`, `refreshTokenExchange`), so `tokenHeaders` is required and is computed afresh for
+    /// every token request (``sendsTokenExtrasOnRefresh`` is `true`). Government web services use
+    /// `GOVUKServiceConfiguration` (the `oidc.` provider, with a private key) instead.
+    ///
+    /// GOV.UK's STS publishes no user-info endpoint: its app reads the user from the ID token's claims.
+    /// ``userInfoEndpoint`` is left to its default (`<sts>/userinfo`), which GOV.UK does not document.
+    ///
+    /// - Parameters:
+    ///   - environment: production or integration.
+    ///   - clientID: the app's STS client id.
+    ///   - redirectURI: the app's claimed `https` universal link.
+    ///   - scopes: `openid` by default, as the vendor app; `offline_access` is refused (the STS issues refresh
+    ///     tokens without it, and GOV.UK's provider answers it with `invalid_scope`).
+    ///   - vectorsOfTrust: sent as `vtr`.
+    ///   - locale: the page language (`ui_locales`).
+    ///   - persistentSessionID: sent as `govuk_signin_session_id` (the vendor app's `persistentSessionId`).
+    ///   - tokenHeaders: the attestation headers, computed at each token request (a fresh proof each time).
+    /// - Throws: `invalid_configuration` for `offline_access`, or for what the main initializer refuses.
     public static func oneLogin(
         _ environment: Environment,
         clientID: String,
         redirectURI: URL,
+        scopes: [Scope] = tokenServiceScopes,
         vectorsOfTrust: [String] = defaultVectorsOfTrust,
-        locale: UILocale = .en
+        locale: UILocale = .en,
+        persistentSessionID: String? = nil,
+        tokenHeaders: @escaping TokenExtras
     ) throws -> GOVUKAppConfiguration {
-        try GOVUKAppConfiguration(
-            authorizationEndpoint: environment.endpoint("authorize"),
-            tokenEndpoint: environment.endpoint("token"),
-            issuer: environment.issuer,
-            jwksEndpoint: environment.endpoint(".well-known/jwks.json"),
-            userInfoEndpoint: environment.endpoint("userinfo"),
-            clientID: clientID,
-            redirectURI: redirectURI,
-            vectorsOfTrust: vectorsOfTrust,
-            locale: locale
+        guard !scopes.contains(.offline_access) else {
+            throw AuthError(.invalidConfiguration, "GOV.UK One Login's token service refuses the 'scopes' value offline_access (invalid_scope); it issues a refresh token to the app without it.", providerID: GOVUKProvider.id)
+        }
+        return try GOVUKAppConfiguration(
+            endpoints: (
+                environment.tokenServiceEndpoint("authorize"),
+                environment.tokenServiceEndpoint("token"),
+                environment.tokenServiceBaseURL,
+                environment.tokenServiceEndpoint(".well-known/jwks.json"),
+                nil
+            ),
+            responseType: .code, scopes: scopes, clientID: clientID, redirectURI: redirectURI,
+            prefersEphemeralWebSession: true, vectorsOfTrust: vectorsOfTrust, locale: locale,
+            persistentSessionID: persistentSessionID,
+            tokenParameters: { nil },
+            tokenHeaders: tokenHeaders,
+            sendsTokenExtrasOnRefresh: true
         )
     }
 

@@ -4,14 +4,69 @@ public import AuthURLSession
 public import AuthGOVUK
 public import Foundation
 
-/// The vendor SDK's login session: start a sign-in, then complete it with the callback. An app's code depends on
-/// this protocol, and its tests give it a stand-in.
-public protocol LoginSession: Sendable {
-    /// Starts a sign-in with `configuration` (fresh PKCE verifier, state and nonce) and returns the authorization
-    /// request whose URL the app opens.
-    func present(configuration: GOVUKAppConfiguration) async throws -> AuthorizationRequest
-    /// Completes the pending sign-in with the callback URL.
-    func finalise(callback: URL) async throws -> LoginTokens
+/// The vendor SDK's login session protocol, as mobile-ios-authentication 4.x declares it
+/// (`Sources/Authentication/LoginSession.swift`): `@MainActor`, `performLoginFlow(configuration:)` presents the login
+/// and returns the tokens, and `finalise(redirectURL:)` hands it the universal link when the app's scene delegate
+/// receives it. An app's code depends on this protocol and its tests give it a stand-in, exactly as against the
+/// vendor's; ``AppAuthSession`` is the real one.
+///
+/// Differences: ``TokenResponse`` is ``LoginTokens`` (tokens are `Secret`, `expiryDate` is optional), and the
+/// seed-era 3.x protocol (`init(window:)`, `present(configuration:)`, `finalise(callback:)`, `cancel()`) is not this
+/// one — ``OneLoginSession`` offers `present(configuration:)` and `finalise(callback:)` as methods instead.
+@MainActor
+public protocol LoginSession {
+    /// Presents the login for `configuration` and returns the tokens once the callback has been exchanged.
+    func performLoginFlow(configuration: LoginSessionConfiguration) async throws -> TokenResponse
+    /// Completes the login in progress with the universal link the app received; the tokens come back from
+    /// ``performLoginFlow(configuration:)``.
+    func finalise(redirectURL url: URL) throws
+}
+
+/// The vendor SDK's name for the tokens a login returns. A file that also imports AuthCore (which has its own
+/// `TokenResponse`, the token endpoint's answer) writes `GOVUKCompat.TokenResponse`.
+public typealias TokenResponse = LoginTokens
+
+/// The vendor SDK's `AppAuthSession`: a ``LoginSession`` on top of a ``OneLoginSession`` and the web session that
+/// shows the login (the vendor's `init(window:)` presented AppAuth's from the window; here the app passes the
+/// `UserAgent` — an `ASWebAuthenticationSession` one on Apple platforms).
+///
+/// ```swift
+/// let login = AppAuthSession(session: OneLoginSession(configuration: configuration), userAgent: webSession)
+/// let tokens = try await login.performLoginFlow(configuration: configuration)
+/// // iOS 16–17.3, in the scene delegate: try login.finalise(redirectURL: url)
+/// ```
+@MainActor
+public final class AppAuthSession: LoginSession {
+    /// The session the logins go through (its `session` is the signed-in one afterwards).
+    public let session: OneLoginSession
+    private let userAgent: any UserAgent
+    private var isActive = false
+
+    /// A login session showing its logins with `userAgent`.
+    public init(session: OneLoginSession, userAgent: any UserAgent) {
+        self.session = session
+        self.userAgent = userAgent
+    }
+
+    /// Presents the login for `configuration` with the web session and returns the validated tokens (the callback
+    /// reaches it through the web session, or through ``finalise(redirectURL:)``).
+    public func performLoginFlow(configuration: LoginSessionConfiguration) async throws -> TokenResponse {
+        isActive = true
+        defer { isActive = false }
+        return try await session.present(with: userAgent, configuration: configuration)
+    }
+
+    /// Hands the universal link to the login in progress, which closes the web session and completes it (its
+    /// result, or its error, comes back from ``performLoginFlow(configuration:)``).
+    ///
+    /// - Throws: `sign_in_in_progress` (the vendor's `LoginError(.generic)`) when no login is in progress.
+    public func finalise(redirectURL url: URL) throws {
+        guard isActive else {
+            throw AuthError(.signInInProgress, "There is no login in progress: call performLoginFlow(configuration:) before finalise(redirectURL:).", providerID: GOVUKProvider.id)
+        }
+        let session = session
+        Task { _ = try? await session.finalise(callback: url) }
+    }
 }
 
 /// The vendor SDK's `present` / `finalise(callback:)` shape on top of the shared engine.
@@ -30,7 +85,7 @@ public protocol LoginSession: Sendable {
 /// let tokens = try await login.finalise(callback: url)
 /// let userInfo = try await UserService(session: login.session!).fetchUserInfo()
 /// ```
-public actor OneLoginSession: LoginSession {
+public actor OneLoginSession {
     /// The engine for the configuration this session was made with.
     public nonisolated let authClient: AuthClient
     /// The signed-in session after a successful `finalise(callback:)`.
@@ -101,7 +156,16 @@ public actor OneLoginSession: LoginSession {
     /// ``finalise(callback:)``: that closes the web session (cancels `userAgent`'s task, as the vendor's `finalise`
     /// dismisses it) and completes the sign-in, and this call returns the same tokens.
     public func present(with userAgent: any UserAgent, options: SignInOptions = SignInOptions()) async throws -> LoginTokens {
-        let request = try await present(options: options)
+        try await run(userAgent, request: try await present(options: options))
+    }
+
+    /// ``present(with:options:)`` with another configuration for this one call, as ``present(configuration:)``
+    /// (``AppAuthSession/performLoginFlow(configuration:)`` uses it).
+    public func present(with userAgent: any UserAgent, configuration: GOVUKAppConfiguration) async throws -> LoginTokens {
+        try await run(userAgent, request: try await present(configuration: configuration))
+    }
+
+    private func run(_ userAgent: any UserAgent, request: AuthorizationRequest) async throws -> LoginTokens {
         let agent = Task { try await userAgent.authorize(request) }
         presentingAgent = agent
         defer { presentingAgent = nil }
@@ -151,7 +215,7 @@ public actor OneLoginSession: LoginSession {
     }
 }
 
-/// The tokens `finalise(callback:)` returns (the vendor's `TokenResponse`).
+/// The tokens a login returns (the vendor's `TokenResponse`, also available under that name).
 public struct LoginTokens: Sendable {
     /// The access token.
     public let accessToken: Secret
@@ -159,7 +223,7 @@ public struct LoginTokens: Sendable {
     public let tokenType: String
     /// When the access token expires.
     public let expiryDate: Date?
-    /// The refresh token, when issued (`offline_access`).
+    /// The refresh token, when issued.
     public let refreshToken: Secret?
     /// The ID token (already validated), when issued.
     public let idToken: Secret?
@@ -170,5 +234,15 @@ public struct LoginTokens: Sendable {
         expiryDate = credential.expiresAt
         refreshToken = credential.refreshToken
         idToken = credential.idToken
+    }
+
+    /// Tokens from their texts, with the vendor's `TokenResponse` initializer's labels (for an app's stand-ins in its
+    /// tests).
+    public init(accessToken: String, refreshToken: String? = nil, idToken: String? = nil, tokenType: String, expiryDate: Date) {
+        self.accessToken = Secret(accessToken)
+        self.refreshToken = refreshToken.map(Secret.init)
+        self.idToken = idToken.map(Secret.init)
+        self.tokenType = tokenType
+        self.expiryDate = expiryDate
     }
 }

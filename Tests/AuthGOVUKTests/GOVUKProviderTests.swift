@@ -47,15 +47,16 @@ struct GOVUKProviderTests {
         #expect(configuration.vectorsOfTrustParameter == #"["Cl.Cm.P0"]"#)
     }
 
-    @Test("Environment presets fill the real endpoints")
+    @Test("An environment in a dictionary means GOV.UK's token service, as the preset: its endpoints, scope openid, extras on refresh")
     func environments() throws {
-        let configuration = try GOVUKAppConfiguration.oneLogin(.integration, clientID: "c", redirectURI: URL(string: "https://a.example/r")!)
-        #expect(configuration.authorizationEndpoint.absoluteString == "https://oidc.integration.account.gov.uk/authorize")
-        #expect(configuration.jwksEndpoint?.absoluteString == "https://oidc.integration.account.gov.uk/.well-known/jwks.json")
         let fromDictionary = try GOVUKAppConfiguration(dictionary: ProviderConfiguration([
             "environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "locale": "cy",
         ]))
-        #expect(fromDictionary.tokenEndpoint.absoluteString == "https://oidc.account.gov.uk/token")
+        #expect(fromDictionary.authorizationEndpoint.absoluteString == "https://token.account.gov.uk/authorize")
+        #expect(fromDictionary.tokenEndpoint.absoluteString == "https://token.account.gov.uk/token")
+        #expect(fromDictionary.jwksEndpoint?.absoluteString == "https://token.account.gov.uk/.well-known/jwks.json")
+        #expect(fromDictionary.effectiveIssuer.absoluteString == "https://token.account.gov.uk")
+        #expect(fromDictionary.scopes == [.openid] && fromDictionary.sendsTokenExtrasOnRefresh)
         #expect(fromDictionary.locale == .cy)
     }
 
@@ -92,7 +93,7 @@ struct GOVUKProviderTests {
         #expect(decoded["vtr"] == #"["Cl.Cm.P0"]"#)
         #expect(decoded["ui_locales"] == "en")
         #expect(decoded["govuk_signin_session_id"] == nil)
-        #expect(decoded["scope"] == "openid email phone offline_access")
+        #expect(decoded["scope"] == "openid")  // what GOV.UK's app asks its token service for
         #expect(request.prefersEphemeralSession)
 
         let welsh = try harness {
@@ -125,7 +126,7 @@ struct GOVUKProviderTests {
         let session = try #require(await harness.login.session)
         let claims = try #require(await session.idTokenClaims)
         #expect(claims["vot"]?.stringValue == "Cl.Cm")
-        #expect(claims.issuer == "https://oidc.integration.account.gov.uk/")
+        #expect(claims.issuer == "https://token.integration.account.gov.uk")
 
         let user = try await UserService(session: session).fetchUserInfo()
         #expect(user == UserInfo(sub: "urn:fdc:gov.uk:2022:emulated-user", email: "citizen@example.gov.uk", emailVerified: true,
@@ -159,7 +160,7 @@ struct GOVUKProviderTests {
     @Test("A token response without expires_in is refused and nothing is stored")
     func expiryRequired() async throws {
         let harness = try harness()
-        let stripping = InProcessTransport().adding(host: "oidc.integration.account.gov.uk") { request in
+        let stripping = InProcessTransport().adding(host: "token.integration.account.gov.uk") { request in
             let (data, response) = try await harness.emulator.transport.send(request)
             guard request.url?.path == "/token", var body = try? JSONValue.parseObject(data) else { return (data, response) }
             body["expires_in"] = nil
@@ -179,7 +180,8 @@ struct GOVUKProviderTests {
     func tokenExtras() async throws {
         let harness = try harness {
             $0["tokenParameters"] = ["app_integrity": "attested"]
-            $0["tokenHeaders"] = ["X-Client-Attestation": "attestation-jwt"]
+            $0["tokenHeaders"] = .object(TestIdentityProvider.govUKAttestationHeaders.mapValues { .string($0) }
+                .merging(["X-Client-Attestation": "attestation-jwt"]) { old, _ in old })
         }
         _ = try await harness.login.present(with: harness.emulator.userAgent)
         let token = try #require(await harness.transport.exchanges(pathSuffix: "/token").first)
@@ -215,7 +217,7 @@ struct GOVUKProviderTests {
         let harness = try harness()
         _ = try await harness.login.present(with: harness.emulator.userAgent)
         // Tamper with the user info response through a hostile transport in front of the emulator.
-        let hostile = InProcessTransport().adding(host: "oidc.integration.account.gov.uk") { request in
+        let hostile = InProcessTransport().adding(host: "token.integration.account.gov.uk") { request in
             let (data, response) = try await harness.emulator.transport.send(request)
             guard request.url?.path == "/userinfo" else { return (data, response) }
             return (Data(#"{"sub":"someone-else","email":"x@example.com"}"#.utf8), response)
