@@ -448,8 +448,8 @@ let package = Package(
 // AUTH_APPLE_TYPECHECK=ios (or macos), modules named like Apple's frameworks (Shims/: declarations copied in shape from
 // Apple's documentation, bodies that trap) join the graph on Linux only, so `#if canImport(UIKit)` (or AppKit) and
 // friends compile the Apple platform files with Swift 6 strict concurrency, as on iOS (or macOS). Apps, Apple
-// platforms and the normal build never see them; the script builds each shape into its own scratch path, so the
-// shims never linger beside a normal build.
+// platforms and the normal build never see them; the script builds both shapes into a scratch path of their own
+// (.build-apple-check), so the shims never linger beside a normal build.
 let appleShape = Context.environment["AUTH_APPLE_TYPECHECK"]
 if appleShape == "ios" || appleShape == "macos" {
     let windowing = appleShape == "ios" ? "UIKit" : "AppKit"

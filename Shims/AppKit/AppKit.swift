@@ -23,6 +23,7 @@ open class NSWorkspace: NSObject, @unchecked Sendable {
 
     /// https://developer.apple.com/documentation/appkit/nsworkspace/urlforapplication(toopen:)-7qkzf (macOS 10.15)
     /// `func urlForApplication(toOpen url: URL) -> URL?`
+    @available(macOS 10.15, *)
     open func urlForApplication(toOpen url: URL) -> URL? { shimmed("NSWorkspace.urlForApplication(toOpen:)") }
 
     /// https://developer.apple.com/documentation/appkit/nsworkspace/open(_:) — `func open(_ url: URL) -> Bool`

@@ -82,4 +82,5 @@ nonisolated(unsafe) public let kSecMatchLimitOne: CFString = "m_LimitOne"
 /// https://developer.apple.com/documentation/security/ksecmatchlimitall
 nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// https://developer.apple.com/documentation/security/ksecusedataprotectionkeychain (iOS 13, macOS 10.15)
+@available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"

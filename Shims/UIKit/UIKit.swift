@@ -50,6 +50,7 @@ open class UIControl: UIView {
 
     /// https://developer.apple.com/documentation/uikit/uicontrol/addaction(_:for:) (iOS 14)
     /// `func addAction(_ action: UIAction, for controlEvents: UIControl.Event)`
+    @available(iOS 14.0, tvOS 14.0, *)
     open func addAction(_ action: UIAction, for controlEvents: UIControl.Event) { shimmed("UIControl.addAction") }
 }
 
@@ -73,10 +74,12 @@ open class UIMenuElement: NSObject {}
 
 /// https://developer.apple.com/documentation/uikit/uiactionhandler — `typealias UIActionHandler = (UIAction) -> Void`,
 /// main-actor isolated as every UIKit callback.
+@available(iOS 13.0, tvOS 13.0, *)
 public typealias UIActionHandler = @MainActor (UIAction) -> Void
 
 /// https://developer.apple.com/documentation/uikit/uiaction — `@MainActor class UIAction : UIMenuElement` (iOS 13)
 @MainActor
+@available(iOS 13.0, tvOS 13.0, *)
 open class UIAction: UIMenuElement {
     /// https://developer.apple.com/documentation/uikit/uiaction/init(title:image:identifier:discoverabilitytitle:attributes:state:handler:)
     /// — the parameters this package passes; the others (`image`, `identifier`, `discoverabilityTitle`,

@@ -45,3 +45,51 @@ struct KeychainDecisionTests {
         #expect(other?.message.contains("-25293") == true)
     }
 }
+
+@Suite("The vendor SDKs' Keychain items: the queries SystemVendorStore sends")
+struct VendorKeychainQueryTests {
+    @Test("An account is tried as a string, then as its UTF-8 bytes (UberAuth's KeychainUtility form); reads and deletes name the service only when given")
+    func readAndDeleteInBothAccountForms() {
+        let forms = VendorKeychainQueries.accountForms("uber.token")
+        #expect(forms == [.string("uber.token"), .data(Data("uber.token".utf8))])
+        for service in [nil, "com.grab.idpartner"] as [String?] {
+            for form in forms {
+                var expected: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .account: form]
+                if let service { expected[.service] = .string(service) }
+                #expect(VendorKeychainQueries.delete(service: service, account: form) == expected)
+                expected[.returnData] = .bool(true)
+                expected[.matchLimit] = .matchOne
+                #expect(VendorKeychainQueries.read(service: service, account: form) == expected)
+            }
+        }
+    }
+
+    @Test("Vendor items are looked up without kSecUseDataProtectionKeychain, where the vendor SDKs wrote them, and listed across access groups")
+    func vendorItemsOutsideTheDataProtectionKeychain() {
+        let queries = [
+            VendorKeychainQueries.read(service: "s", account: .string("a")), VendorKeychainQueries.delete(service: nil, account: .string("a")),
+            VendorKeychainQueries.list(service: "s"), VendorKeychainQueries.match(service: "s", account: "a", accessGroup: "T.group"),
+            VendorKeychainQueries.add(Data([1]), service: "s", account: "a", accessGroup: nil),
+        ]
+        #expect(queries.allSatisfy { $0[.useDataProtectionKeychain] == nil })
+        #expect(VendorKeychainQueries.list(service: "s") == [
+            .itemClass: .genericPassword, .service: .string("s"), .returnData: .bool(true), .returnAttributes: .bool(true), .matchLimit: .matchAll,
+        ])
+        #expect(VendorKeychainQueries.list(service: "s")[.accessGroup] == nil)
+    }
+
+    @Test("A write updates the data only; a new item is readable after first unlock as the vendor SDKs stored theirs, in the shared group when given")
+    func writesKeepTheVendorsAccessibility() {
+        #expect(VendorKeychainQueries.update(data: Data([7])) == [.valueData: .data(Data([7]))])
+        #expect(VendorKeychainQueries.match(service: "s", account: "a") == [.itemClass: .genericPassword, .service: .string("s"), .account: .string("a")])
+        for group in [nil, "ABCDE12345.com.schibsted.simplifiedLogin"] as [String?] {
+            var expected: [KeychainAttribute: KeychainValue] = [
+                .itemClass: .genericPassword, .service: .string("s"), .account: .string("a"),
+                .valueData: .data(Data([9])), .accessible: .accessibility(.afterFirstUnlock),
+            ]
+            if let group { expected[.accessGroup] = .string(group) }
+            #expect(VendorKeychainQueries.add(Data([9]), service: "s", account: "a", accessGroup: group) == expected)
+            #expect(VendorKeychainQueries.match(service: "s", account: "a", accessGroup: group)[.accessGroup] == group.map { .string($0) })
+        }
+    }
+}

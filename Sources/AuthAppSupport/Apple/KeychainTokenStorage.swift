@@ -1,4 +1,5 @@
-// Compiled on Apple platforms only (Security). Every decision — attributes, accessibility, status mapping — is
+// Built on Apple platforms (Security); type-checked on Linux against Shims/ by Scripts/apple-typecheck.sh.
+// Every decision — attributes, accessibility, status mapping — is
 // in the platform-neutral KeychainItemDescription and KeychainStatus, which are tested on Linux.
 #if canImport(Security)
 public import AuthCore

@@ -1,5 +1,6 @@
-// Compiled on Apple platforms only (Security). The items' names and formats are decided by each provider's
-// platform-neutral reader (for example GrabCompat's GrabVendorSession), which is tested on Linux with fixtures.
+// Built on Apple platforms (Security); type-checked on Linux against Shims/ by Scripts/apple-typecheck.sh.
+// The queries are the platform-neutral VendorKeychainQueries and the items' names and formats each provider's reader
+// (for example GrabCompat's GrabVendorSession), all tested on Linux.
 #if canImport(Security)
 import AuthCore
 public import Foundation
@@ -13,13 +14,9 @@ public struct SystemVendorStore: VendorStore {
     /// `SecItemCopyMatching` for the generic password with this service and account. The account is tried as a
     /// string and then as its UTF-8 bytes, the form UberAuth's `KeychainUtility` wrote.
     public func genericPassword(service: String?, account: String) throws -> Data? {
-        for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
-            var query: [KeychainAttribute: KeychainValue] = [
-                .itemClass: .genericPassword, .account: accountValue, .returnData: .bool(true), .matchLimit: .matchOne,
-            ]
-            if let service { query[.service] = .string(service) }
+        for accountValue in VendorKeychainQueries.accountForms(account) {
             var result: CFTypeRef?
-            let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
+            let status = SecItemCopyMatching(KeychainTokenStorage.cf(VendorKeychainQueries.read(service: service, account: accountValue)), &result)
             if status == KeychainStatus.itemNotFound { continue }
             if let error = KeychainStatus.error(for: status, operation: "read") { throw error }
             return result as? Data
@@ -29,10 +26,8 @@ public struct SystemVendorStore: VendorStore {
 
     /// `SecItemDelete` for that item (in both account forms).
     public func removeGenericPassword(service: String?, account: String) throws {
-        for accountValue in [KeychainValue.string(account), .data(Data(account.utf8))] {
-            var query: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .account: accountValue]
-            if let service { query[.service] = .string(service) }
-            let status = SecItemDelete(KeychainTokenStorage.cf(query))
+        for accountValue in VendorKeychainQueries.accountForms(account) {
+            let status = SecItemDelete(KeychainTokenStorage.cf(VendorKeychainQueries.delete(service: service, account: accountValue)))
             if status == KeychainStatus.itemNotFound { continue }
             if let error = KeychainStatus.error(for: status, operation: "delete") { throw error }
         }
@@ -41,12 +36,8 @@ public struct SystemVendorStore: VendorStore {
     /// `SecItemCopyMatching` for every generic password with this service, with data and attributes, in every
     /// access group the app is entitled to (no group in the query).
     public func genericPasswords(service: String) throws -> [String: Data] {
-        let query: [KeychainAttribute: KeychainValue] = [
-            .itemClass: .genericPassword, .service: .string(service), .returnData: .bool(true),
-            .returnAttributes: .bool(true), .matchLimit: .matchAll,
-        ]
         var result: CFTypeRef?
-        let status = SecItemCopyMatching(KeychainTokenStorage.cf(query), &result)
+        let status = SecItemCopyMatching(KeychainTokenStorage.cf(VendorKeychainQueries.list(service: service)), &result)
         if status == KeychainStatus.itemNotFound { return [:] }
         if let error = KeychainStatus.error(for: status, operation: "list") { throw error }
         var items: [String: Data] = [:]
@@ -59,8 +50,8 @@ public struct SystemVendorStore: VendorStore {
 
     /// `SecItemUpdate` of the item's data; `false` when there is no such item.
     public func replaceGenericPassword(_ data: Data, service: String, account: String) throws -> Bool {
-        let match: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
-        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf([.valueData: .data(data)]))
+        let match = VendorKeychainQueries.match(service: service, account: account)
+        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf(VendorKeychainQueries.update(data: data)))
         if status == KeychainStatus.itemNotFound { return false }
         if let error = KeychainStatus.error(for: status, operation: "write") { throw error }
         return true
@@ -69,16 +60,13 @@ public struct SystemVendorStore: VendorStore {
     /// `SecItemUpdate` of the item's data, or `SecItemAdd` of a new one when there is none — accessible after first
     /// unlock, as the vendor SDKs store theirs, in `accessGroup` when given.
     public func storeGenericPassword(_ data: Data, service: String, account: String, accessGroup: String?) throws {
-        var match: [KeychainAttribute: KeychainValue] = [.itemClass: .genericPassword, .service: .string(service), .account: .string(account)]
-        if let accessGroup { match[.accessGroup] = .string(accessGroup) }
-        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf([.valueData: .data(data)]))
+        let match = VendorKeychainQueries.match(service: service, account: account, accessGroup: accessGroup)
+        let status = SecItemUpdate(KeychainTokenStorage.cf(match), KeychainTokenStorage.cf(VendorKeychainQueries.update(data: data)))
         if status != KeychainStatus.itemNotFound {
             if let error = KeychainStatus.error(for: status, operation: "write") { throw error }
             return
         }
-        var add = match
-        add[.valueData] = .data(data)
-        add[.accessible] = .accessibility(.afterFirstUnlock)
+        let add = VendorKeychainQueries.add(data, service: service, account: account, accessGroup: accessGroup)
         let added = SecItemAdd(KeychainTokenStorage.cf(add), nil)
         if let error = KeychainStatus.error(for: added, operation: "write") { throw error }
     }

@@ -1,4 +1,5 @@
-// Compiled on Apple platforms only (UIKit). The vendor-style login button: a data source supplies the sign-in
+// Built on Apple platforms (UIKit); type-checked on Linux against Shims/ by Scripts/apple-typecheck.sh.
+// The vendor-style login button: a data source supplies the sign-in
 // request, a delegate receives the result and logout.
 #if canImport(UIKit) && !os(watchOS)
 public import AuthCore

@@ -1,4 +1,5 @@
-// Compiled on Apple platforms only (SwiftUI). A button that signs in with a provider chosen by name.
+// Built on Apple platforms (SwiftUI); type-checked on Linux against Shims/ by Scripts/apple-typecheck.sh.
+// A button that signs in with a provider chosen by name.
 #if canImport(SwiftUI)
 public import AuthCore
 public import SwiftUI

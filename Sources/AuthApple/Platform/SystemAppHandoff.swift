@@ -1,5 +1,6 @@
-// Compiled on Apple platforms only (UIKit / AppKit): the host's answers to "can this app be opened" and
-// "open this link", which the providers' pure route decisions (Grab, Uber) consume.
+// Built on Apple platforms (UIKit / AppKit); type-checked on Linux against Shims/ by Scripts/apple-typecheck.sh.
+// The host's answers to "can this app be opened" and "open this link", which the providers' pure route decisions
+// (Grab, Uber) consume.
 #if canImport(UIKit) && !os(watchOS)
 import AuthCore
 public import Foundation

@@ -55,7 +55,7 @@ public final class LoginButton: UIButton {
     }
 
     private func update() {
-        setTitle(behavior.isLoggedIn ? "Sign out" : "Sign in with Uber", for: .normal)
+        setTitle(behavior.title, for: .normal)
         isEnabled = !behavior.isBusy
     }
 
@@ -91,7 +91,7 @@ public final class LoginButton {
     /// Whether a user is logged in (the next tap logs out).
     public var isLoggedIn: Bool { behavior.isLoggedIn }
     /// The title the vendor's button shows in this state.
-    public var title: String { behavior.isLoggedIn ? "Sign out" : "Sign in with Uber" }
+    public var title: String { behavior.title }
 
     /// Reads whether a user is logged in.
     public func refresh() async { await behavior.refresh() }

@@ -11,6 +11,8 @@ final class LoginButtonBehavior {
     var uberAuth: UberAuth?
     private(set) var isLoggedIn = false
     private(set) var isBusy = false
+    /// The title the vendor's button shows in this state (one place for the UIKit button and the neutral one).
+    var title: String { isLoggedIn ? "Sign out" : "Sign in with Uber" }
     /// Called when ``isLoggedIn`` or ``isBusy`` changes (the UIKit button retitles and disables itself).
     var onChange: (() -> Void)?
 
