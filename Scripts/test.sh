@@ -16,6 +16,9 @@ swift build --build-tests "${traits[@]}"
 echo "==> module boundaries: providers import AuthCore only, no app support in AuthCore, no test code in auth-cli"
 Scripts/check-boundaries.sh
 
+echo "==> interpolating a Secret or Secret? is a compile error; reveal() compiles"
+Scripts/secret-interpolation-check.sh
+
 echo "==> starting the identity server for the integration tests, and PostgreSQL for the web sign-in tests"
 trap 'Scripts/idp/dot.sh stop >/dev/null 2>&1 || true; Scripts/postgres.sh stop >/dev/null 2>&1 || true' EXIT
 Scripts/idp/dot.sh start

@@ -129,15 +129,13 @@ struct MigrationGuideTests {
         let settings = emulator.configuration
         let url = URL(string: settings["authorizationEndpoint"]!.stringValue!)!
         let sessions: any TokenStorage = InMemoryTokenStorage()   // the guide leaves it out: the Keychain by default
+        let attestation = TestIdentityProvider.govUKAttestationHeaders   // an app computes its attestation here
         // --- guide ---
-        let configuration = try LoginSessionConfiguration(authorizationEndpoint: url,   // the seed's code, as it was
-                                                          responseType: .code,
-                                                          scopes: [.openid, .email, .phone, .offline_access],
-                                                          clientID: "govuk-emulator-client",
-                                                          prefersEphemeralWebSession: true,
-                                                          redirectURI: "https://app.example.gov.uk/oauth/redirect",
-                                                          vectorsOfTrust: "Cl.Cm.P0",
-                                                          locale: .en)
+        let configuration = try await LoginSessionConfiguration(authorizationEndpoint: url,  // as GOV.UK's own app:
+                                                                scopes: [.openid],            // its token service refuses offline_access
+                                                                clientID: "govuk-emulator-client",
+                                                                redirectURI: "https://app.example.gov.uk/oauth/redirect",
+                                                                tokenHeaders: attestation)    // OAuth-Client-Attestation, -PoP, DPoP
         let login = OneLoginSession(configuration: configuration, storage: sessions,  // AppAuthSession(window:)
                                     transport: emulator.transport, clock: emulator.clock)
         let request = try await login.present(configuration: configuration)       // present(configuration:)
