@@ -179,3 +179,23 @@ for entry in "oidc:oidc:Example OpenID Provider" "grab:grab:Grab" "schibsted:sch
   nothing_stored "$store" && fail "$name: the login through Chromium stored no session"
 done
 echo "emulators-http: every provider's login page works in Chromium (screenshots in .build/emulator-pages/)"
+
+# The security review's finding 8 from outside: without --config-dir the configurations go into a directory made the
+# way mkdtemp makes one — new, owned by whoever ran auth-emulator, mode 0700, a name no one could predict — even when
+# another user has planted the old predictable names (/tmp/auth-cli-emulate-<pid>) for the next processes.
+planted="$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null || echo 0)"
+tmp="${TMPDIR:-/tmp}"
+for pid in $(seq $((planted + 1)) $((planted + 40))); do mkdir -m 0777 "$tmp/auth-cli-emulate-$pid" 2>/dev/null || true; done
+"$emulator" emulate oidc --port 0 > "$work/private.out" 2>&1 &
+emulator_pid=$!
+for _ in $(seq 1 150); do grep -q "^ready" "$work/private.out" 2>/dev/null && break; sleep 0.1; done
+grep -q "^ready" "$work/private.out" || { cat "$work/private.out"; fail "auth-emulator emulate oidc did not come up"; }
+file="$(sed -nE 's/^  configuration  (.+)$/\1/p' "$work/private.out" | head -n 1)"
+dir="$(dirname "$file")"
+kill "$emulator_pid" 2>/dev/null || true
+emulator_pid=""
+for pid in $(seq $((planted + 1)) $((planted + 40))); do rmdir "$tmp/auth-cli-emulate-$pid" 2>/dev/null || true; done
+case "$(basename "$dir")" in auth-emulator-??????) ;; *) fail "the configuration went to '$dir', not a fresh mkdtemp directory" ;; esac
+[ "$(stat -c '%u %a' "$dir")" = "$(id -u) 700" ] || fail "'$dir' is $(stat -c '%U %a' "$dir"), not ours with mode 700"
+rm -rf "$dir"
+echo "emulators-http: without --config-dir the configurations go to a new private directory ($(basename "$dir"), mode 700, ours), planted names ignored"

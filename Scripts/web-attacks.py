@@ -5,23 +5,35 @@ Usage: web-attacks.py BASE_URL USERNAME CHECK [CHECK ...]
 
 BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test account of its emulator. Checks:
 
-  concurrent-logout  N browsers sign in as the same user and N more as others, then all sign out at once (finding 1:
+  concurrent-logout  N browsers sign in as the same user, then all sign out at once (finding 1:
                      a per-account lock that pinned a pooled connection deadlocked PostgreSQL's pool). Every sign-out
                      must answer 303 and the sample must keep answering signed-in requests within seconds.
+  concurrent-refresh a browser signs in with an access token its provider says expires in 1 s (the emulator's
+                     short_lived_token fault); then N requests of that one session to /me (the provider's user
+                     info, which needs a valid token) go at once to this instance and the other (OTHER_INSTANCE):
+                     one account's refreshes in parallel on two instances, under the store's per-account lock
+                     (finding 1). All must answer 200 for the user, the stored credential must have been refreshed,
+                     and the sample must keep answering.
   two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
                      out (finding 2: one shared credential let B re-attach to C's tokens and carry C's ID token in its
                      logout URL). B's logout URL must carry no ID token, and C must stay signed in.
-  backchannel-logout two browsers sign in as the user on this instance; the emulator (EMULATOR_URL) signs the user
-                     out and POSTs a logout token to the sample (finding 6): both sessions end, here and on the
-                     other instance (OTHER_INSTANCE, sharing the store).
+  backchannel-logout two browsers sign in as the user on this instance and are seen on the other instance
+                     (OTHER_INSTANCE, sharing the store, which then holds them in its session cache); the emulator
+                     (EMULATOR_URL) signs the user out and POSTs a logout token to the sample (finding 6): both
+                     sessions end at once here, and on the other instance within its 2 s session cache.
   emulator-gate      the emulator (EMULATOR_URL) refuses a fault queued by another site (Origin) and any request
                      whose Host is not its own (DNS rebinding).
   database-outage    12 signed-in browsers keep sending requests while PostgreSQL is stopped (HALT_COMMAND) and
                      started again (RESUME_COMMAND): every answer is a 200 (a session the instance read less than 2 s
-                     ago) or a 503 with Retry-After, none takes more than 8 s, most 503s come at once, and every
+                     ago) or a 503 "Unavailable for a moment" page with Retry-After, none takes more than 8 s, most
+                     503s come at once, and every
                      request is answered 200 again once the database is back, without restarting the sample.
   instance-killed    a sign-in started on OTHER_INSTANCE (pid OTHER_PID), which is then killed; the provider's callback
                      reaches this instance, which completes it.
+  sealed-expiry      a browser signs in on SHORT_LIVED_INSTANCE (sessions of SESSION_LIFETIME seconds, same store);
+                     once its session has expired, the row's expires_at column is pushed 100 days on with PSQL (a
+                     command that runs one SQL statement, as a local attacker with database access would — finding
+                     5): the session stays expired on both instances, because the sealed expiry decides.
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
                      after (finding 3: each start used to be stored for ten minutes). Real users must sign in; with
                      WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
@@ -134,6 +146,46 @@ def concurrent_logout(base, username):
     return f"{N} concurrent sign-outs of one user all answered 303 in {took:.1f} s; the sample still answers signed-in requests"
 
 
+def concurrent_refresh(base, username):
+    emulator, other = os.environ["EMULATOR_URL"].rstrip("/"), os.environ.get("OTHER_INSTANCE", base).rstrip("/")
+    status, _ = post_form(emulator + "/_emulator/faults", {"next": "short_lived_token"})
+    expect(status == 200, f"the emulator's fault queue answered {status}")
+    browser = Browser(base)
+    browser.sign_in(username)  # its token response is the one the fault shortens
+
+    def credentials():
+        return subprocess.run(os.environ["PSQL"] + " -tA -c \"SELECT coalesce(md5(string_agg(encode(sealed, 'hex'), ',' "
+                              "ORDER BY storage_key)), '') FROM auth_credentials\"", shell=True, check=True,
+                              capture_output=True, text=True).stdout.strip()
+
+    before = credentials()
+    time.sleep(1.5)  # the access token has expired
+
+    def me(index):
+        where = Browser(base if index % 2 == 0 else other)
+        where.cookies = dict(browser.cookies)
+        status, _, body = where.request("/me", timeout=30)
+        return status, json.loads(body) if body.startswith(b"{") else {}
+
+    started = time.monotonic()
+    with concurrent.futures.ThreadPoolExecutor(N) as pool:
+        answers = list(pool.map(me, range(N)))
+    took = time.monotonic() - started
+    statuses = sorted({status for status, _ in answers})
+    expect(statuses == [200], f"the session's concurrent /me requests answered {statuses}: {answers[0][1]}")
+    subjects = {answer.get("subject") for _, answer in answers}
+    expect(len(subjects) == 1 and None not in subjects, f"the answers name {subjects}")
+    expect(credentials() != before, "the stored credential was not refreshed")
+    probe = Browser(base)
+    probe.cookies = dict(browser.cookies)
+    started_probe = time.monotonic()
+    expect(probe.request("/me", timeout=10)[0] == 200, "the session no longer calls the API after the burst")
+    expect(time.monotonic() - started_probe < 5, "an API request took more than 5 s after the burst")
+    browser.sign_out()
+    return (f"{N} concurrent API requests of one session on two instances, each needing a refresh, all answered 200 "
+            f"in {took:.1f} s; the credential was refreshed; the sample still answers")
+
+
 def two_browsers(base, username):
     a, b, c = Browser(base), Browser(base), Browser(base)
     a.sign_in(username)
@@ -167,17 +219,29 @@ def backchannel_logout(base, username):
     first, second = Browser(base), Browser(base)
     first.sign_in(username)
     second.sign_in(username)
+    # The other instance reads both sessions now, so it holds them in its session cache when the logout comes.
+    elsewhere = []
+    for browser in (first, second) if other else ():
+        seen = Browser(other.rstrip("/"))
+        seen.cookies = dict(browser.cookies)
+        expect(seen.session()["signed_in"] is True, "the other instance does not see a session of the shared store")
+        elsewhere.append(seen)
     status, body = post_form(emulator + "/_emulator/backchannel-logout", {"username": username})
+    ended = time.monotonic()
     expect(status == 200, f"the emulator's back-channel logout answered {status}: {body[:200]!r}")
     answer = json.loads(body)
     expect(answer.get("status") == 200, f"the sample answered the logout token with {answer.get('status')}")
     for browser in (first, second):
         expect(browser.session()["signed_in"] is False, "a session survived the provider's back-channel logout")
-        if other:
-            elsewhere = Browser(other.rstrip("/"))
-            elsewhere.cookies = dict(browser.cookies)
-            expect(elsewhere.session()["signed_in"] is False, "the other instance still has the session")
-    return f"the provider's logout token ended both sessions{' on both instances' if other else ''}"
+    # The bound the README states for other instances: the session cache's lifetime (2 s by default).
+    slowest = 0.0
+    for seen in elsewhere:
+        while seen.session()["signed_in"] is not False:
+            expect(time.monotonic() - ended < 3, "the other instance still has the session 3 s after the logout")
+            time.sleep(0.1)
+        slowest = max(slowest, time.monotonic() - ended)
+    where = f" here at once and on the other instance after {slowest:.1f} s (bound: 2 s cache)" if other else ""
+    return f"the provider's logout token ended both sessions{where}"
 
 
 def emulator_gate(base, username):
@@ -206,8 +270,9 @@ def database_outage(base, username):
     def load(browser):
         while not stop.is_set():
             sent = time.monotonic()
-            status, head, _ = browser.request("/auth/session", timeout=30)
-            answers.append((sent, time.monotonic() - sent, status, bool(head.get("Retry-After"))))
+            status, head, body = browser.request("/auth/session", timeout=30)
+            page = status != 503 or b"Unavailable for a moment" in body
+            answers.append((sent, time.monotonic() - sent, status, bool(head.get("Retry-After")) and page))
 
     with concurrent.futures.ThreadPoolExecutor(len(browsers)) as pool:
         running = [pool.submit(load, browser) for browser in browsers]
@@ -232,7 +297,7 @@ def database_outage(base, username):
     during = [a for a in answers if halted + 2.5 < a[0] and a[0] + a[1] < resumed]  # after the 2 s session cache ran out
     statuses = sorted({a[2] for a in answers})
     expect(set(statuses) <= {200, 503}, f"under load through the outage the app answered {statuses}")
-    expect(all(a[3] for a in answers if a[2] == 503), "a 503 came without Retry-After")
+    expect(all(a[3] for a in answers if a[2] == 503), "a 503 came without Retry-After or without the 'Unavailable for a moment' page")
     slowest = max(a[1] for a in answers)
     expect(slowest < 8, f"an answer took {slowest:.1f} s during the outage")
     late = [round(a[0] - halted, 2) for a in during if a[2] != 503]
@@ -274,6 +339,32 @@ def instance_killed(base, username):
     return "a sign-in started on an instance killed before the callback was completed by this one"
 
 
+def sealed_expiry(base, username):
+    short, lifetime = os.environ["SHORT_LIVED_INSTANCE"].rstrip("/"), float(os.environ["SESSION_LIFETIME"])
+    browser = Browser(short)
+    browser.sign_in(username)
+    expect(browser.session()["signed_in"] is True, "the short-lived instance did not sign the browser in")
+    time.sleep(lifetime + 1)
+    expect(browser.session()["signed_in"] is False, "the session outlived its lifetime")
+    # A local attacker with the database pushes the row's expiry on (the review's UPDATE), hoping to revive it.
+    result = subprocess.run(os.environ["PSQL"] + " -c \"UPDATE auth_sessions SET expires_at = now() + interval '100 days' "
+                            "WHERE expires_at < now()\"", shell=True, check=True, capture_output=True, text=True)
+    updated = int(result.stdout.split()[-1]) if result.stdout.startswith("UPDATE") else 0
+    expect(updated >= 1, f"the expired session's row was not there to revive ({result.stdout.strip()!r})")
+    for where in (short, base):
+        revived = Browser(where)
+        revived.cookies = dict(browser.cookies)
+        time.sleep(0.1)
+        expect(revived.session()["signed_in"] is False, f"{where} opened a session whose sealed expiry has passed")
+    # Clean up as the expiry sweep would have without the attack (the session with its credential, in one statement),
+    # so the script's last count of rows left in PostgreSQL still measures what sign-outs remove.
+    subprocess.run(os.environ["PSQL"] + " -c \"WITH gone AS (DELETE FROM auth_sessions WHERE expires_at > now() + interval '50 days' "
+                   "RETURNING account_hash) DELETE FROM auth_credentials WHERE encode(sha256(convert_to(storage_key, 'UTF8')), 'hex') "
+                   "IN (SELECT account_hash FROM gone)\"", shell=True, check=True, capture_output=True)
+    return (f"a session of {lifetime:g} s stayed expired on both instances after its row's expires_at was pushed "
+            f"100 days on ({updated} row)")
+
+
 def resident_kib(pid):
     with open(f"/proc/{pid}/status") as status:
         return next(int(line.split()[1]) for line in status if line.startswith("VmRSS:"))
@@ -309,9 +400,9 @@ def flood(base, username):
 
 
 CHECKS = {
-    "concurrent-logout": concurrent_logout, "two-browsers": two_browsers, "flood": flood,
+    "concurrent-logout": concurrent_logout, "concurrent-refresh": concurrent_refresh, "two-browsers": two_browsers, "flood": flood,
     "backchannel-logout": backchannel_logout, "emulator-gate": emulator_gate,
-    "database-outage": database_outage, "instance-killed": instance_killed,
+    "database-outage": database_outage, "instance-killed": instance_killed, "sealed-expiry": sealed_expiry,
 }
 
 

@@ -3,7 +3,8 @@
 # (Scripts/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
-# Then the security review's attacks over HTTP (Scripts/web-attacks.py). Screenshots in .build/web-sign-in/. Run by
+# Then the security review's attacks over HTTP (Scripts/web-attacks.py), with a third instance C whose sessions last
+# 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/. Run by
 # Scripts/test.sh after a build with the WebSignIn trait.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +27,14 @@ browser_python="$(Scripts/browser-setup.sh)"
 export AUTH_PG_DATABASE=auth_web_sample
 pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
 pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
+# The security review's finding 5 from outside: another local user, without the generated password, gets no connection
+# (the review's `COPY … TO PROGRAM` needs one), over TCP or otherwise.
+if env -u PGPASSWORD psql -w -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" -d postgres \
+    -c "COPY (SELECT 1) TO PROGRAM 'true'" > "$work/nopassword.out" 2>&1; then
+  fail "PostgreSQL accepted a connection without the password"
+fi
+grep -qi "password" "$work/nopassword.out" || { cat "$work/nopassword.out"; fail "PostgreSQL refused a password-less connection, but not for want of a password"; }
+echo "web-sign-in: PostgreSQL refuses a connection without the password ($(head -1 "$work/nopassword.out" | cut -c1-100))"
 
 port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
 "$bin/auth-emulator" emulate all --config-dir "$work/emu" \
@@ -44,9 +53,13 @@ pid_b=$!
 "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" --emulators-dir "$work/emu" --postgres > "$work/a.log" 2>&1 &
 pids+=($!)
 pid_a=$!
-for port in "$port_a" "$port_b"; do
+# A third instance on the same store whose sessions last 3 s, for the sealed-expiry check.
+port_c="${AUTH_WEB_PORT_C:-8803}" session_lifetime=3
+"$bin/web-sign-in" --port "$port_c" --instance C --session-lifetime "$session_lifetime" --emulators-dir "$work/emu" --postgres > "$work/c.log" 2>&1 &
+pids+=($!)
+for port in "$port_a" "$port_b" "$port_c"; do
   for _ in $(seq 1 300); do curl -sf "http://127.0.0.1:$port/" > /dev/null && break; sleep 0.2; done
-  curl -sf "http://127.0.0.1:$port/" > /dev/null || { cat "$work/a.log" "$work/b.log"; fail "the instance on port $port did not come up"; }
+  curl -sf "http://127.0.0.1:$port/" > /dev/null || { cat "$work/a.log" "$work/b.log" "$work/c.log"; fail "the instance on port $port did not come up"; }
 done
 
 providers() {  # JSON: route name -> [display name, username, password]
@@ -75,8 +88,11 @@ echo "web-sign-in: the security review's attacks over HTTP against instance B (S
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
 OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
 HALT_COMMAND="Scripts/postgres.sh halt" RESUME_COMMAND="Scripts/postgres.sh resume" \
+SHORT_LIVED_INSTANCE="http://127.0.0.1:$port_c" SESSION_LIFETIME="$session_lifetime" \
+PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
   python3 Scripts/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" \
-  two-browsers concurrent-logout backchannel-logout emulator-gate flood database-outage instance-killed \
+  two-browsers concurrent-logout concurrent-refresh backchannel-logout emulator-gate sealed-expiry flood database-outage \
+  instance-killed \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \

@@ -43,6 +43,9 @@ struct WebSignInApp: AsyncParsableCommand {
     @Option(help: "This instance's name, shown on its pages.")
     var instance = "A"
 
+    @Option(help: "How long a signed-in session lasts, in seconds (default: WebSignInConfiguration's, eight hours).")
+    var sessionLifetime: Double?
+
     func run() async throws {
         let publicURL = try Self.url(publicURL ?? "http://127.0.0.1:\(port)")
         var services: [any Service] = []
@@ -70,17 +73,23 @@ struct WebSignInApp: AsyncParsableCommand {
             store = InMemoryWebSessionStore()
         }
         let transport = AsyncHTTPClientTransport()
+        var configuration = WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
+        if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
         let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
             providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
             store: store,
             transport: transport,
-            configuration: WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
+            configuration: configuration
         )
         let router = Router(context: BasicWebSignInRequestContext.self)
         router.add(middleware: webSignIn.middleware)
         webSignIn.addRoutes(to: router)
         let pages = Pages(webSignIn: webSignIn, providers: emulators, instance: instance)
         router.get("/") { _, context in pages.home(context.signedInUser) }
+        // An API route that uses the user's tokens, as an app's own routes do: the provider's user info, called with the
+        // session's access token — refreshed first when it is about to expire, once for all of the session's
+        // concurrent requests on every instance (the store's per-account lock).
+        router.get("/me") { _, context in try await Self.me(context.signedInUser) }
 
         var app = Application(
             router: router,
@@ -100,6 +109,24 @@ struct WebSignInApp: AsyncParsableCommand {
             throw error
         }
         try await transport.shutdown()
+    }
+
+    static func me(_ user: SignedInUser?) async throws -> Response {
+        guard let user else { return json(["signed_in": .bool(false)], status: .unauthorized) }
+        do {
+            let info = try await user.session().userInfo()
+            return json(["signed_in": .bool(true), "provider": .string(user.providerName), "subject": .string(info.subject), "claims": .object(info.claims)])
+        } catch let error as AuthError where error.code == .notSignedIn {
+            return json(["signed_in": .bool(false), "error": .string(error.code.rawValue)], status: .unauthorized)
+        } catch let error as AuthError {
+            return json(["signed_in": .bool(true), "error": .string(error.code.rawValue)], status: .badGateway)
+        }
+    }
+
+    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
+        let body = (try? JSONValue.object(object).jsonData()) ?? Data("{}".utf8)
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
     static func url(_ text: String) throws -> URL {

@@ -55,6 +55,9 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
         }
         if let early = await applyRequestFault(url: url, provider: provider) { return early }
         let paths = provider.configuration.paths
+        if method == "POST", path == paths.token, let shortened = await shortenAccessTokenLifetime(request, provider: provider) {
+            return shortened
+        }
         // A path of its own, so answering it before the provider's routes takes none of theirs.
         if method == "GET", path == paths.deviceVerification, paths.deviceAuthorization != nil {
             return deviceVerificationPage(url: url, provider: provider)
@@ -141,6 +144,24 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
             try? await Task.sleep(for: .seconds(3))
             return nil
         }
+    }
+
+    /// Spends a queued `short_lived_token` on a token request: the provider answers it as usual (this front desk, with
+    /// the fault spent, lets it through) and a successful answer's `expires_in` becomes 1.
+    private func shortenAccessTokenLifetime(_ request: CapturedRequest, provider: isolated TestIdentityProvider) async -> (Data, HTTPResponse)? {
+        let spent = state.withLock { state -> Bool in
+            guard let index = state.pendingFaults.firstIndex(of: .shortLivedAccessToken) else { return false }
+            state.pendingFaults.remove(at: index)
+            return true
+        }
+        guard spent else { return nil }
+        let (data, response) = await provider.handle(request)
+        guard response.status == .ok, var answer = try? JSONValue.parseObject(data), answer["access_token"] != nil else {
+            return (data, response)
+        }
+        answer["expires_in"] = .number(1)
+        guard let shortened = try? JSONValue.object(answer).jsonData() else { return (data, response) }
+        return (shortened, response)
     }
 
     /// The test account whose username and password the login or device form carries, if any.

@@ -33,6 +33,9 @@ extension TestIdentityProvider {
         case expiredIDToken = "expired_token"
         /// The next ID token issued carries another `nonce` than the one requested.
         case wrongNonce = "wrong_nonce"
+        /// The next successful token response says its access token expires in one second (`expires_in: 1`), so the
+        /// client refreshes on its next use: a way to rehearse refreshes, concurrent ones included.
+        case shortLivedAccessToken = "short_lived_token"
     }
 
     /// Where the emulator's own endpoints live, under the endpoint base: the login form posts to `login`, faults

@@ -27,7 +27,7 @@ struct EmulateCommand: AsyncParsableCommand {
 
             The login page accepts the test accounts it lists (password \(TestIdentityProvider.testPassword)); "Deny" \
             answers access_denied. To rehearse a failure, queue one for the next response:
-              curl -d next=expired_token <issuer>/_emulator/faults    (server_error, slow, expired_token, wrong_nonce)
+              curl -d next=expired_token <issuer>/_emulator/faults    (server_error, slow, expired_token, wrong_nonce, short_lived_token)
             To sign a user out at the provider and tell a client that registered --backchannel-logout-uri:
               curl -d username=<test account> <issuer>/_emulator/backchannel-logout
             """
