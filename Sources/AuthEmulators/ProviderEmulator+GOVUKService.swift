@@ -179,6 +179,7 @@ extension TestIdentityProvider {
         configuration.quirks.acceptedAssertionAlgorithms = [.rs256, .rs384, .rs512, .ps256, .ps384, .ps512]
         configuration.quirks.acceptsIssuerAsAssertionAudience = true
         configuration.quirks.clientAuthenticationError = GOVUKSimulatorRules.tokenError
+        configuration.quirks.checkTokenFormBeforeClientAuthentication = GOVUKSimulatorRules.tokenFormError
         // User info refuses a missing or bad token with 401 and an empty body (the simulator's user-info-controller.ts
         // and user-info-request-error.ts).
         configuration.quirks.unauthorizedAnswer = { presented in
@@ -309,7 +310,22 @@ enum GOVUKSimulatorRules {
         return Array(userinfo.keys)
     }
 
-    /// The simulator's token endpoint answers to a failed client authentication.
+    /// What the simulator checks before it authenticates the client, in its order (parse-token-request.ts):
+    /// `grant_type` present and `authorization_code` (it has no refresh), then `redirect_uri`, then `code`.
+    @Sendable static func tokenFormError(_ form: [String: String]) -> (status: Int, error: String, description: String)? {
+        guard let grantType = form["grant_type"], !grantType.isEmpty else {
+            return (400, "invalid_request", "Request is missing grant_type parameter")
+        }
+        guard grantType == "authorization_code" else { return (400, "unsupported_grant_type", "Unsupported grant type") }
+        guard let redirect = form["redirect_uri"], !redirect.isEmpty else {
+            return (400, "invalid_request", "Request is missing redirect_uri parameter")
+        }
+        guard let code = form["code"], !code.isEmpty else { return (400, "invalid_request", "Request is missing code parameter") }
+        return nil
+    }
+
+    /// The simulator's token endpoint answers to a failed client authentication (validate-client-secret-post.ts,
+    /// validate-private-key-jwt.ts): an unknown client is 400 by `client_secret_post` and 401 by assertion.
     @Sendable static func tokenError(_ failure: ClientAuthenticationFailure) -> (status: Int, error: String, description: String?) {
         switch failure {
         case .noAuthentication, .unsupportedMethod, .keyClientWithoutAssertion:
@@ -317,9 +333,11 @@ enum GOVUKSimulatorRules {
         case .wrongAssertionType, .malformedAssertion, .unsupportedAssertionAlgorithm:
             (400, "invalid_request", "Invalid private_key_jwt")
         case .unknownClient:
+            (400, "invalid_client", "Client authentication failed")
+        case .unknownAssertionClient:
             (401, "invalid_client", "Client authentication failed")
         case .wrongSecret:
-            (400, "invalid_client", "Client authentication failed")
+            (400, "invalid_client", "Invalid client secret")
         case .expiredAssertion:
             (400, "invalid_grant", "private_key_jwt has expired")
         case .wrongAudience, .issuerIsNotSubject, .badSignature:

@@ -212,7 +212,7 @@ struct GOVUKServiceTests {
         return (response.statusCode, try JSONValue.parseObject(data))
     }
 
-    @Test("Bad client authentication gets the simulator's exact answers; a replayed jti is refused (strict)")
+    @Test("Bad token requests get the simulator's exact answers in its order (form first, then the client); a replayed jti is refused (strict)")
     func tokenEndpointAnswers() async throws {
         let harness = try harness()
         let key = try ClientSigningKey(pem: GOVUKServiceKeys.clientKeyPEM, algorithm: .rs256)
@@ -247,7 +247,29 @@ struct GOVUKServiceTests {
         ])
 
         let refresh = try await postToken(harness, [("grant_type", "refresh_token"), ("refresh_token", "x")] + (try assertion(audience: tokenEndpoint)))
-        #expect(refresh.status == 400 && refresh.body["error"] == "unsupported_grant_type")
+        #expect(refresh.status == 400 && refresh.body["error"] == "unsupported_grant_type" && refresh.body["error_description"] == "Unsupported grant type")
+
+        // The form is checked before the client, in the simulator's order: grant_type, redirect_uri, code.
+        let failuresBefore = await harness.idp.clientAuthenticationFailures.count
+        for (form, description) in [
+            ([("code", "c"), ("redirect_uri", "https://x.example/cb")], "Request is missing grant_type parameter"),
+            ([("grant_type", "authorization_code"), ("code", "c")], "Request is missing redirect_uri parameter"),
+            ([("grant_type", "authorization_code"), ("redirect_uri", "https://x.example/cb")], "Request is missing code parameter"),
+        ] {
+            // No client authentication at all: the form's problem is what the simulator reports.
+            let answer = try await postToken(harness, form + [("client_id", client)])
+            #expect(answer.status == 400 && answer.body["error"] == "invalid_request" && answer.body["error_description"] == .string(description))
+        }
+        #expect(await harness.idp.clientAuthenticationFailures.count == failuresBefore, "the client was never authenticated")
+
+        // Unknown clients: 400 by client_secret_post, 401 by assertion; a wrong secret is "Invalid client secret".
+        let unknownPost = try await postToken(harness, grant + [("client_id", "nobody"), ("client_secret", "s")])
+        #expect(unknownPost.status == 400 && unknownPost.body["error"] == "invalid_client" && unknownPost.body["error_description"] == "Client authentication failed")
+        let stranger = try ClientAssertion.make(clientID: "nobody", audience: tokenEndpoint, key: key, now: harness.clock.now())
+        let unknownAssertion = try await postToken(harness, grant + [("client_assertion_type", ClientAssertion.type), ("client_assertion", stranger.reveal())])
+        #expect(unknownAssertion.status == 401 && unknownAssertion.body["error"] == "invalid_client")
+        let wrongSecret = try await postToken(harness, grant + [("client_id", TestIdentityProvider.govUKServiceSecretClientID), ("client_secret", "wrong")])
+        #expect(wrongSecret.status == 400 && wrongSecret.body["error"] == "invalid_client" && wrongSecret.body["error_description"] == "Invalid client secret")
     }
 
     @Test("Authorization requests the simulator refuses come back with its error and description, with state only where it echoes it", arguments: [

@@ -49,7 +49,7 @@ extension TestIdentityProvider {
         else { return .failure(.malformedAssertion) }
         guard let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue else { return .failure(.malformedAssertion) }
         guard let client = configuration.clients.first(where: { $0.id == subject }), let publicKey = client.publicKey else {
-            return .failure(.unknownClient)
+            return .failure(.unknownAssertionClient)
         }
         guard form["client_id"] == nil || form["client_id"] == subject else { return .failure(.malformedAssertion) }
         let algorithms = configuration.quirks.acceptedAssertionAlgorithms

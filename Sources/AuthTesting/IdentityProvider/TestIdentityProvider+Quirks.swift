@@ -66,6 +66,9 @@ extension TestIdentityProvider {
         public var tokenParametersInQuery = false
         /// Checks a token request (headers and form); a returned text rejects it with HTTP 400 `invalid_request`.
         public var validateTokenRequest: (@Sendable (CapturedRequest, [String: String]) -> String?)?
+        /// Checks a token request's form before the client is authenticated, as a provider that parses the request
+        /// first does (GOV.UK: `grant_type`, then `redirect_uri`, then `code`); a returned answer refuses it.
+        public var checkTokenFormBeforeClientAuthentication: (@Sendable ([String: String]) -> (status: Int, error: String, description: String)?)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an
         /// requested `acr_values`).
         public var idTokenClaims: (@Sendable ([String: String]) -> [String: JSONValue])?
@@ -112,8 +115,10 @@ public enum ClientAuthenticationFailure: String, Error, Sendable, CaseIterable {
     case noAuthentication = "no client authentication"
     /// The request used a method the provider does not accept (for example `client_secret_basic`).
     case unsupportedMethod = "unsupported authentication method"
-    /// No registered client has that id.
+    /// No registered client has that id (`client_id`, or the Basic credentials' user).
     case unknownClient = "unknown client"
+    /// A client assertion's `iss`/`sub` names no registered key-based client.
+    case unknownAssertionClient = "unknown client in assertion"
     /// The client secret is wrong.
     case wrongSecret = "wrong secret"
     /// A `private_key_jwt` client sent no assertion.

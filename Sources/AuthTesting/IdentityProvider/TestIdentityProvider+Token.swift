@@ -23,6 +23,9 @@ extension TestIdentityProvider {
             case .failure(let failure): return tokenEndpointDPoPError(failure, url: url)
             }
         }
+        if let refusal = configuration.quirks.checkTokenFormBeforeClientAuthentication?(form) {
+            return oauthError(refusal.error, description: refusal.description, status: refusal.status, url: url)
+        }
         let client: Client
         switch authenticateClient(request, form: form) {
         case .success(let authenticated): client = authenticated
