@@ -186,6 +186,7 @@ echo "emulators-http: every provider's login page works in Chromium (screenshots
 planted="$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null || echo 0)"
 tmp="${TMPDIR:-/tmp}"
 for pid in $(seq $((planted + 1)) $((planted + 40))); do mkdir -m 0777 "$tmp/auth-cli-emulate-$pid" 2>/dev/null || true; done
+kill "$emulator_pid" 2>/dev/null || true  # the emulators served above are done with
 "$emulator" emulate oidc --port 0 > "$work/private.out" 2>&1 &
 emulator_pid=$!
 for _ in $(seq 1 150); do grep -q "^ready" "$work/private.out" 2>/dev/null && break; sleep 0.1; done
