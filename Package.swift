@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "AuthSchibsted", targets: ["AuthSchibsted"]),
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
+        .library(name: "AuthGoogle", targets: ["AuthGoogle"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         // Opt-in layers for apps migrating from a vendor SDK: the vendor's names over the provider, app defaults.
         .library(name: "GrabCompat", targets: ["GrabCompat"]),
@@ -123,9 +124,10 @@ let package = Package(
         .target(name: "AuthSchibsted", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthGoogle", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle"],
             swiftSettings: strictSettings
         ),
 
@@ -373,6 +375,7 @@ let package = Package(
         ),
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGoogleTests", dependencies: ["AuthGoogle", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(

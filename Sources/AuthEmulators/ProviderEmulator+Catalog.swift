@@ -28,6 +28,7 @@ extension ProviderEmulator {
         "schibsted": { schibsted(clock: $0) },
         "uber": { uber(clock: $0) },
         "grab": { grab(clock: $0) },
+        "google": { google(clock: $0) },
     ]
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One

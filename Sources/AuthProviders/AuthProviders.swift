@@ -5,6 +5,7 @@
 @_exported public import AuthSchibsted
 @_exported public import AuthUber
 @_exported public import AuthGrab
+@_exported public import AuthGoogle
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -19,6 +20,7 @@ extension ProviderRegistry {
         registry.register(SchibstedProvider.self)
         registry.register(UberProvider.self)
         registry.register(GrabProvider.self)
+        registry.register(GoogleProvider.self)
         return registry
     }
 }

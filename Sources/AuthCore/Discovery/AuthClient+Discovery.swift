@@ -4,7 +4,8 @@ extension AuthClient {
     /// The provider's endpoints, loaded once and cached.
     ///
     /// For discovery, the document's `issuer` must name the configured issuer under the provider's
-    /// `IDTokenPolicy/issuerComparison` (exactly, by default), and every endpoint must use `https` unless its host
+    /// `IDTokenPolicy/issuerComparison` (exactly, by default; also an `IDTokenPolicy/alternativeIssuers` spelling, or the
+    /// policy's `IDTokenPolicy/issuerTemplate`), and every endpoint must use `https` unless its host
     /// is a loopback address.
     ///
     /// - Throws: `discovery_failed`, `discovery_issuer_mismatch`, `insecure_endpoint`, or a transport error.
@@ -57,7 +58,7 @@ extension AuthClient {
         } catch let error as AuthError {
             throw error.attributed(to: http.providerID)
         }
-        guard policy.issuerMatches(metadata.issuer, expected: issuer.absoluteString) else {
+        guard policy.discoveryIssuerMatches(metadata.issuer, expected: issuer.absoluteString) else {
             throw AuthError(
                 .discoveryIssuerMismatch,
                 "The discovery document names the issuer '\(metadata.issuer)', not '\(issuer.absoluteString)'.",

@@ -88,7 +88,7 @@ package struct IDTokenValidator: Sendable {
         accessToken: Secret?,
         now: Date
     ) throws {
-        guard policy.issuerMatches(claims.issuer, expected: issuer) else {
+        guard policy.tokenIssuerMatches(claims.issuer, expected: issuer, claim: { claims[$0]?.stringValue }) else {
             throw AuthError(.invalidIssuer, "The ID token's issuer '\(claims.issuer)' is not '\(issuer)'.")
         }
         guard claims.audience.contains(clientID) else {

@@ -106,7 +106,11 @@ struct IDTokenVerifier: Sendable {
         let claims = try await verify(idToken, nonce: nil, accessToken: accessToken, metadata: metadata)
         // The issuer is compared as ID tokens are (a provider may ignore one trailing slash: GOV.UK's `iss` has one
         // that an app's configured issuer may lack).
-        guard provider.idTokenPolicy.issuerMatches(claims.issuer, expected: issuer), claims.subject == subject else {
+        // With an issuer template (Microsoft's multi-tenant endpoints), `iss` names the token's own tenant, checked by
+        // `verify` against the token's claim; the signed-in credential keeps the configured issuer.
+        guard provider.idTokenPolicy.tokenIssuerMatches(claims.issuer, expected: issuer, claim: { claims[$0]?.stringValue }),
+            claims.subject == subject
+        else {
             throw AuthError(
                 .subjectMismatch,
                 "The refreshed ID token names another user or issuer than the signed-in one.",

@@ -66,7 +66,9 @@ extension AuthClient {
         policy: IDTokenPolicy
     ) async throws -> (String?, String?) {
         func refuse(_ reason: String) -> AuthError { AuthError(.invalidLogoutToken, "The logout token \(reason).") }
-        guard let issuer = claims["iss"]?.stringValue, policy.issuerMatches(issuer, expected: metadata.issuer) else {
+        guard let issuer = claims["iss"]?.stringValue,
+            policy.tokenIssuerMatches(issuer, expected: metadata.issuer, claim: { claims[$0]?.stringValue })
+        else {
             throw refuse("is not from the provider's issuer")
         }
         let audiences: [String]

@@ -69,6 +69,10 @@ extension TestIdentityProvider {
         /// Checks a token request's form before the client is authenticated, as a provider that parses the request
         /// first does (GOV.UK: `grant_type`, then `redirect_uri`, then `code`); a returned answer refuses it.
         public var checkTokenFormBeforeClientAuthentication: (@Sendable ([String: String]) -> (status: Int, error: String, description: String)?)?
+        /// Whether a code exchange comes with a refresh token, from its authorization request's parameters (Google:
+        /// only with `access_type=offline`); `nil`: as `Configuration/refreshTokenRequiresScope` says. Called once per
+        /// redeemed code.
+        public var issuesRefreshToken: (@Sendable (_ authorization: [String: String]) -> Bool)?
         /// Extra ID token claims, from the authorization request's parameters (for example `amr` for an
         /// requested `acr_values`).
         public var idTokenClaims: (@Sendable ([String: String]) -> [String: JSONValue])?

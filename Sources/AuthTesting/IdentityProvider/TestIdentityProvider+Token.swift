@@ -71,7 +71,8 @@ extension TestIdentityProvider {
         return tokenResponse(
             client: client, scope: issued.scope, family: family, nonce: issued.nonce,
             includeRefresh: configuration.issuesRefreshTokens
-                && configuration.refreshTokenRequiresScope.map { issued.scope.split(separator: " ").contains(Substring($0)) } ?? true,
+                && configuration.refreshTokenRequiresScope.map { issued.scope.split(separator: " ").contains(Substring($0)) } ?? true
+                && configuration.quirks.issuesRefreshToken?(issued.parameters) ?? true,
             url: url
         )
     }
