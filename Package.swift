@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "AuthOneLogin", targets: ["AuthOneLogin"]),
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthGoogle", targets: ["AuthGoogle"]),
+        .library(name: "AuthMicrosoft", targets: ["AuthMicrosoft"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         // Opt-in layers for apps migrating from a vendor SDK: the vendor's names over the provider, app defaults.
         .library(name: "GrabCompat", targets: ["GrabCompat"]),
@@ -125,9 +126,10 @@ let package = Package(
         .target(name: "AuthOneLogin", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGoogle", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthMicrosoft", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft"],
             swiftSettings: strictSettings
         ),
 
@@ -376,6 +378,7 @@ let package = Package(
         .testTarget(name: "AuthOIDCTests", dependencies: ["AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGoogleTests", dependencies: ["AuthGoogle", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthMicrosoftTests", dependencies: ["AuthMicrosoft", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(

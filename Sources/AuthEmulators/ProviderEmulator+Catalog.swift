@@ -29,6 +29,7 @@ extension ProviderEmulator {
         "uber": { uber(clock: $0) },
         "grab": { grab(clock: $0) },
         "google": { google(clock: $0) },
+        "microsoft": { microsoft(clock: $0) },
     ]
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One

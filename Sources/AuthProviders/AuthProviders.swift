@@ -6,6 +6,7 @@
 @_exported public import AuthUber
 @_exported public import AuthGrab
 @_exported public import AuthGoogle
+@_exported public import AuthMicrosoft
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -21,6 +22,7 @@ extension ProviderRegistry {
         registry.register(UberProvider.self)
         registry.register(GrabProvider.self)
         registry.register(GoogleProvider.self)
+        registry.register(MicrosoftProvider.self)
         return registry
     }
 }
