@@ -164,10 +164,13 @@ public struct GoogleProvider: AuthProvider {
     /// parameter is only a hint a user can edit, the claim is signed by Google
     /// (https://developers.google.com/identity/openid-connect/openid-connect#hd-param).
     ///
+    /// The engine applies it to sign-ins, device sign-ins, imported tokens and `verifyIDToken` alike; without an ID
+    /// token there is no signed `hd`, so a restricted provider refuses.
+    ///
     /// - Throws: `google_hosted_domain_mismatch`; nothing is stored then.
-    public func validate(_ result: SignInResult, for request: SignInContext) throws {
+    public func validateIdentity(_ claims: IDTokenClaims?) throws {
         guard let hostedDomain else { return }
-        let claimed = result.idTokenClaims?["hd"]?.stringValue?.lowercased()
+        let claimed = claims?["hd"]?.stringValue?.lowercased()
         guard let claimed, !claimed.isEmpty else {
             throw AuthError(
                 .googleHostedDomainMismatch,

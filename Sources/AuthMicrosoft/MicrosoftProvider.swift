@@ -179,11 +179,12 @@ public struct MicrosoftProvider: AuthProvider {
     public func authorizationParameters(for request: SignInContext) -> [String: String] { additionalParameters }
 
     /// The tenant rules: `organizations` refuses the personal-accounts tenant, `consumers` accepts only it, a tenant
-    /// id accepts only itself, and ``allowedTenants`` narrows each.
+    /// id accepts only itself, and ``allowedTenants`` narrows each. The engine applies them to sign-ins, device
+    /// sign-ins, imported tokens and `verifyIDToken` alike.
     ///
     /// - Throws: `microsoft_tenant_not_allowed`; nothing is stored then.
-    public func validate(_ result: SignInResult, for request: SignInContext) throws {
-        guard let tid = result.idTokenClaims?["tid"]?.stringValue?.lowercased(), !tid.isEmpty else {
+    public func validateIdentity(_ claims: IDTokenClaims?) throws {
+        guard let tid = claims?["tid"]?.stringValue?.lowercased(), !tid.isEmpty else {
             if tenant == .common, allowedTenants == nil { return }
             throw refusal("The ID token has no 'tid' claim, so its tenant cannot be checked.")
         }

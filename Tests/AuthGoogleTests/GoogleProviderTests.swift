@@ -125,6 +125,25 @@ struct GoogleProviderTests {
         #expect(await harness.storage.isEmpty)
     }
 
+    @Test("Hostile: another domain's genuine tokens are refused by a hosted_domain client on every path — a backend's verifyIDToken and imported tokens — as by a sign-in; nothing stored")
+    func hostedDomainOnEveryPath() async throws {
+        // A client without the restriction signs in a user of another Workspace domain: genuine Google tokens.
+        let open = try harness()
+        await open.idp.update { $0.idTokenClaimOverrides["hd"] = "attacker.example" }
+        let credential = try await signIn(open).1.credential
+        let idToken = try #require(credential.idToken)
+
+        let restricted = try harness(hostedDomain: "example.com")
+        let verified = await #expect(throws: AuthError.self) { _ = try await restricted.client.verifyIDToken(idToken) }
+        #expect(verified?.code == .googleHostedDomainMismatch)
+        let tokens = TokenResponse(accessToken: credential.accessToken, idToken: idToken)
+        let imported = await #expect(throws: AuthError.self) { _ = try await restricted.client.importTokens(tokens) }
+        #expect(imported?.code == .googleHostedDomainMismatch)
+        #expect(await restricted.storage.isEmpty)
+        // The same tokens pass where no domain is required.
+        _ = try await open.client.verifyIDToken(idToken)
+    }
+
     @Test("A token without hd (a consumer account) is refused when hosted_domain is set, even '*'", arguments: ["example.com", "*"])
     func missingHostedDomainRefused(domain: String) async throws {
         let harness = try harness(hostedDomain: domain)

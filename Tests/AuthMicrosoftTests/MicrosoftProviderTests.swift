@@ -157,6 +157,23 @@ struct MicrosoftProviderTests {
         #expect(await harness.storage.isEmpty)
     }
 
+    @Test("Hostile: a token from a tenant outside allowed_tenants is refused on every path — a backend's verifyIDToken and imported tokens — as by a sign-in; nothing stored")
+    func tenantRulesOnEveryPath() async throws {
+        let open = try harness()
+        let credential = try await signIn(open).credential
+        let idToken = try #require(credential.idToken)
+
+        let restricted = try harness(allowedTenants: [Self.other])
+        let verified = await #expect(throws: AuthError.self) { _ = try await restricted.client.verifyIDToken(idToken) }
+        #expect(verified?.code == .microsoftTenantNotAllowed)
+        let imported = await #expect(throws: AuthError.self) {
+            _ = try await restricted.client.importTokens(TokenResponse(accessToken: credential.accessToken, idToken: idToken))
+        }
+        #expect(imported?.code == .microsoftTenantNotAllowed)
+        #expect(await restricted.storage.isEmpty)
+        _ = try await open.client.verifyIDToken(idToken)
+    }
+
     @Test("organizations: a work account signs in; a personal account is refused by the service and, if a token came, by the client")
     func organizations() async throws {
         _ = try await signIn(try harness(tenant: "organizations"))

@@ -20,6 +20,7 @@ extension AuthClient {
             }
             let metadata = try await metadata()
             let claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
+            try provider.validateIdentity(claims)
             let credential = makeCredential(from: tokens, claims: claims, issuer: metadata.issuer)
             try await store(credential)
             log(.info, "signin.imported", "Signed in with imported tokens.")

@@ -132,6 +132,7 @@ extension AuthClient {
             subject = info.subject
             log(.notice, "device.no_id_token", "The provider sent no ID token for the device sign-in; the subject comes from user info.")
         }
+        try provider.validateIdentity(claims)
         var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer, dpopKey: dpopKey)
         if let subject { credential.subject = subject }
         try await store(credential)

@@ -8,7 +8,7 @@ extension AuthClient {
     /// never from the token's own `jku`/`jwk`/`x5c`); the algorithm must be pinned by the provider's
     /// ``IDTokenPolicy``; `iss` must name the provider's issuer, `aud` this client (no untrusted extra audience),
     /// `azp` this client when present; `exp`, `iat` and `nbf` are checked with the policy's clock skew against the
-    /// client's clock.
+    /// client's clock; and the provider's ``AuthProvider/validateIdentity(_:)`` (Google's `hd`, Microsoft's tenant).
     ///
     /// What a sign-in also checks and this cannot: `at_hash` (no access token comes with it), `max_age`, `acr` and
     /// `prompt=login` (no request of this client asked for them: check ``IDTokenClaims`` yourself), and that the token
@@ -23,7 +23,9 @@ extension AuthClient {
     public func verifyIDToken(_ idToken: Secret, nonce: String? = nil) async throws -> IDTokenClaims {
         do {
             let metadata = try await metadata()
-            return try await idTokenVerifier.verify(idToken, nonce: nonce, accessToken: nil, metadata: metadata)
+            let claims = try await idTokenVerifier.verify(idToken, nonce: nonce, accessToken: nil, metadata: metadata)
+            try provider.validateIdentity(claims)  // who may sign in at all: a Workspace domain, a tenant
+            return claims
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
         }

@@ -63,6 +63,14 @@ public protocol AuthProvider: Sendable {
     ///
     /// - Throws: an ``AuthError`` (typically `provider_validation_failed`); nothing is stored then.
     func validate(_ result: SignInResult, for request: SignInContext) throws
+    /// Who may sign in at all, from the validated ID token's claims (`nil` when the provider issued no ID token):
+    /// for example Google's Workspace domain (`hd`) or Microsoft's tenant (`tid`). Unlike ``validate(_:for:)``, which
+    /// checks what one authorization request asked for, the engine applies this to every way an identity arrives —
+    /// a sign-in, a device sign-in, imported tokens and ``AuthClient/verifyIDToken(_:nonce:)`` — so no path lets
+    /// another domain or tenant in. Default: anyone the ID token checks accept.
+    ///
+    /// - Throws: an ``AuthError``; nothing is stored then, and `verifyIDToken` throws it.
+    func validateIdentity(_ claims: IDTokenClaims?) throws
 }
 
 extension AuthProvider {
@@ -82,6 +90,8 @@ extension AuthProvider {
     public func tokenRequestParameters(for grant: TokenGrant) -> [String: String] { [:] }
     /// No extra checks.
     public func validate(_ result: SignInResult, for request: SignInContext) throws {}
+    /// Anyone the ID token checks accept.
+    public func validateIdentity(_ claims: IDTokenClaims?) throws {}
     /// Unchanged.
     public func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata { metadata }
 }

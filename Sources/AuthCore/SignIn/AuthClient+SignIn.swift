@@ -183,6 +183,7 @@ extension AuthClient {
     func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> Session {
         let result = try await exchange(code: code, pending: pending, metadata: metadata)
         try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
+        try provider.validateIdentity(result.idTokenClaims)
         try provider.validate(result, for: pending.context(metadata: metadata))
         var credential = makeCredential(
             from: result.tokens, claims: result.idTokenClaims, issuer: metadata.issuer, dpopKey: pending.dpopKey
