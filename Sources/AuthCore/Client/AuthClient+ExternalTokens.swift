@@ -21,7 +21,11 @@ extension AuthClient {
             let metadata = try await metadata()
             let claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
             try provider.validateIdentity(claims)
-            let credential = makeCredential(from: tokens, claims: claims, issuer: metadata.issuer)
+            var credential = makeCredential(from: tokens, claims: claims, issuer: metadata.issuer)
+            try await resolveIdentity(
+                into: &credential,
+                IdentityContext(grant: .imported, tokens: tokens, idTokenClaims: claims, authorizationResponse: [:], metadata: metadata, http: providerHTTP)
+            )
             try await store(credential)
             log(.info, "signin.imported", "Signed in with imported tokens.")
             await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))

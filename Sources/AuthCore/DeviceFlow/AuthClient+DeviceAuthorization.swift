@@ -135,6 +135,13 @@ extension AuthClient {
         try provider.validateIdentity(claims)
         var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer, dpopKey: dpopKey)
         if let subject { credential.subject = subject }
+        try await resolveIdentity(
+            into: &credential,
+            IdentityContext(
+                grant: .deviceCode, tokens: tokens, idTokenClaims: claims, authorizationResponse: [:],
+                metadata: authorization.metadata, http: providerHTTP
+            )
+        )
         try await store(credential)
         log(.info, "signin.completed", "Signed in on the device.", ["expires_in": tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))

@@ -71,6 +71,13 @@ public protocol AuthProvider: Sendable {
     ///
     /// - Throws: an ``AuthError``; nothing is stored then, and `verifyIDToken` throws it.
     func validateIdentity(_ claims: IDTokenClaims?) throws
+    /// The user's identity where the ID token does not (fully) give it, once a sign-in's tokens passed every other
+    /// check and before anything is stored: GitHub reads its user API with the new access token; Apple keeps the name
+    /// it posts only on a user's first sign-in. Called for sign-ins, device sign-ins and imported tokens. Default:
+    /// `nil`, the ID token's claims are the identity.
+    ///
+    /// - Throws: an ``AuthError`` to refuse the user (GitHub without a verified email); nothing is stored then.
+    func resolveIdentity(_ context: IdentityContext) async throws -> ProviderIdentity?
 }
 
 extension AuthProvider {
@@ -92,6 +99,8 @@ extension AuthProvider {
     public func validate(_ result: SignInResult, for request: SignInContext) throws {}
     /// Anyone the ID token checks accept.
     public func validateIdentity(_ claims: IDTokenClaims?) throws {}
+    /// No identity beyond the ID token.
+    public func resolveIdentity(_ context: IdentityContext) async throws -> ProviderIdentity? { nil }
     /// Unchanged.
     public func completedMetadata(_ metadata: ProviderMetadata) -> ProviderMetadata { metadata }
 }

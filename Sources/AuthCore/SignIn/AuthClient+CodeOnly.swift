@@ -17,7 +17,7 @@ extension AuthClient {
     /// redeems codes. Nothing is stored.
     public func completeAuthorization(redirect: URL) async throws -> AuthorizationCodeResult {
         do {
-            let (pending, _, code) = try await validateRedirect(redirect)
+            let (pending, _, code, _) = try await validateRedirect(redirect)
             log(.info, "authorization.completed", "Authorization code received for a backend exchange.")
             return AuthorizationCodeResult(code: code, codeVerifier: pending.codeVerifier, redirectURI: pending.redirectURI)
         } catch let error as AuthError {

@@ -168,8 +168,8 @@ extension AuthClient {
 
     private func completeSignInOperation(redirect: URL) async throws -> Session {
         do {
-            let (pending, metadata, code) = try await validateRedirect(redirect)
-            return try await finishSignIn(code: code, pending: pending, metadata: metadata)
+            let (pending, metadata, code, response) = try await validateRedirect(redirect)
+            return try await finishSignIn(code: code, pending: pending, metadata: metadata, response: response.parameters)
         } catch let error as AuthError {
             let attributed = error.attributed(to: provider.id)
             log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
@@ -180,13 +180,20 @@ extension AuthClient {
     /// Exchanges the code, checks the result, stores the credential and returns its session: the token endpoint,
     /// then the ID token verifier (the token's own checks, then what the app asked of the authentication), then the
     /// provider's own rules, then storage.
-    func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> Session {
+    func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata, response: [String: String]) async throws -> Session {
         let result = try await exchange(code: code, pending: pending, metadata: metadata)
         try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
         try provider.validateIdentity(result.idTokenClaims)
         try provider.validate(result, for: pending.context(metadata: metadata))
         var credential = makeCredential(
             from: result.tokens, claims: result.idTokenClaims, issuer: metadata.issuer, dpopKey: pending.dpopKey
+        )
+        try await resolveIdentity(
+            into: &credential,
+            IdentityContext(
+                grant: .authorizationCode, tokens: result.tokens, idTokenClaims: result.idTokenClaims,
+                authorizationResponse: response, metadata: metadata, http: providerHTTP
+            )
         )
         credential.accountName = pending.options.accountName
         try await store(credential)
@@ -197,7 +204,7 @@ extension AuthClient {
 
     /// Finds the pending sign-in a redirect answers (by its `state`, consumed once) and runs
     /// ``checkResponse(_:redirect:pending:metadata:)``; returns the pending sign-in, its metadata and the code.
-    func validateRedirect(_ redirect: URL) async throws -> (PendingSignIn, ProviderMetadata, Secret) {
+    func validateRedirect(_ redirect: URL) async throws -> (PendingSignIn, ProviderMetadata, Secret, AuthorizationResponse) {
         let response = try AuthorizationResponse(parsing: redirect)
         let pending: PendingSignIn
         if let state = response.state, !state.isEmpty {
@@ -219,7 +226,7 @@ extension AuthClient {
         }
         let metadata: ProviderMetadata
         if let known = pending.metadata { metadata = known } else { metadata = try await self.metadata() }
-        return (pending, metadata, try checkResponse(response, redirect: redirect, pending: pending, metadata: metadata))
+        return (pending, metadata, try checkResponse(response, redirect: redirect, pending: pending, metadata: metadata), response)
     }
 
     /// The checks every redirect passes once its pending sign-in is known: the exact redirect URI, RFC 9207
@@ -310,6 +317,20 @@ extension AuthClient {
             updatedAt: now,
             dpopKey: dpopKey
         )
+    }
+
+    /// Asks the provider for the identity its ID token does not give (``AuthProvider/resolveIdentity(_:)``) and
+    /// records it in `credential`: the subject when the ID token gave none (a differing one is refused), the profile.
+    func resolveIdentity(into credential: inout Credential, _ context: IdentityContext) async throws {
+        guard let identity = try await provider.resolveIdentity(context) else { return }
+        guard !identity.subject.isEmpty else {
+            throw AuthError(.missingClaim, "The provider's identity has no user id.", providerID: provider.id)
+        }
+        if let subject = credential.subject, subject != identity.subject {
+            throw AuthError(.subjectMismatch, "The provider's identity names another user than the ID token.", providerID: provider.id)
+        }
+        credential.subject = identity.subject
+        credential.profile = identity.profile.isEmpty ? nil : identity.profile
     }
 
     /// Stores `credential` under its storage key; a storage failure that is not an ``AuthError`` becomes `storage_failed`.

@@ -126,7 +126,7 @@ extension AuthClient {
                 _ = try PKCE(verifier: verifier)  // a verifier RFC 7636 §4.1 would refuse never reaches the provider
                 let metadata = try await self.metadata()
                 let code = try self.checkResponse(response, redirect: redirect, pending: pending, metadata: metadata)
-                return try await self.finishSignIn(code: code, pending: pending, metadata: metadata)
+                return try await self.finishSignIn(code: code, pending: pending, metadata: metadata, response: response.parameters)
             } catch let error as AuthError {
                 let attributed = error.attributed(to: self.provider.id)
                 self.log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])

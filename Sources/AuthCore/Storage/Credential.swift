@@ -28,6 +28,9 @@ public struct Credential: Sendable, Codable, Hashable {
     /// verified ID token info). Never secrets. They belong to the ID token they were written with: a refresh that
     /// brings a new ID token drops them.
     public var annotations: [String: String]?
+    /// What the provider said about the user beyond the ID token (``ProviderIdentity/profile``: GitHub's login and
+    /// verified email, the name Apple sends only once). Never secrets. Kept across refreshes.
+    public var profile: [String: String]?
     /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
     /// proof signed by it, and a refresh keeps it.
     package var dpopKey: DPoPKey?

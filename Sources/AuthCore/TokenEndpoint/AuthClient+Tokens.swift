@@ -97,6 +97,7 @@ extension AuthClient {
             var updated = makeCredential(from: tokens, claims: claims, issuer: current.issuer, dpopKey: current.dpopKey)
             updated.subject = current.subject
             updated.accountName = current.accountName
+            updated.profile = current.profile
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.idToken = tokens.idToken ?? current.idToken
             if tokens.idToken == nil { updated.annotations = current.annotations }
