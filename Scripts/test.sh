@@ -36,8 +36,8 @@ grep -qE "Test run with [0-9]+ tests in [0-9]+ suites passed" /tmp/swift-test.lo
   || { tail -60 /tmp/swift-test.log; echo "swift test failed" >&2; exit 1; }
 # The trait-gated suites compile to nothing without their traits: make sure they ran.
 for suite in "Tracing and metrics (AuthObservability)" "AsyncHTTPClientTransport against a hostile server over real HTTP" \
-  "issue 24: web sign-in for Hummingbird (AuthHummingbird), in-memory store" \
-  "issue 24: web sign-in across instances with PostgreSQL (PostgresWebSessionStore)"; do
+  "web sign-in for Hummingbird (AuthHummingbird), in-memory store" \
+  "web sign-in across instances with PostgreSQL (PostgresWebSessionStore)"; do
   grep -qF "Suite \"$suite\" passed" /tmp/swift-test.log || { echo "the suite '$suite' did not run" >&2; exit 1; }
 done
 

@@ -89,7 +89,7 @@ private struct HostileServer {
 
 @Suite("AsyncHTTPClientTransport against a hostile server over real HTTP")
 struct AsyncHTTPClientTransportTests {
-    @Test("issue 28 item 2: an answer arrives with its status and headers")
+    @Test("an answer arrives with its status and headers")
     func ok() async throws {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
@@ -100,7 +100,7 @@ struct AsyncHTTPClientTransportTests {
         try await server.channel.close()
     }
 
-    @Test("issue 28 item 2: a redirect is returned, never followed; a shared client that follows is refused")
+    @Test("a redirect is returned, never followed; a shared client that follows is refused")
     func redirects() async throws {
         let server = try await HostileServer.start()
         let own = AsyncHTTPClientTransport()
@@ -116,7 +116,7 @@ struct AsyncHTTPClientTransportTests {
         try await server.channel.close()
     }
 
-    @Test("issue 28 item 2: a body over the cap is abandoned while it arrives (response_too_large)")
+    @Test("a body over the cap is abandoned while it arrives (response_too_large)")
     func bodyCap() async throws {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
@@ -128,7 +128,7 @@ struct AsyncHTTPClientTransportTests {
         try await server.channel.close()
     }
 
-    @Test("issue 28 item 2: one deadline covers the whole exchange — a silent server and a dripping body both time out")
+    @Test("one deadline covers the whole exchange — a silent server and a dripping body both time out")
     func deadline() async throws {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()
@@ -145,7 +145,7 @@ struct AsyncHTTPClientTransportTests {
         try await server.channel.close()
     }
 
-    @Test("issue 28 item 2: cancelling the calling task ends the request")
+    @Test("cancelling the calling task ends the request")
     func cancellation() async throws {
         let server = try await HostileServer.start()
         let transport = AsyncHTTPClientTransport()

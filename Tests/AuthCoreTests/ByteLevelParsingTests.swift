@@ -3,7 +3,7 @@ import AuthTesting
 import Foundation
 import Testing
 
-/// The byte-level rewrites of issue 26 (redirect matching and parsing, query building, one CSPRNG draw, the
+/// The byte-level rewrites (redirect matching and parsing, query building, one CSPRNG draw, the
 /// pending-request sweep, level-gated logging) keep every rule of the Foundation-based code they replaced.
 @Suite("Byte-level redirects, queries and secrets")
 struct ByteLevelParsingTests {

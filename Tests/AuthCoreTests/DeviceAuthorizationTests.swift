@@ -25,7 +25,7 @@ private actor LockedIntervals {
     func append(_ interval: Duration) -> Int { all.append(interval); return all.count }
 }
 
-@Suite("issue 25 item 1: the device authorization grant (RFC 8628) in the engine")
+@Suite("the device authorization grant (RFC 8628) in the engine")
 struct DeviceAuthorizationTests {
     private func fixture(_ script: PollScript) -> Fixture {
         var options = AuthClient.Options()

@@ -3,7 +3,7 @@ import AuthTesting
 import Foundation
 import Testing
 
-@Suite("issue 24: a sign-in started by one instance completes on another (PendingSignIn)")
+@Suite("a sign-in started by one instance completes on another (PendingSignIn)")
 struct ResumableSignInTests {
     /// A second client (another instance of the same web app) over the same provider and storage.
     private func secondInstance(of fixture: Fixture) -> AuthClient {

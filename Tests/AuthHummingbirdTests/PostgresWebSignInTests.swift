@@ -73,7 +73,7 @@ private enum Database {
     }
 }
 
-@Suite("issue 24: web sign-in across instances with PostgreSQL (PostgresWebSessionStore)", .serialized, .enabled(if: Database.configured || Database.required))
+@Suite("web sign-in across instances with PostgreSQL (PostgresWebSessionStore)", .serialized, .enabled(if: Database.configured || Database.required))
 struct PostgresWebSignInTests {
     @Test("Started on instance A, completed on instance B; the session works on both; sign-out on A ends it at once on A and on B within the session cache's 2 s")
     func acrossInstances() async throws {

@@ -9,7 +9,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 
-@Suite("issue 24: web sign-in for Hummingbird (AuthHummingbird), in-memory store")
+@Suite("web sign-in for Hummingbird (AuthHummingbird), in-memory store")
 struct WebSignInTests {
     /// Login → the provider → the callback, with `jar` as the browser's cookies; returns the callback's response.
     @discardableResult

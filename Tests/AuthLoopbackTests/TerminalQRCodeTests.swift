@@ -6,7 +6,7 @@ import Testing
 /// The encoder against a reference: SHA-256 of each symbol's modules (rows of 0/1 joined by newlines) as the Python
 /// `qrcode` package (8.x, byte mode, level L, the same mask) produces them. Versions 3, 6 (two blocks), 9 (version
 /// information) and 10 (16-bit length, blocks of two sizes).
-@Suite("issue 25 item 2: a terminal QR code of verification_uri_complete")
+@Suite("a terminal QR code of verification_uri_complete")
 struct TerminalQRCodeTests {
     private static let texts = [
         "http://127.0.0.1:8775/o/device/?user_code=H58QIJ41",

@@ -54,7 +54,7 @@ struct ObservabilityInstrumentationTests {
         return Harness(idp: idp, tracer: tracer, metrics: metrics, recorder: recorder, client: client)
     }
 
-    @Test("issue 28 item 3: a span per sign-in, exchange, refresh, revocation and back-channel request, nested; counters and timers; no secret in any attribute")
+    @Test("a span per sign-in, exchange, refresh, revocation and back-channel request, nested; counters and timers; no secret in any attribute")
     func spansAndMetrics() async throws {
         let harness = harness()
         let session = try await harness.client.signIn(with: HeadlessUserAgent(transport: harness.idp.transport))

@@ -24,7 +24,7 @@ private struct StandardProvider: AuthProvider {
 
 /// The HTTP emulators' login page and faults, driven through the identity provider's handler (the same code
 /// `auth-emulator emulate` serves; Scripts/emulators-http.sh drives it over real HTTP).
-@Suite("issue 23: the emulators' login page, faults, and serving at another origin")
+@Suite("the emulators' login page, faults, and serving at another origin")
 struct InteractiveLoginTests {
     private let origin = URL(string: "http://127.0.0.1:8799")!
 

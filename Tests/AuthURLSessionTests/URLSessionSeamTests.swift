@@ -39,7 +39,7 @@ private func provider() -> OpenIDProvider {
         scopes: ["openid", "email", "offline_access"]))
 }
 
-@Suite("issue 28 item 1: the HTTPTypes seam, URLSession in its own module, and the migration of URLRequest transports")
+@Suite("the HTTPTypes seam, URLSession in its own module, and the migration of URLRequest transports")
 struct URLSessionSeamTests {
     @Test("A transport written for URLRequest signs in and refreshes after changing only its conformance")
     func legacyTransportSignsIn() async throws {

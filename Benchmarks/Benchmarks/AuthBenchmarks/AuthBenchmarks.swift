@@ -45,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
         }
 
         // Ours and the raw verification alternated in one loop and clocked one by one: a burst of load on the shared
-        // VM then slows both alike, and the ratio of the pair is what the goal of issue 26 is about.
+        // VM then slows both alike, and the ratio of the pair is what the goal is about.
         let oursMetric = BenchmarkMetric.custom("ours (ns)", polarity: .prefersSmaller, useScalingFactor: false)
         let rawMetric = BenchmarkMetric.custom("raw (ns)", polarity: .prefersSmaller, useScalingFactor: false)
         let ratioMetric = BenchmarkMetric.custom("ours / raw (‰)", polarity: .prefersSmaller, useScalingFactor: false)
@@ -184,7 +184,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // MARK: 6. Back-channel requests through each transport (issue 28 item 4)
+    // MARK: 6. Back-channel requests through each transport
 
     // A local token endpoint over real HTTP on 127.0.0.1. Each transport sends the same refresh-shaped POST under
     // the engine's default limits; the latency of one request (sequential) and the time of 64 at once.
@@ -227,7 +227,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // MARK: 7. Web sign-in through the HTTP front (issue 24): sign-ins per second, in memory and in PostgreSQL
+    // MARK: 7. Web sign-in through the HTTP front: sign-ins per second, in memory and in PostgreSQL
 
     Benchmark(
         "Web sign-in: completed sign-ins over HTTP (in-memory store)",
@@ -243,7 +243,7 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    // MARK: 8. Every request of a signed-in browser (issue 43): the middleware's cost against the same route bare
+    // MARK: 8. Every request of a signed-in browser: the middleware's cost against the same route bare
 
     // In process (Hummingbird's router test mode: no sockets), so the figures are the middleware's and the route's
     // own; Scripts/web-load.sh measures the same over HTTP with wrk. 1,000 requests per sample.

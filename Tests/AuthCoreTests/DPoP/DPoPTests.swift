@@ -3,7 +3,7 @@ import AuthTesting
 import Foundation
 import Testing
 
-@Suite("issue 25 item 3: DPoP sender-constrained tokens (RFC 9449)")
+@Suite("DPoP sender-constrained tokens (RFC 9449)")
 struct DPoPTests {
     private let dpopHeader = HTTPField.Name("DPoP")!
 
