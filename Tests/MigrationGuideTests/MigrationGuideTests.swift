@@ -148,10 +148,11 @@ struct MigrationGuideTests {
     }
 }
 
-/// The README's Schibsted block, verbatim (`readmeSnippetMatches` compares the two), so it must type-check.
+/// The Schibsted article's block (AuthSchibsted.docc/SigningInWithSchibsted.md), verbatim (`articleSnippetMatches`
+/// compares the two), so it must type-check.
 /// Never called: its client uses the default Keychain/file storage and the real network.
-private func schibstedReadmeSnippet(configuration: ClientConfiguration, url: URL, apiURL: URL, logoutObserver: any UserDelegate) async throws {
-    // --- readme ---
+private func schibstedArticleSnippet(configuration: ClientConfiguration, url: URL, apiURL: URL, logoutObserver: any UserDelegate) async throws {
+    // --- article ---
     let client = SchibstedAccountClient(configuration: configuration)   // the Keychain; the vendor SDK's session is adopted
     let login = try await client.getLoginSession(withMFA: .otp, withSSO: true)   // open login.url in a web session
     // application(_:open:options:) — BankID's {scheme}:/bankId redirect is not a login callback:
@@ -203,27 +204,26 @@ struct MigrationGuideTextTests {
     }
 }
 
-@Suite("README code")
-struct ReadmeCodeTests {
-    /// The lines between `// --- readme ---` and `// --- end ---` in this file.
+@Suite("Provider article code")
+struct ProviderArticleCodeTests {
+    /// The lines between `// --- article ---` and `// --- end ---` in this file.
     private func testLines() throws -> [String] {
         let source = try String(contentsOfFile: #filePath, encoding: .utf8)
         let lines = source.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
-        let start = try #require(lines.firstIndex(of: "// --- readme ---"))
+        let start = try #require(lines.firstIndex(of: "// --- article ---"))
         let end = try #require(lines[start...].firstIndex(of: "// --- end ---"))
         return Array(lines[(start + 1)..<end])
     }
 
-    @Test("The README's Schibsted snippet is the code compiled here, line by line")
-    func readmeSnippetMatches() throws {
-        let readmeURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("README.md")
-        let readme = try String(contentsOf: readmeURL, encoding: .utf8)
-        let section = try #require(readme.range(of: "### Schibsted account (`schibsted`"))
-        let block = try #require(readme[section.upperBound...].range(of: "```swift\nimport SchibstedCompat\n"))
-        let close = try #require(readme[block.upperBound...].range(of: "```"))
-        let readmeLines = readme[block.upperBound..<close.lowerBound].components(separatedBy: "\n")
+    @Test("The Schibsted article's snippet is the code compiled here, line by line")
+    func articleSnippetMatches() throws {
+        let articleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Sources/AuthSchibsted/AuthSchibsted.docc/SigningInWithSchibsted.md")
+        let article = try String(contentsOf: articleURL, encoding: .utf8)
+        let block = try #require(article.range(of: "```swift\nimport SchibstedCompat\n"))
+        let close = try #require(article[block.upperBound...].range(of: "```"))
+        let articleLines = article[block.upperBound..<close.lowerBound].components(separatedBy: "\n")
             .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        #expect(readmeLines == (try testLines()))
+        #expect(articleLines == (try testLines()))
     }
 }
