@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthGoogle", targets: ["AuthGoogle"]),
         .library(name: "AuthMicrosoft", targets: ["AuthMicrosoft"]),
+        .library(name: "AuthSignInWithApple", targets: ["AuthSignInWithApple"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         // Opt-in layers for apps migrating from a vendor SDK: the vendor's names over the provider, app defaults.
         .library(name: "GrabCompat", targets: ["GrabCompat"]),
@@ -59,6 +60,7 @@ let package = Package(
         .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
         .executable(name: "uber-example", targets: ["UberExample"]),
         .executable(name: "grab-example", targets: ["GrabExample"]),
+        .executable(name: "apple-example", targets: ["AppleExample"]),
         .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
@@ -127,9 +129,10 @@ let package = Package(
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGoogle", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthMicrosoft", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthSignInWithApple", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft", "AuthSignInWithApple"],
             swiftSettings: strictSettings
         ),
 
@@ -338,6 +341,10 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "AppleExample", dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/AppleExample",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "UberCompat", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(
             name: "SchibstedExample",
@@ -379,6 +386,9 @@ let package = Package(
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGoogleTests", dependencies: ["AuthGoogle", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthMicrosoftTests", dependencies: ["AuthMicrosoft", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthSignInWithAppleTests", dependencies: ["AuthSignInWithApple", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings
+        ),
         .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(

@@ -7,6 +7,7 @@
 @_exported public import AuthGrab
 @_exported public import AuthGoogle
 @_exported public import AuthMicrosoft
+@_exported public import AuthSignInWithApple
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).
@@ -23,6 +24,7 @@ extension ProviderRegistry {
         registry.register(GrabProvider.self)
         registry.register(GoogleProvider.self)
         registry.register(MicrosoftProvider.self)
+        registry.register(SignInWithAppleProvider.self)
         return registry
     }
 }

@@ -321,6 +321,10 @@ extension AuthClient {
 
     /// Asks the provider for the identity its ID token does not give (``AuthProvider/resolveIdentity(_:)``) and
     /// records it in `credential`: the subject when the ID token gave none (a differing one is refused), the profile.
+    ///
+    /// The profile is merged over the one already stored for the same user (``storedProfile(for:subject:)``), new
+    /// values winning: a provider that says some things only once — Apple posts the user's name on the first sign-in
+    /// only — keeps them across later sign-ins.
     func resolveIdentity(into credential: inout Credential, _ context: IdentityContext) async throws {
         guard let identity = try await provider.resolveIdentity(context) else { return }
         guard !identity.subject.isEmpty else {
@@ -330,7 +334,19 @@ extension AuthClient {
             throw AuthError(.subjectMismatch, "The provider's identity names another user than the ID token.", providerID: provider.id)
         }
         credential.subject = identity.subject
-        credential.profile = identity.profile.isEmpty ? nil : identity.profile
+        var profile = await storedProfile(for: credential, subject: identity.subject)
+        profile.merge(identity.profile) { _, new in new }
+        credential.profile = profile.isEmpty ? nil : profile
+    }
+
+    /// The profile stored with the credential `credential` would replace (same provider, issuer, client and account),
+    /// when that credential belongs to `subject`; empty otherwise. A storage that cannot be read gives none: the sign-in
+    /// then stores what this one said, as before the merge existed.
+    private func storedProfile(for credential: Credential, subject: String) async -> [String: String] {
+        var key = credential
+        key.subject = subject
+        guard let stored = try? await storage.credential(for: key.storageKey), stored.subject == subject else { return [:] }
+        return stored.profile ?? [:]
     }
 
     /// Stores `credential` under its storage key; a storage failure that is not an ``AuthError`` becomes `storage_failed`.

@@ -1,0 +1,2 @@
+// Signs in against the embedded Sign in with Apple emulator (being written).
+print("apple-example")
