@@ -1,8 +1,0 @@
-// Must NOT compile (Scripts/secret-interpolation-check.sh): interpolating a Secret? (OLOidc's
-// `olAuthState.accessToken`) would send `Bearer Optional(Secret(<redacted>))`.
-// The line marked `expected-error` is where the compiler must report the diagnostic that follows the marker.
-public import AuthCore
-
-public func authorizationHeader(_ accessToken: Secret?) -> String {
-    "Bearer \(accessToken)"  // expected-error: ambiguous use of 'appendInterpolation'
-}

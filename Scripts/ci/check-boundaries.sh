@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The module boundaries, checked on the sources and on the built binaries (after `swift build` with the traits):
+# - a provider module imports AuthCore, Foundation, Crypto and HTTPTypes only (never a transport, app support,
+#   AuthApple or another vendor's provider; AuthOIDC, itself held to this rule, for providers built on it), so a
+#   server that selects it by name links no URLSession or Apple code;
+# - AuthCore says nothing of vendor stores, keyed archives or app hand-off (that is AuthAppSupport's);
+# - AuthHummingbird depends on no database driver (PostgreSQL is AuthPostgres');
+# - no file under Sources/ is over 400 lines;
+# - the web sign-in sample (Hummingbird, AsyncHTTPClient, every built-in provider by name) links neither libcurl
+#   nor FoundationNetworking;
+# - the user's auth-cli contains no symbol of the test identity provider or the emulators.
+# Exits non-zero naming every violation.
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+failures=0
+fail() { echo "check-boundaries: $*" >&2; failures=$((failures + 1)); }
+
+# A provider module is one whose sources declare a type (or an extension) conforming to AuthProvider, wherever
+# AuthProvider stands in the conformance list. Its imports, with any attributes and access level, and its target's
+# dependencies in Package.swift are both checked: a dependency links even when nothing imports it.
+allowed_imports="AuthCore Foundation Crypto HTTPTypes AuthOIDC"
+providers=()
+for dir in Sources/*/; do
+  module="$(basename "$dir")"
+  if grep -rqE "^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*((public|package|internal|fileprivate|private|final)\s+)*(struct|class|actor|enum|extension)\s+[A-Za-z_][A-Za-z0-9_.]*(<[^>]*>)?\s*:[^{]*\bAuthProvider\b" "$dir" --include='*.swift'; then
+    providers+=("$module")
+  fi
+done
+[ "${#providers[@]}" -ge 6 ] || fail "found only ${#providers[@]} provider modules (${providers[*]}); the detection is broken"
+violations="$(python3 - "$allowed_imports" "${providers[@]}" <<'PY_IMPORTS'
+import pathlib, re, sys
+allowed = set(sys.argv[1].split())
+# `import X`, `import struct X.Y`, with any attributes (`@_exported`, `@preconcurrency`, `@_documentation(...)`) and
+# any access level before it.
+pattern = re.compile(r"^\s*(?:@[A-Za-z_]+(?:\([^)]*\))?\s+)*(?:(?:public|package|internal|fileprivate|private)\s+)?"
+                     r"import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias|actor)\s+)?([A-Za-z_][A-Za-z0-9_]*)")
+for module in sys.argv[2:]:
+    for path in sorted(pathlib.Path("Sources", module).rglob("*.swift")):
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            match = pattern.match(line)
+            if match and match.group(1) not in allowed - {module}:
+                print(f"provider module {module} imports {match.group(1)} ({path}:{number})")
+PY_IMPORTS
+)"
+[ -z "$violations" ] || fail "$violations; a provider imports AuthCore, Foundation, Crypto and HTTPTypes only (and AuthOIDC, itself held to this rule)"
+manifest="$(swift package dump-package)" || fail "swift package dump-package failed"
+dependency_violations="$(python3 -c '
+import json, sys
+manifest = json.loads(sys.stdin.read())
+providers = set(sys.argv[1:])
+allowed_targets = {"AuthCore", "AuthOIDC"}
+allowed_products = {"Crypto", "HTTPTypes"}
+for target in manifest["targets"]:
+    if target["name"] not in providers:
+        continue
+    for dependency in target["dependencies"]:
+        kind, value = next(iter(dependency.items()))
+        name = value[0]
+        ok = name in allowed_products if kind == "product" else (name in allowed_targets and name != target["name"])
+        if not ok:
+            print(target["name"], "depends on", name, "(" + kind + ")")
+' "${providers[@]}" <<<"$manifest")"
+[ -z "$dependency_violations" ] || fail "Package.swift: $dependency_violations; a provider target depends on AuthCore (and AuthOIDC) only"
+
+if grep -rniE "VendorStore|vendor store|KeyedArchive|keyed.archive|BinaryPropertyList|AppHandoff|app hand-?off|AppCallbackWaiter|adoptVendorSession" \
+  Sources/AuthCore; then
+  fail "AuthCore mentions vendor stores, keyed archives or app hand-off (lines above); they belong in AuthAppSupport"
+fi
+
+if grep -rnE "import PostgresNIO|import PostgresKit" Sources/AuthHummingbird; then
+  fail "AuthHummingbird imports a PostgreSQL driver (lines above); it belongs in AuthPostgres"
+fi
+
+while read -r lines file; do
+  [ "$file" = total ] && continue
+  [ "$lines" -le 400 ] || fail "$file has $lines lines (at most 400)"
+done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
+
+for tool in ldd nm; do command -v "$tool" > /dev/null || fail "$tool is needed (binutils / libc-bin) to check the binaries"; done
+bin="$(swift build --show-bin-path)"
+if [ -x "$bin/web-sign-in" ]; then
+  libraries="$(ldd "$bin/web-sign-in")" || fail "ldd could not read $bin/web-sign-in"
+  if grep -iE "FoundationNetworking|libcurl" <<<"$libraries"; then
+    fail "the web sign-in sample links FoundationNetworking or libcurl (above)"
+  fi
+else
+  fail "$bin/web-sign-in is not built (build with --traits …,PostgresStorage first)"
+fi
+if [ -x "$bin/auth-cli" ]; then
+  # Swift mangles a declaration's module into its symbol: 11AuthTesting, 13AuthEmulators. The same count on
+  # auth-emulator proves the pattern finds them when they are there.
+  symbols() { nm "$1" > "$2" || fail "nm could not read $1"; grep -cE "11AuthTesting|13AuthEmulators|20TestIdentityProvider" "$2" || true; }
+  work="$(mktemp -d)"
+  leaked="$(symbols "$bin/auth-cli" "$work/cli")"
+  [ "$leaked" -eq 0 ] || fail "auth-cli contains $leaked symbols of AuthTesting or AuthEmulators"
+  if [ -x "$bin/auth-emulator" ]; then
+    found="$(symbols "$bin/auth-emulator" "$work/emulator")"
+    [ "$found" -gt 0 ] || fail "the symbol check finds no AuthTesting symbol even in auth-emulator: the pattern is broken"
+  fi
+  rm -rf "$work"
+else
+  fail "$bin/auth-cli is not built"
+fi
+
+[ "$failures" -eq 0 ] || { echo "check-boundaries: $failures violation(s)" >&2; exit 1; }
+echo "check-boundaries: providers (${providers[*]}) import AuthCore/Foundation/Crypto/HTTPTypes only; AuthCore has no app-support code; AuthHummingbird no database driver; no Sources file over 400 lines; web-sign-in links no libcurl; auth-cli no test code"

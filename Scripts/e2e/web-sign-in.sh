@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# The web sign-in sample end to end the provider emulators over HTTP (auth-emulator emulate all), PostgreSQL
+# (Scripts/services/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
+# selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
+# callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
+# Then the security review's attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
+# 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/. Run by
+# Scripts/ci/test.sh after a build with the WebSignIn trait.
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)"
+make_work_dir
+
+if [ -z "${AUTH_PG_PORT:-}" ]; then
+  Scripts/services/postgres.sh start
+  set -a; eval "$(Scripts/services/postgres.sh env)"; set +a
+fi
+browser_python="$(Scripts/browser/setup.sh)"
+# A database of its own, so what the Swift suites left behind cannot hide what this run leaves.
+export AUTH_PG_DATABASE=auth_web_sample
+pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
+pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
+# The security review's finding 5 from outside: another local user, without the generated password, gets no connection
+# (the review's `COPY … TO PROGRAM` needs one), over TCP or otherwise.
+if env -u PGPASSWORD psql -w -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" -d postgres \
+    -c "COPY (SELECT 1) TO PROGRAM 'true'" > "$work/nopassword.out" 2>&1; then
+  fail "PostgreSQL accepted a connection without the password"
+fi
+grep -qi "password" "$work/nopassword.out" || { cat "$work/nopassword.out"; fail "PostgreSQL refused a password-less connection, but not for want of a password"; }
+echo "web-sign-in: PostgreSQL refuses a connection without the password ($(head -1 "$work/nopassword.out" | cut -c1-100))"
+
+port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
+start_background "$work/emulate.out" "$bin/auth-emulator" emulate all --config-dir "$work/emu" \
+  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout"
+wait_for_line "$work/emulate.out" "^ready" --pid "$background_pid" --log "$work/emulate.out"
+account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
+
+AUTH_WEB_ENCRYPTION_KEY="$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
+export AUTH_WEB_ENCRYPTION_KEY
+# Both instances build callbacks on B's origin: the provider sends the browser back to B whichever instance started.
+start_background "$work/b.log" "$bin/web-sign-in" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres
+pid_b=$background_pid
+start_background "$work/a.log" "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" \
+  --emulators-dir "$work/emu" --postgres
+pid_a=$background_pid
+# A third instance on the same store whose sessions last 3 s, for the sealed-expiry check.
+port_c="${AUTH_WEB_PORT_C:-8803}" session_lifetime=3
+start_background "$work/c.log" "$bin/web-sign-in" --port "$port_c" --instance C --session-lifetime "$session_lifetime" \
+  --emulators-dir "$work/emu" --postgres
+pid_c=$background_pid
+for instance in "a $port_a $pid_a" "b $port_b $pid_b" "c $port_c $pid_c"; do
+  read -r name port pid <<< "$instance"
+  wait_for_url "http://127.0.0.1:$port/" --timeout 60 --pid "$pid" --log "$work/$name.log"
+done
+
+providers() {  # JSON: route name -> [display name, username, password]
+  python3 - "$@" <<'PY'
+import json, sys
+names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "uber": "Uber", "onelogin": "OneLogin", "govuk": "GOV.UK One Login"}
+pairs = dict(arg.split("=", 1) for arg in sys.argv[1:])
+print(json.dumps({route: [names[route], user, "emulator-password"] for route, user in pairs.items()}))
+PY
+}
+shots=".build/web-sign-in"
+rm -rf "$shots"
+
+echo "web-sign-in: Grab, started on instance A, completed on instance B"
+"$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_a/" "http://127.0.0.1:$port_b" \
+  "$(providers grab="$(account grab)")" "$shots/across-instances" \
+  || { tail -20 "$work/a.log" "$work/b.log"; fail "signing in across instances failed"; }
+
+echo "web-sign-in: every provider on instance B"
+"$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_b/" "http://127.0.0.1:$port_b" \
+  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
+  "$shots/one-instance" \
+  || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
+
+echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
+EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
+OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
+HALT_COMMAND="Scripts/services/postgres.sh halt" RESUME_COMMAND="Scripts/services/postgres.sh resume" \
+SHORT_LIVED_INSTANCE="http://127.0.0.1:$port_c" SESSION_LIFETIME="$session_lifetime" \
+PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
+  python3 Scripts/e2e/web-attacks.py "http://127.0.0.1:$port_b" "$(account oidc)" \
+  two-browsers concurrent-logout concurrent-refresh backchannel-logout emulator-gate sealed-expiry flood database-outage \
+  instance-killed \
+  || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
+
+left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
+  "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
+[ "$left" = 0 ] || fail "$left sessions or credentials are left in PostgreSQL after every sign-out"
+echo "web-sign-in: every sign-out removed its session and credential from PostgreSQL; screenshots in $shots"
