@@ -85,15 +85,8 @@ public struct GoogleProvider: AuthProvider {
     /// - Throws: `missing_configuration_key` naming `client_id` or `redirect_uri`; `invalid_configuration` for a value
     ///   of the wrong shape.
     public init(configuration: ProviderConfiguration) throws {
-        let clientID = try configuration.requiredString("client_id", providerID: Self.id)
-        let redirectURI = try configuration.requiredURL("redirect_uri", providerID: Self.id)
         let issuer = configuration["issuer"] == nil ? Self.defaultIssuer : try configuration.requiredURL("issuer", providerID: Self.id)
-        var scopes = configuration.scopes("scope") ?? ["openid", "email", "profile"]
-        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
-        let secret = configuration.string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
-        if configuration["parameters"] != nil, configuration.section("parameters") == nil {
-            throw AuthError(.invalidConfiguration, "The configuration key 'parameters' must be a dictionary of strings.", providerID: Self.id)
-        }
+        let client = try configuration.openIDClient(providerID: Self.id, defaultScopes: ["openid", "email", "profile"])
         let domain = configuration.string("hosted_domain").flatMap { $0.isEmpty ? nil : $0 }
         if let domain, domain != "*", domain.contains(where: { $0 == "/" || $0 == "@" || $0.isWhitespace }) {
             throw AuthError(
@@ -102,15 +95,12 @@ public struct GoogleProvider: AuthProvider {
             )
         }
         self.init(
-            client: ClientRegistration(
-                clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
-                authenticationMethod: try configuration.clientAuthenticationMethod(providerID: Self.id), dpop: .never
-            ),
+            client: client,
             hostedDomain: domain,
             offline: configuration.bool("offline") ?? false,
             includeGrantedScopes: configuration.bool("include_granted_scopes") ?? true,
             loginHint: configuration.string("login_hint"),
-            additionalParameters: configuration.stringDictionary("parameters") ?? [:],
+            additionalParameters: try configuration.authorizationParameters(providerID: Self.id),
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,
             issuer: issuer
         )

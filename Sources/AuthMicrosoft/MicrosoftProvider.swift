@@ -132,28 +132,20 @@ public struct MicrosoftProvider: AuthProvider {
     /// - Throws: `missing_configuration_key` naming `client_id` or `redirect_uri`; `invalid_configuration` for a value
     ///   of the wrong shape (see ``init(client:tenant:allowedTenants:additionalParameters:prefersEphemeralWebSession:authority:)``).
     public init(configuration: ProviderConfiguration) throws {
-        let clientID = try configuration.requiredString("client_id", providerID: Self.id)
-        let redirectURI = try configuration.requiredURL("redirect_uri", providerID: Self.id)
+        let client = try configuration.openIDClient(
+            providerID: Self.id, defaultScopes: ["openid", "profile", "email", "offline_access"], defaultMethodWithSecret: .clientSecretPost
+        )
         let authority = configuration["authority"] == nil
             ? Self.defaultAuthority : try configuration.requiredURL("authority", providerID: Self.id)
-        var scopes = configuration.scopes("scope") ?? ["openid", "profile", "email", "offline_access"]
-        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
-        let secret = configuration.string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
-        if configuration["parameters"] != nil, configuration.section("parameters") == nil {
-            throw AuthError(.invalidConfiguration, "The configuration key 'parameters' must be a dictionary of strings.", providerID: Self.id)
-        }
         let tenant = configuration.string("tenant").flatMap { $0.isEmpty ? nil : $0 } ?? "common"
         if tenant.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }) {
             throw AuthError(.invalidConfiguration, "The configuration key 'tenant' must be common, organizations, consumers, a tenant id or a domain.", providerID: Self.id, configurationKey: "tenant")
         }
-        let method = try configuration.clientAuthenticationMethod(providerID: Self.id) ?? (secret == nil ? nil : .clientSecretPost)
         try self.init(
-            client: ClientRegistration(
-                clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes, authenticationMethod: method, dpop: .never
-            ),
+            client: client,
             tenant: Tenant(tenant),
             allowedTenants: configuration.scopes("allowed_tenants").map(Set.init),
-            additionalParameters: configuration.stringDictionary("parameters") ?? [:],
+            additionalParameters: try configuration.authorizationParameters(providerID: Self.id),
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,
             authority: authority
         )

@@ -68,27 +68,17 @@ public struct OpenIDProvider: AuthProvider {
     ///   `invalid_configuration` for a value of the wrong shape.
     public init(configuration: ProviderConfiguration) throws {
         let issuer = try configuration.requiredURL("issuer", providerID: Self.id)
-        let clientID = try configuration.requiredString("client_id", providerID: Self.id)
-        let redirectURI = try configuration.requiredURL("redirect_uri", providerID: Self.id)
-        var scopes = configuration.scopes("scope") ?? ["openid"]
-        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
-        let secret = configuration.string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
-        if configuration["parameters"] != nil, configuration.section("parameters") == nil {
-            throw AuthError(.invalidConfiguration, "The configuration key 'parameters' must be a dictionary of strings.", providerID: Self.id)
-        }
         let signingKey = try configuration.clientSigningKey(providerID: Self.id)
-        let method = try configuration.clientAuthenticationMethod(providerID: Self.id)
-        let dpop = try configuration.dpopUsage(providerID: Self.id)
-        if method == .privateKeyJWT, signingKey == nil {
+        let client = try configuration.openIDClient(
+            providerID: Self.id, defaultScopes: ["openid"], signingKey: signingKey, dpop: try configuration.dpopUsage(providerID: Self.id)
+        )
+        if client.authenticationMethod == .privateKeyJWT, signingKey == nil {
             throw AuthError(.missingConfigurationKey, "token_endpoint_auth_method is private_key_jwt but no private_key, private_key_file or private_key_jwk is configured.", providerID: Self.id)
         }
         self.init(
             issuer: issuer,
-            client: ClientRegistration(
-                clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
-                authenticationMethod: method, signingKey: signingKey, dpop: dpop
-            ),
-            additionalParameters: configuration.stringDictionary("parameters") ?? [:],
+            client: client,
+            additionalParameters: try configuration.authorizationParameters(providerID: Self.id),
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,
             usesSignedRequestObject: configuration.bool("request_object") ?? false
         )

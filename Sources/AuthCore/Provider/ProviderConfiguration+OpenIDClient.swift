@@ -1,0 +1,50 @@
+import Foundation
+
+extension ProviderConfiguration {
+    /// The client registration OpenID Connect providers read alike, so each provider states only its own keys:
+    ///
+    /// | key | meaning |
+    /// |---|---|
+    /// | `client_id` | required |
+    /// | `redirect_uri` | required |
+    /// | `scope` | a space-separated string or an array; `defaultScopes` when absent; `openid` put first when missing |
+    /// | `client_secret` | optional; an empty string means none |
+    /// | `token_endpoint_auth_method` | `client_secret_basic`, `client_secret_post`, `private_key_jwt`, `none` |
+    ///
+    /// - Parameters:
+    ///   - defaultMethodWithSecret: the method when a secret is configured and no method is named (Microsoft's
+    ///     `client_secret_post`); `nil` leaves the engine's default.
+    ///   - signingKey: the client's key for `private_key_jwt`, read by ``clientSigningKey(providerID:)``.
+    ///   - dpop: when tokens are DPoP-bound.
+    /// - Throws: `missing_configuration_key` naming `client_id` or `redirect_uri`; `invalid_configuration` for a value
+    ///   of the wrong shape.
+    package func openIDClient(
+        providerID: ProviderID,
+        defaultScopes: [String],
+        defaultMethodWithSecret: ClientRegistration.AuthenticationMethod? = nil,
+        signingKey: ClientSigningKey? = nil,
+        dpop: DPoPUsage = .never
+    ) throws -> ClientRegistration {
+        let clientID = try requiredString("client_id", providerID: providerID)
+        let redirectURI = try requiredURL("redirect_uri", providerID: providerID)
+        var scopes = self.scopes("scope") ?? defaultScopes
+        if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
+        let secret = string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
+        let method = try clientAuthenticationMethod(providerID: providerID) ?? (secret == nil ? nil : defaultMethodWithSecret)
+        return ClientRegistration(
+            clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
+            authenticationMethod: method, signingKey: signingKey, dpop: dpop
+        )
+    }
+
+    /// The `parameters` key: extra authorization parameters, a dictionary of strings (empty when absent).
+    ///
+    /// - Throws: `invalid_configuration` when it is present but not a dictionary of strings.
+    package func authorizationParameters(providerID: ProviderID) throws -> [String: String] {
+        guard self["parameters"] != nil else { return [:] }
+        guard section("parameters") != nil, let parameters = stringDictionary("parameters") else {
+            throw AuthError(.invalidConfiguration, "The configuration key 'parameters' must be a dictionary of strings.", providerID: providerID, configurationKey: "parameters")
+        }
+        return parameters
+    }
+}
