@@ -30,11 +30,12 @@ extension ProviderEmulator {
         "grab": { grab(clock: $0) },
         "google": { google(clock: $0) },
         "microsoft": { microsoft(clock: $0) },
+        "apple": { apple(clock: $0) },
     ]
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One
     /// Login as a web service sees it).
-    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab"]
+    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab", "apple"]
 
     /// The emulator `name` (one of ``servedEmulatorNames``) served over HTTP at `origin`, or `nil` for another name.
     public static func served(_ name: String, at origin: URL, clock: any WallClock = SystemWallClock()) -> ProviderEmulator? {
@@ -46,6 +47,7 @@ extension ProviderEmulator {
         case "schibsted": schibsted(clock: clock, origin: origin)
         case "uber": uber(clock: clock, origin: origin)
         case "grab": grab(clock: clock, origin: origin)
+        case "apple": apple(clock: clock, origin: origin)
         default: nil
         }
     }
