@@ -109,7 +109,11 @@ AUTH_IT_TRANSPORT=async-http-client swift test --skip-build "${traits[@]}" --fil
 grep -E "Test run with [0-9]+ tests in 1 suite passed" "$logs/integration-ahc.log"
 
 step "every provider example runs against its emulator and exits 0"
-for example in oidc-example grab-example schibsted-example uber-example onelogin-example govuk-example; do
+# Every executable product named *-example, so a new provider's example runs without editing this list.
+examples="$(swift package dump-package | python3 -c 'import json, sys
+print(" ".join(sorted(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"] and p["name"].endswith("-example"))))')"
+[ -n "$examples" ] || fail "no executable product named *-example"
+for example in $examples; do
   swift run --skip-build "$example" > "$logs/$example.log" 2>&1 \
     || { tail -20 "$logs/$example.log"; fail "$example failed"; }
   echo "$example: ok ($(wc -l < "$logs/$example.log") lines)"
