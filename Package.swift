@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AuthGOVUK", targets: ["AuthGOVUK"]),
         .library(name: "AuthGoogle", targets: ["AuthGoogle"]),
         .library(name: "AuthMicrosoft", targets: ["AuthMicrosoft"]),
+        .library(name: "AuthGitHub", targets: ["AuthGitHub"]),
         .library(name: "AuthSignInWithApple", targets: ["AuthSignInWithApple"]),
         .library(name: "AuthProviders", targets: ["AuthProviders"]),
         // Opt-in layers for apps migrating from a vendor SDK: the vendor's names over the provider, app defaults.
@@ -60,6 +61,7 @@ let package = Package(
         .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
         .executable(name: "uber-example", targets: ["UberExample"]),
         .executable(name: "grab-example", targets: ["GrabExample"]),
+        .executable(name: "github-example", targets: ["GitHubExample"]),
         .executable(name: "apple-example", targets: ["AppleExample"]),
         .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
     ],
@@ -129,10 +131,11 @@ let package = Package(
         .target(name: "AuthGOVUK", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGoogle", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthMicrosoft", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthGitHub", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthSignInWithApple", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft", "AuthSignInWithApple"],
+            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft", "AuthGitHub", "AuthSignInWithApple"],
             swiftSettings: strictSettings
         ),
 
@@ -345,6 +348,10 @@ let package = Package(
             name: "AppleExample", dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/AppleExample",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "GitHubExample", dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GitHubExample",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(name: "UberExample", dependencies: ["AuthUber", "UberCompat", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(
             name: "SchibstedExample",
@@ -386,6 +393,7 @@ let package = Package(
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGoogleTests", dependencies: ["AuthGoogle", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthMicrosoftTests", dependencies: ["AuthMicrosoft", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGitHubTests", dependencies: ["AuthGitHub", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthSignInWithAppleTests", dependencies: ["AuthSignInWithApple", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings
         ),

@@ -30,12 +30,13 @@ extension ProviderEmulator {
         "grab": { grab(clock: $0) },
         "google": { google(clock: $0) },
         "microsoft": { microsoft(clock: $0) },
+        "github": { github(clock: $0) },
         "apple": { apple(clock: $0) },
     ]
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One
     /// Login as a web service sees it).
-    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab", "apple"]
+    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab", "github", "apple"]
 
     /// The emulator `name` (one of ``servedEmulatorNames``) served over HTTP at `origin`, or `nil` for another name.
     public static func served(_ name: String, at origin: URL, clock: any WallClock = SystemWallClock()) -> ProviderEmulator? {
@@ -47,6 +48,7 @@ extension ProviderEmulator {
         case "schibsted": schibsted(clock: clock, origin: origin)
         case "uber": uber(clock: clock, origin: origin)
         case "grab": grab(clock: clock, origin: origin)
+        case "github": github(clock: clock, origin: origin)
         case "apple": apple(clock: clock, origin: origin)
         default: nil
         }

@@ -7,6 +7,7 @@
 @_exported public import AuthGrab
 @_exported public import AuthGoogle
 @_exported public import AuthMicrosoft
+@_exported public import AuthGitHub
 @_exported public import AuthSignInWithApple
 
 extension ProviderRegistry {
@@ -24,6 +25,7 @@ extension ProviderRegistry {
         registry.register(GrabProvider.self)
         registry.register(GoogleProvider.self)
         registry.register(MicrosoftProvider.self)
+        registry.register(GitHubProvider.self)
         registry.register(SignInWithAppleProvider.self)
         return registry
     }

@@ -6,13 +6,16 @@ extension TokenEndpoint {
     /// one `use_dpop_nonce` answer is retried with the nonce it brought (RFC 9449 §8). `form` is called once per
     /// attempt, so a client assertion's `jti` is never sent twice.
     ///
+    /// Returns the members of a successful answer, JSON or form-encoded (``TokenResponse/members(of:contentType:)``).
+    ///
     /// - Throws: `dpop_proof_rejected` for `invalid_dpop_proof`, or `use_dpop_nonce` after the retry (or without a
-    ///   usable nonce); the provider HTTP client's errors otherwise.
+    ///   usable nonce); the OAuth error of a 2xx answer that carries one (GitHub's); `invalid_response` for a 2xx body
+    ///   that is neither JSON nor a form; the provider HTTP client's errors otherwise.
     func post(
         _ url: URL,
         dpopKey: DPoPKey?,
         form: () throws -> (parameters: [(String, String)], headers: [String: String])
-    ) async throws -> Data {
+    ) async throws -> [String: JSONValue] {
         var retriedWithNonce = false
         while true {
             let (parameters, headers) = try form()
@@ -41,8 +44,18 @@ extension TokenEndpoint {
             }
             let nonce = response.headerFields[.dpopNonce]
             if dpopKey != nil, let nonce { await dpopNonces.remember(nonce, for: url) }
-            if response.status.kind == .successful { return data }
-            let error = http.error(forStatus: response.status.code, body: data)
+            let contentType = response.headerFields[.contentType]
+            if response.status.kind == .successful {
+                let members = try TokenResponse.members(of: data, contentType: contentType)
+                // An error in a successful answer is still an error, never tokens.
+                if let error = TokenResponse.oauthError(in: members, httpStatus: response.status.code) { throw error.attributed(to: provider.id) }
+                return members
+            }
+            // A form-encoded error body reads as the JSON one would.
+            let errorBody = TokenResponse.isFormEncoded(contentType)
+                ? ((try? TokenResponse.members(of: data, contentType: contentType)).flatMap { try? JSONValue.object($0).jsonData() } ?? data)
+                : data
+            let error = http.error(forStatus: response.status.code, body: errorBody)
             guard dpopKey != nil else { throw error }
             switch error.oauthError {
             case "use_dpop_nonce":
@@ -60,7 +73,7 @@ extension TokenEndpoint {
                     httpStatus: response.status.code
                 )
             case "invalid_dpop_proof":
-                let detail = (try? JSONValue.parseObject(data))?["error_description"]?.stringValue.map { ": " + AuthorizationResponse.plainText($0) } ?? ""
+                let detail = (try? JSONValue.parseObject(errorBody))?["error_description"]?.stringValue.map { ": " + AuthorizationResponse.plainText($0) } ?? ""
                 throw AuthError(
                     .dpopProofRejected,
                     "The token endpoint refused this client's DPoP proof (invalid_dpop_proof)\(detail); nothing was stored.",

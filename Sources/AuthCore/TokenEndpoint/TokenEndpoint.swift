@@ -71,9 +71,9 @@ struct TokenEndpoint: Sendable {
         // Retries happen only where the provider documents them (`ProviderBehavior/tokenRequestRetries`, 0 by default): a code or a
         // rotating refresh token whose response was lost may already be spent, and replaying it blindly would get
         // the whole grant revoked by a provider with reuse detection.
-        let data: Data
+        let members: [String: JSONValue]
         do {
-            data = try await withRetries(provider.behavior.tokenRequestRetries) {
+            members = try await withRetries(provider.behavior.tokenRequestRetries) {
                 try await post(metadata.tokenEndpoint, dpopKey: dpopKey, form: form)
             }
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
@@ -90,7 +90,7 @@ struct TokenEndpoint: Sendable {
             throw unexplained
         }
         do {
-            let tokens = try TokenResponse(json: data, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
+            let tokens = try TokenResponse(members: members, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
             try checkTokenBinding(tokens, dpopKey: dpopKey)
             return tokens
         } catch let error as AuthError {

@@ -54,6 +54,13 @@ public struct TokenResponse: Sendable {
         } catch {
             throw AuthError(.invalidResponse, "The token response is not a JSON object.")
         }
+        try self.init(members: object, tokenTypeWhenAbsent: tokenTypeWhenAbsent)
+    }
+
+    /// Parses a token response's members, however its body was encoded (see ``members(of:contentType:)``).
+    ///
+    /// - Throws: as ``init(json:tokenTypeWhenAbsent:)``.
+    package init(members object: [String: JSONValue], tokenTypeWhenAbsent: String? = nil) throws {
         guard let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw AuthError(.invalidResponse, "The token response has no 'access_token'.")
         }

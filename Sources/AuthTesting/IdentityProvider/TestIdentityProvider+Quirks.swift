@@ -105,9 +105,20 @@ extension TestIdentityProvider {
         /// Serves a provider-specific API on any other path: given the request and the subject of its valid
         /// bearer token (`nil` without one), returns a status and a JSON body, or `nil` for 404.
         public var api: (@Sendable (CapturedRequest, String?) -> (status: Int, body: JSONValue)?)?
+        /// Reshapes every answer of the token and device authorization endpoints (given the request and the endpoint's
+        /// path) before it is sent: GitHub answers form-encoded unless the request accepts JSON, and reports errors with
+        /// HTTP 200 under its own codes. `nil`: sent as made.
+        public var reshapeTokenEndpointAnswer: (@Sendable (_ request: CapturedRequest, _ path: String, _ answer: (Data, HTTPResponse)) -> (Data, HTTPResponse))?
 
         /// No quirks: plain OpenID Connect.
         public init() {}
+    }
+}
+
+extension TestIdentityProvider {
+    /// `answer` as ``Quirks/reshapeTokenEndpointAnswer`` reshapes it (unchanged without that quirk).
+    func reshapedTokenEndpointAnswer(_ request: CapturedRequest, _ path: String, _ answer: (Data, HTTPResponse)) -> (Data, HTTPResponse) {
+        configuration.quirks.reshapeTokenEndpointAnswer?(request, path, answer) ?? answer
     }
 }
 

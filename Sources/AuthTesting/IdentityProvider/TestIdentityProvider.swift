@@ -281,13 +281,13 @@ public actor TestIdentityProvider {
         case paths.jwks where method == "GET": return jwks(url: url)
         case paths.authorize where method == "GET": return authorize(url, path: path)
         case _ where method == "GET" && paths.authorizeAliases.contains(path): return authorize(url, path: path)
-        case paths.token where method == "POST": return token(request, url: url)
+        case paths.token where method == "POST": return reshapedTokenEndpointAnswer(request, path, token(request, url: url))
         case paths.userinfo: return userInfo(request, url: url)
         case paths.endSession where method == "GET": return endSession(url)
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
-        case paths.deviceAuthorization where method == "POST": return deviceAuthorization(request, url: url)
+        case paths.deviceAuthorization where method == "POST": return reshapedTokenEndpointAnswer(request, path, deviceAuthorization(request, url: url))
         case _ where method == "GET" && configuration.quirks.documents[path] != nil:
             let document = configuration.quirks.documents[path]!
             return json(document.body, url: url, headers: document.headers)
