@@ -61,7 +61,9 @@ public struct IdentityContext: Sendable {
     /// logging (method, host and path only) and tracing; returns the body of a 2xx answer.
     ///
     /// - Parameters:
+    ///   - url: the API resource.
     ///   - endpoint: the endpoint's kind for logs and traces (`user_api`), never its URL.
+    ///   - accept: the `Accept` header.
     ///   - headers: further request headers (an API version, a `User-Agent` the API requires).
     /// - Throws: `http_error` with the status for any other answer; transport errors as the engine reports them.
     public func get(_ url: URL, endpoint: String, accept: String = "application/json", headers: [String: String] = [:]) async throws -> Data {
