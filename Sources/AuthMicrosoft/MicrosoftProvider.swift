@@ -10,7 +10,7 @@ public import Foundation
 ///   (https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc#find-your-apps-openid-configuration-document-uri).
 /// - The multi-tenant endpoints' discovery document names the issuer
 ///   `https://login.microsoftonline.com/{tenantid}/v2.0`: it is accepted as such, and each ID token's `iss` must be
-///   that template with the token's own `tid` filled in (`IssuerTemplate` (AuthCore)), as Microsoft asks apps to validate
+///   that template with the token's own `tid` filled in (AuthCore's `IssuerTemplate`), as Microsoft asks apps to validate
 ///   (https://learn.microsoft.com/en-us/entra/identity-platform/id-token-claims-reference#payload-claims).
 /// - `organizations` refuses a token from the personal-accounts tenant `9188040d-6c67-4c5b-b112-36a304b66dad`,
 ///   `consumers` accepts only that tenant, a tenant id accepts only itself, and `allowed_tenants` narrows any of
