@@ -90,6 +90,11 @@ struct SignInWithAppleProviderTests {
     func registeredByName() throws {
         #expect(ProviderRegistry.builtIn.providerIDs.contains("apple"))
         #expect(ProviderRegistry.builtIn.displayName(for: "apple") == "Apple")
+        #expect(ProviderEmulator.emulatedProviderIDs.contains("apple"))
+        #expect(ProviderEmulator.servedEmulatorNames.contains("apple"))
+        let served = try #require(ProviderEmulator.served("apple", at: URL(string: "http://127.0.0.1:8765")!))
+        #expect(served.configuration.string("issuer") == "http://127.0.0.1:8765")
+        #expect(served.configuration.string("redirect_uri") == TestIdentityProvider.loopbackRedirectURI.absoluteString)
         let configuration = ProviderEmulator.apple().configuration
         let provider = try #require(try ProviderRegistry.builtIn.provider(named: "apple", configuration: configuration) as? SignInWithAppleProvider)
         #expect(provider.issuer.absoluteString == "https://appleid.apple.com")
