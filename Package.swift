@@ -42,6 +42,7 @@ let package = Package(
         .library(name: "AuthLoopback", targets: ["AuthLoopback"]),
         .library(name: "AuthObservability", targets: ["AuthObservability"]),
         // Servers.
+        .library(name: "AuthWebSignIn", targets: ["AuthWebSignIn"]),
         .library(name: "AuthHummingbird", targets: ["AuthHummingbird"]),
         .library(name: "AuthPostgres", targets: ["AuthPostgres"]),
         // Tests and emulators.
@@ -222,13 +223,23 @@ let package = Package(
 
         // MARK: Servers
 
+        // The framework-neutral web sign-in core (no web framework, no database driver): what the Hummingbird
+        // adapter, and any other framework's, route requests to. Compiles to nothing without the "WebSignIn" trait.
+        .target(
+            name: "AuthWebSignIn",
+            dependencies: [
+                "AuthCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            swiftSettings: strictSettings
+        ),
         // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird.
         // It depends on no database driver.
         .target(
             name: "AuthHummingbird",
             dependencies: [
-                "AuthCore",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "AuthCore", "AuthWebSignIn",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
             ],
             swiftSettings: strictSettings
@@ -238,7 +249,7 @@ let package = Package(
         .target(
             name: "AuthPostgres",
             dependencies: [
-                "AuthCore", "AuthHummingbird",
+                "AuthCore", "AuthWebSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"])),
             ],
@@ -368,7 +379,7 @@ let package = Package(
         .executableTarget(
             name: "WebSignInExample",
             dependencies: [
-                "AuthHummingbird", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
+                "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"])),
@@ -448,9 +459,15 @@ let package = Package(
             name: "AuthHummingbirdTests",
             dependencies: [
                 // The PostgreSQL suite shares the web sign-in harness.
-                "AuthHummingbird", "AuthPostgres", "AuthOIDC", "AuthTesting",
+                "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthOIDC", "AuthTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
             ],
+            swiftSettings: strictSettings
+        ),
+        // The neutral core driven with plain request values, as an adapter for any framework drives it.
+        .testTarget(
+            name: "AuthWebSignInTests",
+            dependencies: ["AuthWebSignIn", "AuthCore", "AuthOIDC", "AuthSignInWithApple", "AuthTesting", "AuthEmulators"],
             swiftSettings: strictSettings
         ),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),

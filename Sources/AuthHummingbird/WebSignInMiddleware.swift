@@ -1,6 +1,7 @@
 #if WebSignIn
 public import Hummingbird
 import AuthCore
+import AuthWebSignIn
 
 /// Puts the browser's signed-in user (``SignedInUser``) into the request context of every request behind it, from
 /// the session cookie; an unknown, expired or forged cookie is simply no user.
@@ -18,12 +19,7 @@ public struct WebSignInMiddleware<Context: WebSignInRequestContext>: RouterMiddl
             context.signedInUser = try await webSignIn.signedInUser(for: request)
             return try await next(request, context)
         } catch let error as AuthError where error.code == .storageUnavailable {
-            var response = WebSignIn<Context>.page(
-                status: .serviceUnavailable, title: "Unavailable for a moment",
-                message: "Sign-in is unavailable for a moment; please try again shortly."
-            )
-            response.headers[.retryAfter] = "5"
-            return response
+            return Response(WebResponse.storeUnavailable)
         }
     }
 }

@@ -1,6 +1,6 @@
 #if PostgresStorage
 import AuthCore
-import AuthHummingbird
+import AuthWebSignIn
 import Foundation
 import Logging
 import PostgresNIO

@@ -1,6 +1,6 @@
 #if PostgresStorage
 public import AuthCore
-public import AuthHummingbird
+public import AuthWebSignIn
 import Crypto
 public import Foundation
 import Logging

@@ -1,5 +1,5 @@
 #if WebSignIn
-@testable import AuthHummingbird
+import AuthWebSignIn
 import Testing
 
 /// Session ids, sign-in states and lock names are stored as `sha256Hex`; PostgreSQL computes the same digest in SQL

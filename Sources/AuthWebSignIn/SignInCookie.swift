@@ -11,7 +11,8 @@ import Foundation
 /// one writes (a session and a credential).
 ///
 /// What that trades: the PKCE verifier, nonce and DPoP key travel in a cookie — AES-256-GCM sealed with the app's key
-/// (never readable or forgeable without it), `Secure`, `HttpOnly`, `__Host-`, `SameSite=Lax`, cleared at the callback.
+/// (never readable or forgeable without it), `Secure`, `HttpOnly`, `__Host-`, `SameSite=Lax` (`None` for a form_post
+/// provider, whose answer is a cross-site POST: see `WebSignInCore`), cleared at the callback.
 /// The server no longer remembers which `state` was used: a callback replayed with a copy of the cookie and of the
 /// code is refused by the provider, which redeems a code once (RFC 6749 §4.1.2) and checks the PKCE verifier. A
 /// browser has one sign-in in flight per app: starting another replaces it (the earlier tab's callback is refused).
@@ -20,6 +21,9 @@ struct SignInCookie: Sendable {
     struct Content: Codable, Sendable {
         let providerName: String
         let pending: PendingSignIn
+        /// Whether the provider was asked to answer with a form POST (`response_mode=form_post`): its callback must
+        /// then be a POST, and the cookie is `SameSite=None`. `nil` in cookies sealed before this was recorded.
+        let usesFormPost: Bool?
     }
 
     /// The longest sealed value a browser keeps with the cookie's name and attributes (4,096 bytes in all).

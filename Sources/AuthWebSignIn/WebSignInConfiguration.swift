@@ -2,11 +2,14 @@
 public import AuthCore
 public import Foundation
 
-/// How ``WebSignIn`` names its routes and sets its cookies.
+/// How ``WebSignInCore`` (and the adapters over it) name the routes and set the cookies.
 ///
 /// The cookies are always `Secure` and `HttpOnly`, and `__Host-` prefixed (bound to this exact origin, path `/`, no
 /// `Domain`); the only choice is `SameSite`, and only towards stricter: `Lax` (the default) or `Strict` for the
-/// session cookie. The sign-in cookie stays `Lax`, the strictest setting a provider's redirect back still carries.
+/// session cookie. The sign-in cookie is `Lax`, the strictest setting a provider's redirect back still carries —
+/// except for a provider that answers with a cross-site form POST (`response_mode=form_post`, Sign in with Apple):
+/// a browser does not send a `Lax` cookie with that POST, so that provider's sign-in cookie is `SameSite=None` (see
+/// ``WebSignInCore`` for why that is safe).
 ///
 /// ## Deploy on a host name of its own
 /// Cookies are not port-scoped (RFC 6265 §8.5), and `__Host-` forbids only `Domain` and requires `Secure` and
@@ -89,5 +92,9 @@ public struct WebSignInConfiguration: Sendable {
     public var logoutPath: String { "/\(pathPrefix)/logout" }
     /// The JSON session route.
     public var sessionPath: String { "/\(pathPrefix)/session" }
+    /// The native-app nonce route of `provider` (POST): a single-use nonce for an ID token the app obtains natively.
+    public func nativeNoncePath(for provider: String) -> String { "/\(pathPrefix)/\(provider)/native/nonce" }
+    /// The native-app sign-in route of `provider` (POST): the ID token the app obtained natively, for a session.
+    public func nativeSignInPath(for provider: String) -> String { "/\(pathPrefix)/\(provider)/native/sign-in" }
 }
 #endif

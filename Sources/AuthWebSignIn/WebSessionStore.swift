@@ -6,7 +6,7 @@ public import Foundation
 /// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
 /// so starting sign-ins writes nothing here.
 ///
-/// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; ``PostgresWebSessionStore`` lets several
+/// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; `PostgresWebSessionStore` (AuthPostgres) lets several
 /// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
 /// sessions), and tokens only encrypted where the store is shared.
 public protocol WebSessionStore: Sendable {
@@ -29,34 +29,5 @@ public protocol WebSessionStore: Sendable {
 extension WebSessionStore {
     /// `false`: a store is one process's unless it says otherwise.
     public var isSharedAcrossInstances: Bool { false }
-}
-
-/// A signed-in browser: who, with which provider, and where the tokens are. No token is in here.
-public struct WebSessionRecord: Sendable, Codable, Hashable {
-    /// The provider's name in the routes.
-    public let providerName: String
-    /// Where the credential is in ``WebSessionStore/tokenStorage``.
-    public let account: StorageKey
-    /// The user's subject at the provider; for a provider without ID tokens (Uber), this sign-in's account name.
-    public let subject: String
-    /// A name to greet the user with (`name`, `email` or the subject).
-    public let displayName: String
-    /// The token a state-changing request (sign-out) must carry: the session's own, never in a cookie.
-    public let csrfToken: String
-    /// When the user signed in.
-    public let createdAt: Date
-    /// When the browser session ends, whatever the tokens' lifetime.
-    public let expiresAt: Date
-
-    /// Creates a record.
-    public init(providerName: String, account: StorageKey, subject: String, displayName: String, csrfToken: String, createdAt: Date, expiresAt: Date) {
-        self.providerName = providerName
-        self.account = account
-        self.subject = subject
-        self.displayName = displayName
-        self.csrfToken = csrfToken
-        self.createdAt = createdAt
-        self.expiresAt = expiresAt
-    }
 }
 #endif
