@@ -75,6 +75,26 @@ struct GitHubDeviceFlowTests {
         #expect(try await harness.storedCount() == 0)
     }
 
+    @Test("Served as auth-emulator serves it (GitHub Enterprise Server's shape): web_url and api_url on the origin, the API under /api/v3")
+    func servedShape() async throws {
+        let origin = URL(string: "http://127.0.0.1:8791")!
+        let emulator = try #require(ProviderEmulator.served("github", at: origin))
+        #expect(emulator.configuration["web_url"]?.stringValue == "http://127.0.0.1:8791")
+        #expect(emulator.configuration["api_url"]?.stringValue == "http://127.0.0.1:8791/api/v3")
+        let provider = try GitHubProvider(configuration: emulator.configuration)
+        let idp = try #require(emulator.identityProvider)
+        let transport = RecordingTransport(emulator.transport)
+        var options = AuthClient.Options()
+        options.pollingSleep = { _ in }
+        let client = AuthClient(provider: provider, storage: InMemoryTokenStorage(), transport: transport, clock: emulator.clock, options: options)
+        let authorization = try await client.startDeviceAuthorization()
+        #expect(authorization.verificationURI.absoluteString == "http://127.0.0.1:8791/login/device")
+        await idp.approveDevice(userCode: authorization.userCode)
+        let session = try await client.completeDeviceAuthorization(authorization)
+        #expect(await session.credential.subject == "583231")
+        #expect(await transport.exchanges(pathSuffix: "/api/v3/user/emails").first?.status == 200)
+    }
+
     @Test("A device approved by a user without a verified primary email: github_no_verified_email, nothing stored")
     func unverifiedEmail() async throws {
         let harness = try harness(PollLog())
