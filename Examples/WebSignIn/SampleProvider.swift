@@ -15,11 +15,16 @@ struct SampleProvider: Sendable {
     /// The emulator's test accounts, when this process serves it (shown on the page).
     let accounts: [TestIdentityProvider.TestAccount]
 
-    /// Every provider's emulator, by its `auth-emulator emulate` name and its route name (GOV.UK One Login signs in to a
-    /// web service with the service flow).
-    static let emulators: [(emulator: String, route: String)] = [
-        ("oidc", "oidc"), ("grab", "grab"), ("schibsted", "schibsted"), ("uber", "uber"), ("onelogin", "onelogin"), ("govuk-service", "govuk"),
-    ]
+    /// Every emulator `auth-emulator emulate all` serves, by its name there and its route name (the provider's name in
+    /// the registry): one button each, so a provider whose emulator joins the catalog joins the page. GOV.UK One Login
+    /// signs in to a web service with the service flow (`govuk-service`); its app flow (`govuk`) is not a web one.
+    static let emulators: [(emulator: String, route: String)] = ProviderEmulator.servedEmulatorNames.compactMap { name in
+        switch name {
+        case "govuk": nil
+        case "govuk-service": (name, "govuk")
+        default: (name, name)
+        }
+    }
 
     /// The providers of the configuration files `auth-emulator emulate all --config-dir DIR` wrote.
     static func fromDirectory(_ directory: URL) throws -> [SampleProvider] {

@@ -36,7 +36,7 @@ extension ProviderEmulator {
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One
     /// Login as a web service sees it).
-    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab", "github", "apple"]
+    public static let servedEmulatorNames = ["oidc", "govuk", "govuk-service", "onelogin", "schibsted", "uber", "grab", "google", "microsoft", "github", "apple"]
 
     /// The emulator `name` (one of ``servedEmulatorNames``) served over HTTP at `origin`, or `nil` for another name.
     public static func served(_ name: String, at origin: URL, clock: any WallClock = SystemWallClock()) -> ProviderEmulator? {
@@ -48,6 +48,8 @@ extension ProviderEmulator {
         case "schibsted": schibsted(clock: clock, origin: origin)
         case "uber": uber(clock: clock, origin: origin)
         case "grab": grab(clock: clock, origin: origin)
+        case "google": google(clock: clock, origin: origin)
+        case "microsoft": microsoft(clock: clock, origin: origin)
         case "github": github(clock: clock, origin: origin)
         case "apple": apple(clock: clock, origin: origin)
         default: nil

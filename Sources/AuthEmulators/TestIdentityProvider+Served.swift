@@ -9,7 +9,7 @@ extension TestIdentityProvider {
 
     /// The loopback callbacks of a web app with AuthHummingbird's routes (`/auth/<provider>/callback`, any port),
     /// which every client of an emulator served over HTTP also accepts: where the web sign-in sample listens.
-    public static let loopbackWebCallbackURIs: [URL] = ["oidc", "grab", "schibsted", "uber", "onelogin", "govuk"].map {
+    public static let loopbackWebCallbackURIs: [URL] = ["oidc", "grab", "schibsted", "uber", "onelogin", "govuk", "google", "microsoft", "github", "apple"].map {
         URL(string: "http://127.0.0.1/auth/\($0)/callback")!
     }
 }
