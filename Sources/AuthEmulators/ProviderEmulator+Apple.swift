@@ -23,7 +23,11 @@ extension ProviderEmulator {
     /// - a native app's request (``appleNativeSignIn(nonce:clientID:)``) returns what `ASAuthorizationAppleIDCredential`
     ///   carries; its code is redeemed without `redirect_uri`.
     ///
-    /// Over HTTP (`origin` set, `auth-emulator emulate`) the same server answers, and the login page shows first.
+    /// Over HTTP (`origin` set, `auth-emulator emulate`) the login page shows first, and the front reaches the
+    /// identity provider without ``transport``'s Apple layer (`AppleIDServer`): the `form_post` requirement and the
+    /// token endpoint's client secret check still hold (a bad secret is answered `invalid_request` there, not
+    /// `invalid_client`), but the response comes back as a redirect rather than a posted form, carries no `user` JSON,
+    /// and revocation does not check the secret.
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens and checks client secrets with.
