@@ -81,7 +81,8 @@ step "interpolating a Secret or Secret? is a compile error; reveal() compiles"
 Scripts/ci/secret-interpolation-check.sh
 
 step "AuthCore needs no libcurl: the seam speaks swift-http-types; URLSession lives in AuthURLSession"
-if grep -rn FoundationNetworking Sources/AuthCore; then fail "AuthCore mentions FoundationNetworking"; fi
+# Its Swift files: the DocC catalog says, in words, that a binary of AuthCore alone links no FoundationNetworking.
+if grep -rn --include='*.swift' FoundationNetworking Sources/AuthCore; then fail "AuthCore mentions FoundationNetworking"; fi
 
 step "waiting for the identity server and PostgreSQL"
 join_background "$services_pid" "starting the identity server, PostgreSQL or the browser" "$logs/services.log"
