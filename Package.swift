@@ -63,6 +63,8 @@ let package = Package(
         .executable(name: "uber-example", targets: ["UberExample"]),
         .executable(name: "grab-example", targets: ["GrabExample"]),
         .executable(name: "github-example", targets: ["GitHubExample"]),
+        .executable(name: "google-example", targets: ["GoogleExample"]),
+        .executable(name: "microsoft-example", targets: ["MicrosoftExample"]),
         .executable(name: "apple-example", targets: ["AppleExample"]),
         .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
     ],
@@ -355,6 +357,11 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
+        .executableTarget(name: "GoogleExample", dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GoogleExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "MicrosoftExample", dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/MicrosoftExample",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "AppleExample", dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/AppleExample",
             swiftSettings: strictSettings

@@ -55,7 +55,7 @@ struct SampleProvider: Sendable {
                 accounts: idp.loginAccounts
             )
             let server = Application(
-                responder: EmulatorResponder(idp: idp, origin: origin),
+                responder: EmulatorResponder(emulator: emulator, origin: origin),
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "\(entry.emulator)-emulator")
             )
             served.append((provider, server))
@@ -67,7 +67,7 @@ struct SampleProvider: Sendable {
 /// The HTTP front of an in-process emulator: every request goes to the same handler its in-process transport calls.
 struct EmulatorResponder: HTTPResponder {
     typealias Context = BasicRequestContext
-    let idp: TestIdentityProvider
+    let emulator: ProviderEmulator
     let origin: URL
 
     func respond(to request: Request, context: Context) async throws -> Response {
@@ -75,7 +75,7 @@ struct EmulatorResponder: HTTPResponder {
         var head = HTTPRequest(method: request.method, url: url)
         head.headerFields = request.headers
         let body = try await request.body.collect(upTo: 1 << 20)
-        let (data, response) = await idp.handle(CapturedRequest(head, body: body.readableBytes > 0 ? Data(buffer: body) : nil))
+        let (data, response) = await emulator.handle(CapturedRequest(head, body: body.readableBytes > 0 ? Data(buffer: body) : nil))
         return Response(status: response.status, headers: response.headerFields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -56,7 +56,8 @@ done
 providers() {  # JSON: route name -> [display name, username, password]
   python3 - "$@" <<'PY'
 import json, sys
-names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "uber": "Uber", "onelogin": "OneLogin", "govuk": "GOV.UK One Login"}
+names = {"oidc": "OpenID Connect", "grab": "Grab", "schibsted": "Schibsted account", "uber": "Uber", "onelogin": "OneLogin", "govuk": "GOV.UK One Login",
+         "google": "Google", "microsoft": "Microsoft", "github": "GitHub", "apple": "Apple"}
 pairs = dict(arg.split("=", 1) for arg in sys.argv[1:])
 print(json.dumps({route: [names[route], user, "emulator-password"] for route, user in pairs.items()}))
 PY
@@ -71,7 +72,8 @@ echo "web-sign-in: Grab, started on instance A, completed on instance B"
 
 echo "web-sign-in: every provider on instance B"
 "$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_b/" "http://127.0.0.1:$port_b" \
-  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)")" \
+  "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)" \
+    google="$(account google)" microsoft="$(account microsoft)" github="$(account github)" apple="$(account apple)")" \
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 

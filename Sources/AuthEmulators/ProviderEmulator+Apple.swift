@@ -23,11 +23,9 @@ extension ProviderEmulator {
     /// - a native app's request (``appleNativeSignIn(nonce:clientID:)``) returns what `ASAuthorizationAppleIDCredential`
     ///   carries; its code is redeemed without `redirect_uri`.
     ///
-    /// Over HTTP (`origin` set, `auth-emulator emulate`) the login page shows first, and the front reaches the
-    /// identity provider without ``transport``'s Apple layer (`AppleIDServer`): the `form_post` requirement and the
-    /// token endpoint's client secret check still hold (a bad secret is answered `invalid_request` there, not
-    /// `invalid_client`), but the response comes back as a redirect rather than a posted form, carries no `user` JSON,
-    /// and revocation does not check the secret.
+    /// Over HTTP (`origin` set: `auth-emulator emulate`, the web sign-in sample) the login page shows first, and the
+    /// same Apple layer answers (``ProviderEmulator/handle(_:)``): a browser gets the auto-submitting form and, on the
+    /// first authorization, the `user` JSON.
     ///
     /// - Parameters:
     ///   - clock: the clock the emulator stamps tokens and checks client secrets with.
@@ -48,7 +46,7 @@ extension ProviderEmulator {
             "scope": "name email",
         ]
         if origin != nil { configuration["issuer"] = .string(idp.configuration.issuer.absoluteString) }
-        return ProviderEmulator(
+        var emulator = ProviderEmulator(
             providerID: "apple",
             configuration: ProviderConfiguration(configuration),
             transport: transport,
@@ -58,6 +56,8 @@ extension ProviderEmulator {
             supportsRefresh: true,
             identityProvider: idp
         )
+        emulator.front = { await server.handle($0) }
+        return emulator
     }
 
     /// What `ASAuthorizationController` hands a native app after the configured user signs in with Apple: an identity

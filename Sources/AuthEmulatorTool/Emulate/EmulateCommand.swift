@@ -144,7 +144,7 @@ struct EmulateCommand: AsyncParsableCommand {
             $0 = Route { request in
                 if let refused = gate.refusal(of: request) { return refused }
                 if let answer = await gate.backChannelLogout(request, idp: idp) { return answer }
-                return await idp.handle(request)
+                return await emulator.handle(request)
             }
         }
         return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)

@@ -1,5 +1,5 @@
 public import AuthCore
-package import Foundation
+public import Foundation
 
 /// An in-process stand-in for one provider's servers (and, where the provider hands off to a native app, for
 /// that app), with the configuration dictionary that points the provider's module at it.
@@ -23,6 +23,19 @@ public struct ProviderEmulator: Sendable {
     /// The identity provider behind ``transport``, for fronts that serve it another way (`auth-emulator emulate` over
     /// HTTP) and tests that change its behaviour.
     public let identityProvider: TestIdentityProvider?
+    /// What stands in front of ``identityProvider`` where the vendor's server does more than a standard OpenID Connect
+    /// server (Sign in with Apple's `form_post` page and client-secret checks); `nil` when the identity provider
+    /// answers alone.
+    package var front: (@Sendable (CapturedRequest) async -> (Data, HTTPResponse))?
+
+    /// Answers one HTTP request as the emulated vendor's server would: through its ``front`` when it has one, else
+    /// the identity provider. Fronts that serve the emulator over real HTTP (`auth-emulator emulate`, the web sign-in
+    /// sample) call this, so a browser sees what the in-process ``transport`` gives a test.
+    public func handle(_ request: CapturedRequest) async -> (Data, HTTPResponse) {
+        if let front { return await front(request) }
+        guard let identityProvider else { return (Data(), .make(status: 404)) }
+        return await identityProvider.handle(request)
+    }
 
     /// Creates an emulator description.
     public init(
