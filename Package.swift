@@ -6,7 +6,7 @@ import PackageDescription
 let strictSettings: [SwiftSetting] = [
     .treatAllWarnings(as: .error),
     .enableUpcomingFeature("ExistentialAny"),
-    .enableUpcomingFeature("InternalImportsByDefault"),
+    .enableUpcomingFeature("InternalImportsByDefault")
 ]
 
 let package = Package(
@@ -66,7 +66,7 @@ let package = Package(
         .executable(name: "google-example", targets: ["GoogleExample"]),
         .executable(name: "microsoft-example", targets: ["MicrosoftExample"]),
         .executable(name: "apple-example", targets: ["AppleExample"]),
-        .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
+        .executable(name: "web-sign-in", targets: ["WebSignInExample"])
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
@@ -86,7 +86,7 @@ let package = Package(
             name: "PostgresStorage",
             description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio)",
             enabledTraits: ["WebSignIn"]
-        ),
+        )
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
@@ -108,7 +108,7 @@ let package = Package(
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Documentation only: `swift package generate-documentation`.
-        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0")
     ],
     targets: [
         // MARK: The engine
@@ -119,12 +119,12 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ],
             swiftSettings: strictSettings
         ),
 
-        // MARK: Providers (AuthCore only: Scripts/check-boundaries.sh fails the test command otherwise)
+        // MARK: Providers (AuthCore only: Scripts/ci/check-boundaries.sh fails the test command otherwise)
 
         .target(name: "AuthOIDC", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(name: "AuthGrab", dependencies: ["AuthCore"], swiftSettings: strictSettings),
@@ -138,7 +138,9 @@ let package = Package(
         .target(name: "AuthSignInWithApple", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         .target(
             name: "AuthProviders",
-            dependencies: ["AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft", "AuthGitHub", "AuthSignInWithApple"],
+            dependencies: [
+                "AuthCore", "AuthOIDC", "AuthGOVUK", "AuthOneLogin", "AuthSchibsted", "AuthUber", "AuthGrab", "AuthGoogle", "AuthMicrosoft", "AuthGitHub", "AuthSignInWithApple"
+            ],
             swiftSettings: strictSettings
         ),
 
@@ -164,7 +166,7 @@ let package = Package(
             name: "SchibstedCompat",
             dependencies: [
                 "AuthSchibsted", "AuthCore", "AuthAppSupport", "AuthApple", "AuthURLSession",
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto")
             ],
             swiftSettings: strictSettings
         ),
@@ -188,7 +190,7 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
-                .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "HTTPTypesFoundation", package: "swift-http-types")
             ],
             swiftSettings: strictSettings
         ),
@@ -199,7 +201,7 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -209,7 +211,7 @@ let package = Package(
                 "AuthCore",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             swiftSettings: strictSettings
         ),
@@ -218,7 +220,7 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "Tracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
-                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+                .product(name: "CoreMetrics", package: "swift-metrics", condition: .when(traits: ["Observability"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -232,7 +234,7 @@ let package = Package(
             dependencies: [
                 "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ],
             swiftSettings: strictSettings
         ),
@@ -242,7 +244,7 @@ let package = Package(
             name: "AuthHummingbird",
             dependencies: [
                 "AuthCore", "AuthWebSignIn",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -253,7 +255,7 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthWebSignIn",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"])),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -274,7 +276,7 @@ let package = Package(
                 "AuthCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ],
             swiftSettings: strictSettings
         ),
@@ -283,7 +285,7 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthTesting", "AuthAppSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto")
             ],
             swiftSettings: strictSettings
         ),
@@ -301,7 +303,7 @@ let package = Package(
             name: "AuthCLI",
             dependencies: [
                 "AuthProviders", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "CommandLineOutput",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
         ),
@@ -313,7 +315,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             swiftSettings: strictSettings
         ),
@@ -357,7 +359,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
-        .executableTarget(name: "GoogleExample", dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GoogleExample", swiftSettings: strictSettings),
+        .executableTarget(
+            name: "GoogleExample", dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GoogleExample", swiftSettings: strictSettings),
         .executableTarget(
             name: "MicrosoftExample", dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/MicrosoftExample",
             swiftSettings: strictSettings
@@ -389,7 +392,7 @@ let package = Package(
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"]))
             ],
             path: "Examples/WebSignIn",
             swiftSettings: strictSettings
@@ -403,7 +406,7 @@ let package = Package(
                 "AuthCore", "AuthTesting",
                 // Test keys for private_key_jwt are generated here.
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "_CryptoExtras", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto")
             ],
             swiftSettings: strictSettings
         ),
@@ -415,8 +418,10 @@ let package = Package(
         .testTarget(
             name: "AuthSignInWithAppleTests", dependencies: ["AuthSignInWithApple", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings
         ),
-        .testTarget(name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthGrabTests", dependencies: ["AuthGrab", "GrabCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthSchibstedTests",
             dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"],
@@ -431,7 +436,7 @@ let package = Package(
             name: "MigrationGuideTests",
             dependencies: [
                 "AuthCore", "AuthGOVUK", "AuthGrab", "AuthOneLogin", "AuthSchibsted", "AuthUber",
-                "GOVUKCompat", "GrabCompat", "OneLoginCompat", "SchibstedCompat", "UberCompat", "AuthTesting", "AuthEmulators",
+                "GOVUKCompat", "GrabCompat", "OneLoginCompat", "SchibstedCompat", "UberCompat", "AuthTesting", "AuthEmulators"
             ],
             swiftSettings: strictSettings
         ),
@@ -444,7 +449,7 @@ let package = Package(
                 "AuthAsyncHTTPClient", "AuthTesting",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio")
             ],
             swiftSettings: strictSettings
         ),
@@ -458,7 +463,7 @@ let package = Package(
             dependencies: [
                 "AuthObservability", "AuthOIDC", "AuthTesting",
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing", condition: .when(traits: ["Observability"])),
-                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Observability"])),
+                .product(name: "MetricsTestKit", package: "swift-metrics", condition: .when(traits: ["Observability"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -467,7 +472,7 @@ let package = Package(
             dependencies: [
                 // The PostgreSQL suite shares the web sign-in harness.
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthOIDC", "AuthTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -488,11 +493,11 @@ let package = Package(
             name: "IntegrationTests",
             dependencies: ["AuthCore", "AuthURLSession", "AuthOIDC", "AuthLoopback", "AuthTesting", "AuthAsyncHTTPClient"],
             swiftSettings: strictSettings
-        ),
+        )
     ]
 )
 
-// The Apple-only sources type-checked on Linux (Scripts/apple-typecheck.sh, in the test command): with
+// The Apple-only sources type-checked on Linux (Scripts/ci/apple-typecheck.sh, in the test command): with
 // AUTH_APPLE_TYPECHECK=ios (or macos), modules named like Apple's frameworks (Shims/: declarations copied in shape from
 // Apple's documentation, bodies that trap) join the graph on Linux only, so `#if canImport(UIKit)` (or AppKit) and
 // friends compile the Apple platform files with Swift 6 strict concurrency, as on iOS (or macOS). Apps, Apple
@@ -505,14 +510,14 @@ if appleShape == "ios" || appleShape == "macos" {
         .target(name: "Security", path: "Shims/Security"),
         .target(name: windowing, path: "Shims/\(windowing)"),
         .target(name: "AuthenticationServices", dependencies: [.target(name: windowing)], path: "Shims/AuthenticationServices"),
-        .target(name: "SwiftUI", path: "Shims/SwiftUI"),
+        .target(name: "SwiftUI", path: "Shims/SwiftUI")
     ]
     let shimsByTarget: [String: [String]] = [
         "AuthAppSupport": ["Security"],
         "AuthApple": [windowing, "SwiftUI", "AuthenticationServices"],
         // The compatibility modules' UIKit parts (Uber's LoginButton) exist on iOS only.
         "GrabCompat": appleShape == "ios" ? ["UIKit"] : [],
-        "UberCompat": appleShape == "ios" ? ["UIKit"] : [],
+        "UberCompat": appleShape == "ios" ? ["UIKit"] : []
     ]
     for target in package.targets {
         guard let shims = shimsByTarget[target.name] else { continue }

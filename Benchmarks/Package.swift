@@ -30,7 +30,7 @@ let package = Package(
             ],
             path: "Fixtures"
         ),
-        // Runs one hot path N times under callgrind (Scripts/instruction-counts.sh).
+        // Runs one hot path N times under callgrind (Scripts/bench/instruction-counts.sh).
         .executableTarget(
             name: "instruction-counts",
             dependencies: [
@@ -44,7 +44,7 @@ let package = Package(
             // parent is named "Benchmarks" as a benchmark.
             path: "Tools/InstructionCounts"
         ),
-        // The server of the side-by-side web throughput comparison with mod_auth_openidc (Scripts/web-load.sh).
+        // The server of the side-by-side web throughput comparison with mod_auth_openidc (Scripts/bench/web-load.sh).
         .executableTarget(
             name: "web-load-server",
             dependencies: [

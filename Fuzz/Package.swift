@@ -2,7 +2,7 @@
 import PackageDescription
 
 // libFuzzer targets for the parsers that see attacker input. Kept out of the root package because these
-// executables only link with `-sanitize=fuzzer`; build and run them with `Scripts/fuzz.sh [seconds]`.
+// executables only link with `-sanitize=fuzzer`; build and run them with `Scripts/fuzz/run.sh [seconds]`.
 let package = Package(
     name: "AuthFuzz",
     dependencies: [.package(name: "swift-auth-providers", path: "..")],

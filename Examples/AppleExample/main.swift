@@ -72,7 +72,7 @@ do {
     refresh.headerFields[.contentType] = "application/x-www-form-urlencoded"
     let form = [
         "grant_type=refresh_token", "refresh_token=" + refreshToken.reveal(), "client_id=" + provider.clientID,
-        "client_secret=" + provider.clientSecret.current().reveal(),
+        "client_secret=" + provider.clientSecret.current().reveal()
     ].joined(separator: "&")
     let (body, response) = try await emulator.transport.send(refresh, body: Data(form.utf8))
     guard response.status.code == 400, (try? JSONValue.parseObject(body))?["error"]?.stringValue == "invalid_grant" else {

@@ -1,13 +1,14 @@
 public import AuthCore
-import AuthProviders
-import AuthLoopback
 import AuthEmulators
+import AuthLoopback
+import AuthProviders
 public import AuthTesting
 import Foundation
+
 #if AsyncHTTPClientTransport
-import AuthAsyncHTTPClient
+    import AuthAsyncHTTPClient
 #else
-import AuthURLSession
+    import AuthURLSession
 #endif
 
 /// What a sample sends real requests through: AsyncHTTPClient when the package is built with the
@@ -15,9 +16,9 @@ import AuthURLSession
 /// deallocated: AsyncHTTPClient's client must outlive every request, and a sample ends without tearing it down.
 private let realTransport: any HTTPTransport = {
     #if AsyncHTTPClientTransport
-    AsyncHTTPClientTransport()
+        AsyncHTTPClientTransport()
     #else
-    URLSessionTransport()
+        URLSessionTransport()
     #endif
 }()
 

@@ -9,11 +9,11 @@
 //
 //     swift run govuk-example
 import AuthCore
-import AuthGOVUK
-import GOVUKCompat
 import AuthEmulators
+import AuthGOVUK
 import AuthTesting
 import ExampleSupport
+import GOVUKCompat
 
 /// What a service does after sign-in: user info with the identity claims, the core identity verified first.
 @Sendable func serviceIdentity(_ session: Session) async throws -> [String] {
@@ -21,7 +21,7 @@ import ExampleSupport
         let user = try await UserService(session: session).fetchUserInfo()
         return [
             "user info: email \(user.email) (verified: \(user.emailVerified))",
-            "           phone \(user.phoneNumber ?? "-") (verified: \(user.phoneNumberVerified))",
+            "           phone \(user.phoneNumber ?? "-") (verified: \(user.phoneNumberVerified))"
         ]
     }
     let info = try await session.govUKUserInfo()
@@ -41,15 +41,17 @@ import ExampleSupport
     return lines
 }
 
-await ExampleRunner.main(providerID: GOVUKProvider.id, extra: serviceIdentity, scenarios: [
-    ExampleRunner.Scenario(
-        title: "GOV.UK One Login for a web service: identity (Cl.Cm.P2)",
-        emulator: .govUKService(),
-        extra: serviceIdentity
-    ),
-    ExampleRunner.Scenario(
-        title: "GOV.UK One Login for a web service: identity not proved (return code)",
-        emulator: .govUKService(user: TestIdentityProvider.govUKServiceUserWithoutIdentity(returnCodes: ["X"])),
-        extra: serviceIdentity
-    ),
-])
+await ExampleRunner.main(
+    providerID: GOVUKProvider.id, extra: serviceIdentity,
+    scenarios: [
+        ExampleRunner.Scenario(
+            title: "GOV.UK One Login for a web service: identity (Cl.Cm.P2)",
+            emulator: .govUKService(),
+            extra: serviceIdentity
+        ),
+        ExampleRunner.Scenario(
+            title: "GOV.UK One Login for a web service: identity not proved (return code)",
+            emulator: .govUKService(user: TestIdentityProvider.govUKServiceUserWithoutIdentity(returnCodes: ["X"])),
+            extra: serviceIdentity
+        )
+    ])

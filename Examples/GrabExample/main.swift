@@ -6,12 +6,12 @@
 //
 //     swift run grab-example
 import AuthCore
-import AuthGrab
-import GrabCompat
 import AuthEmulators
+import AuthGrab
 import AuthTesting
 import ExampleSupport
 import Foundation
+import GrabCompat
 
 if CommandLine.arguments.contains("--config") || CommandLine.arguments.contains("--help") {
     await ExampleRunner.main(providerID: GrabProvider.id)
@@ -36,9 +36,10 @@ do {
     // The app's storage: files here so the "relaunch" below reads what this run wrote (the Keychain by default on iOS).
     let storage = FileTokenStorage(directory: directory)
     func launch(appInstalled: Bool = true) async -> GrabIdPartner {
-        let grab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder),
-                                 appHandoff: appInstalled ? app : TestIdentityProvider.grabApp(installed: false, idp: idp),
-                                 storage: storage, transport: recorder, logger: RecordingLogger())
+        let grab = GrabIdPartner(
+            configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder),
+            appHandoff: appInstalled ? app : TestIdentityProvider.grabApp(installed: false, idp: idp),
+            storage: storage, transport: recorder, logger: RecordingLogger())
         if appInstalled { await app.onCallback { url in _ = grab.handleOpenUrl(url) } }
         return grab
     }
@@ -60,7 +61,10 @@ do {
     }
     if let claims = await loginSession.session?.idTokenClaims {
         let expiresIn = Int(claims.expiration.timeIntervalSinceNow.rounded())
-        step("id token", "signature checked against \(claims.issuer)'s keys; aud \(claims.audience.joined(separator: ",")); nonce \(claims.nonce == loginSession.nonce ? "is this login's" : "MISMATCH"); expires in \(expiresIn) s")
+        step(
+            "id token",
+            "signature checked against \(claims.issuer)'s keys; aud \(claims.audience.joined(separator: ",")); nonce \(claims.nonce == loginSession.nonce ? "is this login's" : "MISMATCH"); expires in \(expiresIn) s"
+        )
     }
     let info = try await grab.getIdTokenInfo(loginSession: loginSession)
     step("token info", "service \(info.service ?? "-"), partner \(info.partnerId ?? "-"), user \(info.partnerUserId ?? "-"), valid \(grab.isValidIdToken(idTokenInfo: info))")
@@ -88,14 +92,18 @@ do {
     // checked on the device, so Grab's own id_token_verification_endpoint vouches for it, and the login succeeds.
     let keyless = TestIdentityProvider.grab(discovery: .withoutJWKSURI)
     let keylessRecorder = RecordingTransport(keyless.transport)
-    let keylessGrab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: keylessRecorder),
-                                    storage: InMemoryTokenStorage(), transport: keylessRecorder, logger: RecordingLogger())
+    let keylessGrab = GrabIdPartner(
+        configuration: configuration, webAgent: HeadlessUserAgent(transport: keylessRecorder),
+        storage: InMemoryTokenStorage(), transport: keylessRecorder, logger: RecordingLogger())
     let keylessSession = try await keylessGrab.loadLoginSession()
     try await keylessGrab.login(loginSession: keylessSession)
     let verified = await keylessRecorder.exchanges(pathSuffix: "/token_info").count
     let token = await keylessRecorder.exchanges(pathSuffix: "/token").first?.request
     step("no jwks_uri", "signed in: access token valid \(keylessGrab.isValidAccessToken(loginSession: keylessSession)); ID token verified by Grab's endpoint (\(verified) request)")
-    step("token call", "POST /token with \(token?.url?.query.map { FormEncoding.decode($0).map(\.0).joined(separator: ", ") } ?? "-") in the URL query, body: \(token?.body == nil ? "none" : "present")")
+    step(
+        "token call",
+        "POST /token with \(token?.url?.query.map { FormEncoding.decode($0).map(\.0).joined(separator: ", ") } ?? "-") in the URL query, body: \(token?.body == nil ? "none" : "present")"
+    )
 
     let withoutApp = await launch(appInstalled: false)
     do {

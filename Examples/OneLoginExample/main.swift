@@ -5,14 +5,14 @@
 //     swift run onelogin-example
 import AuthCore
 import AuthOneLogin
-import OneLoginCompat
 import ExampleSupport
+import OneLoginCompat
 
 await ExampleRunner.main(providerID: OneLoginProvider.id) { session in
     let active = try await session.introspect().isActive
     let info = try await session.userInfo()
     return [
         "introspect: access token active = \(active)",
-        "user info:  \(info["name"]?.stringValue ?? "-") <\(info["email"]?.stringValue ?? "-")>",
+        "user info:  \(info["name"]?.stringValue ?? "-") <\(info["email"]?.stringValue ?? "-")>"
     ]
 }

@@ -1,3 +1,4 @@
+import AuthAppSupport
 // Logs in with Schibsted account against its in-process `pre` emulator, the way account-sdk-ios-web apps do, and
 // prints what each step really checked: a login the user dismisses (the pending login ends at once), BankID's
 // redirect ignored, a login with MFA (the ID token's `amr` checked), the profile, a TCF external id, a web session
@@ -6,15 +7,15 @@
 //
 //     swift run schibsted-example
 import AuthCore
-import AuthAppSupport
-import AuthSchibsted
-import SchibstedCompat
 import AuthEmulators
+import AuthSchibsted
 import AuthTesting
 import ExampleSupport
 import Foundation
+import SchibstedCompat
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 if CommandLine.arguments.contains("--config") || CommandLine.arguments.contains("--help") {
@@ -34,12 +35,14 @@ do {
     let idp = TestIdentityProvider.schibsted()
     let recorder = RecordingTransport(idp.transport)
     let browser = HeadlessUserAgent(transport: recorder)
-    let configuration = SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                            redirectURI: TestIdentityProvider.schibstedRedirectURI)
+    let configuration = SchibstedConfiguration(
+        environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+        redirectURI: TestIdentityProvider.schibstedRedirectURI)
     // In memory here; the Keychain by default in an app (and files elsewhere).
     let storage = InMemoryTokenStorage()
-    let client = SchibstedAccountClient(configuration: configuration, storage: storage, vendorStore: nil,
-                                        transport: recorder, logger: RecordingLogger())
+    let client = SchibstedAccountClient(
+        configuration: configuration, storage: storage, vendorStore: nil,
+        transport: recorder, logger: RecordingLogger())
     step("provider", "schibsted, emulated \(configuration.issuer) (pre), client \(configuration.clientId)")
 
     // 1. The user opens the login sheet and closes it.
@@ -89,8 +92,9 @@ do {
     //    keychain group; this app continues as that account with a one-time assertion.
     let newsStorage = InMemoryTokenStorage()
     let news = SchibstedAccountClient(
-        configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
-                                           redirectURI: URL(string: "com.example.news:/login")!),
+        configuration: SchibstedConfiguration(
+            environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+            redirectURI: URL(string: "com.example.news:/login")!),
         storage: newsStorage, vendorStore: nil, transport: idp.transport, logger: RecordingLogger())
     _ = try await news.login(with: HeadlessUserAgent(transport: idp.transport))
     guard let newsKey = await newsStorage.storedKeys().first, let newsCredential = await newsStorage.credential(for: newsKey) else {
@@ -101,14 +105,17 @@ do {
         "userTokens": [
             "accessToken": .string(newsCredential.accessToken.reveal()),
             "refreshToken": .string(newsCredential.refreshToken?.reveal() ?? ""),
-            "idTokenClaims": ["iss": "https://identity-pre.schibsted.com/", "sub": .string(newsCredential.subject ?? ""),
-                              "legacy_user_id": "12345678", "aud": [.string(TestIdentityProvider.schibstedSecondClientID)], "exp": 0],
+            "idTokenClaims": [
+                "iss": "https://identity-pre.schibsted.com/", "sub": .string(newsCredential.subject ?? ""),
+                "legacy_user_id": "12345678", "aud": [.string(TestIdentityProvider.schibstedSecondClientID)], "exp": 0
+            ]
         ],
-        "updatedAt": .number(Date().timeIntervalSinceReferenceDate),
+        "updatedAt": .number(Date().timeIntervalSinceReferenceDate)
     ]
     await vendorStore.setGenericPassword(try vendorJSON.jsonData(), service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
-    let shared = SchibstedAccountClient(configuration: configuration, appIdentifierPrefix: "ABCDE12345", storage: InMemoryTokenStorage(),
-                                        vendorStore: vendorStore, transport: recorder, logger: RecordingLogger())
+    let shared = SchibstedAccountClient(
+        configuration: configuration, appIdentifierPrefix: "ABCDE12345", storage: InMemoryTokenStorage(),
+        vendorStore: vendorStore, transport: recorder, logger: RecordingLogger())
     let manager = SimplifiedLoginManager(client: shared, env: configuration.env, sharedStorage: InMemoryTokenStorage())
     if let account = try await manager.latestSharedAccount() {
         step("shared", "newest account: \(account.uuid) from \(account.clientId) (\(account.writtenByVendorSDK ? "vendor SDK" : "this package"))")
@@ -116,7 +123,10 @@ do {
         let assertionCall = await recorder.exchanges(pathSuffix: "/api/2/user/auth/token").last
         let assertionLogin = await recorder.exchanges(pathSuffix: "/oauth/authorize").last?.request.url
         let assertionQuery = Dictionary(FormEncoding.decode(assertionLogin?.query ?? ""), uniquingKeysWith: { a, _ in a })
-        step("assertion", "POST /api/2/user/auth/token → HTTP \(assertionCall?.status ?? 0); authorize with assertion=\(assertionQuery["assertion"] != nil), prompt=\(assertionQuery["prompt"] ?? "-")")
+        step(
+            "assertion",
+            "POST /api/2/user/auth/token → HTTP \(assertionCall?.status ?? 0); authorize with assertion=\(assertionQuery["assertion"] != nil), prompt=\(assertionQuery["prompt"] ?? "-")"
+        )
         step("simplified", "logged in to \(configuration.clientId) as \(await continued.uuid ?? "-")")
     }
 } catch {

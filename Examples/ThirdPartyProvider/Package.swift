@@ -7,7 +7,7 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .library(name: "AcmeAuth", targets: ["AcmeAuth"]),
-        .executable(name: "acme-sign-in", targets: ["AcmeSignIn"]),
+        .executable(name: "acme-sign-in", targets: ["AcmeSignIn"])
     ],
     dependencies: [.package(name: "swift-auth-providers", path: "../..")],
     targets: [
@@ -15,7 +15,7 @@ let package = Package(
             name: "AcmeAuth",
             dependencies: [
                 .product(name: "AuthCore", package: "swift-auth-providers"),
-                .product(name: "AuthOIDC", package: "swift-auth-providers"),
+                .product(name: "AuthOIDC", package: "swift-auth-providers")
             ]
         ),
         // A sign-in through a transport of its own, against the in-process identity provider; links no libcurl.
@@ -26,6 +26,6 @@ let package = Package(
         .testTarget(
             name: "AcmeAuthTests",
             dependencies: ["AcmeAuth", .product(name: "AuthTesting", package: "swift-auth-providers")]
-        ),
+        )
     ]
 )

@@ -11,11 +11,12 @@ import AuthCore
 import AuthEmulators
 import AuthTesting
 import AuthUber
-import UberCompat
 import ExampleSupport
 import Foundation
+import UberCompat
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 if CommandLine.arguments.contains("--config") || CommandLine.arguments.contains("--help") {
@@ -43,7 +44,10 @@ final class MyLoginButtonDelegate: LoginButtonDelegate {
     func loginButton(_ button: LoginButton, didCompleteLoginWithResult result: Result<UberClient, UberAuthError>) {
         switch result {
         case .success(let client):
-            step("delegate", "didCompleteLoginWithResult: access token \(client.accessToken == nil ? "missing" : "received"), authorization code \(client.authorizationCode == nil ? "spent in the exchange" : "returned")")
+            step(
+                "delegate",
+                "didCompleteLoginWithResult: access token \(client.accessToken == nil ? "missing" : "received"), authorization code \(client.authorizationCode == nil ? "spent in the exchange" : "returned")"
+            )
         case .failure(let error):
             step("delegate", "didCompleteLoginWithResult: UberAuthError.\(error)")
         }
@@ -58,11 +62,15 @@ do {
     let recorder = RecordingTransport(idp.transport)
     let configuration = UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)
     // In-memory storage for the demo; an app leaves `storage` out to keep the session in the Keychain.
-    let uber = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: apps,
-                        storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
+    let uber = UberAuth(
+        configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: apps,
+        storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
     await apps.onCallback { url in
         let names = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.map(\.name).joined(separator: ", ") ?? ""
-        step("callback", "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path) with \(names) (state echoed, as Uber documents the SSO hand-off); handle(url) = \(uber.handle(url))")
+        step(
+            "callback",
+            "the Eats app returned to \(url.scheme ?? "")://\(url.host ?? "")\(url.path) with \(names) (state echoed, as Uber documents the SSO hand-off); handle(url) = \(uber.handle(url))"
+        )
     }
     step("provider", "uber (Uber), emulated auth.uber.com; installed apps: Uber Eats")
 
@@ -105,13 +113,17 @@ do {
     step("login 2", "destination .native (rides, eats, driver), prompt [login, consent]")
     let native = try await uber.login(context: AuthContext(authDestination: .native, prompt: [.login, .consent]))
     if let opened = await apps.opened.last {
-        step("route", "hand-off to \(opened.host ?? "")\(opened.path) (first installed app; 'login' dropped: prompt=\(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "prompt" }?.value ?? "-"))")
+        step(
+            "route",
+            "hand-off to \(opened.host ?? "")\(opened.path) (first installed app; 'login' dropped: prompt=\(URLComponents(url: opened, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "prompt" }?.value ?? "-"))"
+        )
     }
     step("result", "access token \(native.accessToken == nil ? "missing" : "received")")
 
     step("login 3", "destination .native (rides, eats) on a phone where both apps are installed but do not open")
-    let fallback = UberAuth(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: refusingApps,
-                            storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
+    let fallback = UberAuth(
+        configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), appHandoff: refusingApps,
+        storage: InMemoryTokenStorage(), transport: recorder, logger: RecordingLogger())
     let pagesBefore = await recorder.exchanges(pathSuffix: "/authorize").count
     let viaFallback = try await fallback.login(context: AuthContext(authDestination: .native([.rides, .eats])))
     let tried = await refusingApps.opened.map { $0.path.split(separator: "/").dropLast().last.map(String.init) ?? "" }
@@ -121,7 +133,10 @@ do {
 
     step("login 4", "shouldExchangeAuthCode: false (a backend redeems the code)")
     let codeOnly = try await uber.login(context: AuthContext(authDestination: .inApp, shouldExchangeAuthCode: false))
-    step("result", "authorization code \(codeOnly.authorizationCode == nil ? "missing" : "received"), PKCE verifier \(codeOnly.codeVerifier == nil ? "missing" : "for the backend's code_verifier"); no tokens")
+    step(
+        "result",
+        "authorization code \(codeOnly.authorizationCode == nil ? "missing" : "received"), PKCE verifier \(codeOnly.codeVerifier == nil ? "missing" : "for the backend's code_verifier"); no tokens"
+    )
 
     step("login 5", "the same for a backend written for the vendor SDK (backendExchangeUsesPKCE = false), destination .native")
     var legacy = AuthContext(shouldExchangeAuthCode: false)
@@ -133,8 +148,11 @@ do {
     }
     var redeem = HTTPRequest(method: .post, url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
     redeem.headerFields[.contentType] = "application/x-www-form-urlencoded"
-    let form = Data(FormEncoding.encode([("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
-                                         ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")]).utf8)
+    let form = Data(
+        FormEncoding.encode([
+            ("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
+            ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")
+        ]).utf8)
     let (_, redeemed) = try await recorder.send(redeem, body: form)
     step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.status.code)")
     try await uber.logout()

@@ -2,164 +2,170 @@
 // routes), pointed at the provider emulators over HTTP. Needs the PostgresStorage trait (which brings WebSignIn):
 //
 //     swift run --traits PostgresStorage web-sign-in                  # emulators in this process, sessions in memory
-//     swift run --traits PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/web-sign-in.sh
+//     swift run --traits PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
 #if PostgresStorage
-import ArgumentParser
-import AuthAsyncHTTPClient
-import AuthCore
-import AuthHummingbird
-import AuthPostgres
-import AuthProviders
-import AuthEmulators
-import AuthTesting
-import Foundation
-import Hummingbird
-import Logging
-import PostgresNIO
-import ServiceLifecycle
+    import ArgumentParser
+    import AuthAsyncHTTPClient
+    import AuthCore
+    import AuthHummingbird
+    import AuthPostgres
+    import AuthProviders
+    import AuthEmulators
+    import AuthTesting
+    import Foundation
+    import Hummingbird
+    import Logging
+    import PostgresNIO
+    import ServiceLifecycle
 
-@main
-struct WebSignInApp: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "web-sign-in",
-        abstract: "A web app with \"Sign in with …\" for every provider, against the provider emulators."
-    )
-
-    @Option(help: "The port on 127.0.0.1.")
-    var port = 8080
-
-    @Option(help: "The URL browsers reach the app at (callbacks are built from it); default http://127.0.0.1:<port>.")
-    var publicURL: String?
-
-    @Option(help: "Configuration files written by `auth-emulator emulate all --config-dir DIR`; without it the emulators run in this process.")
-    var emulatorsDir: String?
-
-    @Option(help: "The first port of the emulators this process serves (without --emulators-dir).")
-    var emulatorPort = 8090
-
-    @Flag(help: "Keep sessions and credentials in PostgreSQL (AUTH_PG_HOST, AUTH_PG_PORT, AUTH_PG_USER, AUTH_PG_PASSWORD, AUTH_PG_DATABASE; AUTH_WEB_ENCRYPTION_KEY: 32 bytes in base64, the same on every instance).")
-    var postgres = false
-
-    @Option(help: "This instance's name, shown on its pages.")
-    var instance = "A"
-
-    @Option(help: "How long a signed-in session lasts, in seconds (default: WebSignInConfiguration's, eight hours).")
-    var sessionLifetime: Double?
-
-    func run() async throws {
-        let publicURL = try Self.url(publicURL ?? "http://127.0.0.1:\(port)")
-        var services: [any Service] = []
-        let emulators: [SampleProvider]
-        if let emulatorsDir {
-            emulators = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
-        } else {
-            let served = try await SampleProvider.embedded(firstPort: emulatorPort)
-            emulators = served.map { $0.provider }
-            services += served.map { $0.server }
-        }
-        let store: any WebSessionStore
-        var prepare: (@Sendable () async throws -> Void)?
-        // Instances sharing PostgreSQL share the key that seals a started sign-in into the browser's cookie too, so
-        // a sign-in started on one completes on another; in memory, one instance draws its own.
-        var signInCookieKey: Data?
-        if postgres {
-            let client = try Self.postgresClient()
-            services.append(client)
-            signInCookieKey = try Self.encryptionKey()
-            let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try Self.encryptionKey())
-            store = postgresStore
-            prepare = { try await postgresStore.prepare() }
-        } else {
-            store = InMemoryWebSessionStore()
-        }
-        let transport = AsyncHTTPClientTransport()
-        var configuration = WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
-        if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
-        let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
-            providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
-            store: store,
-            transport: transport,
-            configuration: configuration
+    @main
+    struct WebSignInApp: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "web-sign-in",
+            abstract: "A web app with \"Sign in with …\" for every provider, against the provider emulators."
         )
-        let router = Router(context: BasicWebSignInRequestContext.self)
-        router.add(middleware: webSignIn.middleware)
-        webSignIn.addRoutes(to: router)
-        let pages = Pages(webSignIn: webSignIn, providers: emulators, instance: instance)
-        router.get("/") { _, context in pages.home(context.signedInUser) }
-        // An API route that uses the user's tokens, as an app's own routes do: the provider's user info, called with the
-        // session's access token — refreshed first when it is about to expire, once for all of the session's
-        // concurrent requests on every instance (the store's per-account lock).
-        router.get("/me") { _, context in try await Self.me(context.signedInUser) }
 
-        var app = Application(
-            router: router,
-            configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "web-sign-in"),
-            services: services,
-            onServerRunning: { _ in
-                print("web-sign-in \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
-                    + "\(emulators.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
+        @Option(help: "The port on 127.0.0.1.")
+        var port = 8080
+
+        @Option(help: "The URL browsers reach the app at (callbacks are built from it); default http://127.0.0.1:<port>.")
+        var publicURL: String?
+
+        @Option(help: "Configuration files written by `auth-emulator emulate all --config-dir DIR`; without it the emulators run in this process.")
+        var emulatorsDir: String?
+
+        @Option(help: "The first port of the emulators this process serves (without --emulators-dir).")
+        var emulatorPort = 8090
+
+        @Flag(
+            help:
+                "Keep sessions and credentials in PostgreSQL (AUTH_PG_HOST, AUTH_PG_PORT, AUTH_PG_USER, AUTH_PG_PASSWORD, AUTH_PG_DATABASE; AUTH_WEB_ENCRYPTION_KEY: 32 bytes in base64, the same on every instance)."
+        )
+        var postgres = false
+
+        @Option(help: "This instance's name, shown on its pages.")
+        var instance = "A"
+
+        @Option(help: "How long a signed-in session lasts, in seconds (default: WebSignInConfiguration's, eight hours).")
+        var sessionLifetime: Double?
+
+        func run() async throws {
+            let publicURL = try Self.url(publicURL ?? "http://127.0.0.1:\(port)")
+            var services: [any Service] = []
+            let emulators: [SampleProvider]
+            if let emulatorsDir {
+                emulators = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+            } else {
+                let served = try await SampleProvider.embedded(firstPort: emulatorPort)
+                emulators = served.map { $0.provider }
+                services += served.map { $0.server }
             }
-        )
-        if let prepare { app.beforeServerStarts(perform: prepare) }
-        // The transport's HTTP client is shut down however the app ends (SIGINT, SIGTERM, an error).
-        do {
-            try await app.runService()
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
-        try await transport.shutdown()
-    }
+            let store: any WebSessionStore
+            var prepare: (@Sendable () async throws -> Void)?
+            // Instances sharing PostgreSQL share the key that seals a started sign-in into the browser's cookie too, so
+            // a sign-in started on one completes on another; in memory, one instance draws its own.
+            var signInCookieKey: Data?
+            if postgres {
+                let client = try Self.postgresClient()
+                services.append(client)
+                signInCookieKey = try Self.encryptionKey()
+                let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try Self.encryptionKey())
+                store = postgresStore
+                prepare = { try await postgresStore.prepare() }
+            } else {
+                store = InMemoryWebSessionStore()
+            }
+            let transport = AsyncHTTPClientTransport()
+            var configuration = WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
+            if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
+            let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
+                providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
+                store: store,
+                transport: transport,
+                configuration: configuration
+            )
+            let router = Router(context: BasicWebSignInRequestContext.self)
+            router.add(middleware: webSignIn.middleware)
+            webSignIn.addRoutes(to: router)
+            let pages = Pages(webSignIn: webSignIn, providers: emulators, instance: instance)
+            router.get("/") { _, context in pages.home(context.signedInUser) }
+            // An API route that uses the user's tokens, as an app's own routes do: the provider's user info, called with the
+            // session's access token — refreshed first when it is about to expire, once for all of the session's
+            // concurrent requests on every instance (the store's per-account lock).
+            router.get("/me") { _, context in try await Self.me(context.signedInUser) }
 
-    static func me(_ user: SignedInUser?) async throws -> Response {
-        guard let user else { return json(["signed_in": .bool(false)], status: .unauthorized) }
-        do {
-            let info = try await user.session().userInfo()
-            return json(["signed_in": .bool(true), "provider": .string(user.providerName), "subject": .string(info.subject), "claims": .object(info.claims)])
-        } catch let error as AuthError where error.code == .notSignedIn {
-            return json(["signed_in": .bool(false), "error": .string(error.code.rawValue)], status: .unauthorized)
-        } catch let error as AuthError {
-            return json(["signed_in": .bool(true), "error": .string(error.code.rawValue)], status: .badGateway)
+            var app = Application(
+                router: router,
+                configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "web-sign-in"),
+                services: services,
+                onServerRunning: { _ in
+                    print(
+                        "web-sign-in \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
+                            + "\(emulators.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
+                }
+            )
+            if let prepare { app.beforeServerStarts(perform: prepare) }
+            // The transport's HTTP client is shut down however the app ends (SIGINT, SIGTERM, an error).
+            do {
+                try await app.runService()
+            } catch {
+                try? await transport.shutdown()
+                throw error
+            }
+            try await transport.shutdown()
+        }
+
+        static func me(_ user: SignedInUser?) async throws -> Response {
+            guard let user else { return json(["signed_in": .bool(false)], status: .unauthorized) }
+            do {
+                let info = try await user.session().userInfo()
+                return json(["signed_in": .bool(true), "provider": .string(user.providerName), "subject": .string(info.subject), "claims": .object(info.claims)])
+            } catch let error as AuthError where error.code == .notSignedIn {
+                return json(["signed_in": .bool(false), "error": .string(error.code.rawValue)], status: .unauthorized)
+            } catch let error as AuthError {
+                return json(["signed_in": .bool(true), "error": .string(error.code.rawValue)], status: .badGateway)
+            }
+        }
+
+        static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
+            let body = (try? JSONValue.object(object).jsonData()) ?? Data("{}".utf8)
+            return Response(
+                status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+        }
+
+        static func url(_ text: String) throws -> URL {
+            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
+                throw ValidationError("'\(text)' is not an absolute URL.")
+            }
+            return url
+        }
+
+        static func postgresClient() throws -> PostgresClient {
+            let environment = ProcessInfo.processInfo.environment
+            guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else {
+                throw ValidationError("--postgres needs AUTH_PG_PORT (and AUTH_PG_HOST, AUTH_PG_USER, AUTH_PG_DATABASE); Scripts/services/postgres.sh env prints them.")
+            }
+            return PostgresClient(
+                configuration: .init(
+                    host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: port, username: environment["AUTH_PG_USER"] ?? "auth",
+                    password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
+                ))
+        }
+
+        static func encryptionKey() throws -> Data {
+            guard let text = ProcessInfo.processInfo.environment["AUTH_WEB_ENCRYPTION_KEY"], let key = Data(base64Encoded: text), key.count == 32 else {
+                throw ValidationError("--postgres needs AUTH_WEB_ENCRYPTION_KEY: 32 random bytes in base64 (openssl rand -base64 32), the same on every instance.")
+            }
+            return key
         }
     }
-
-    static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
-        let body = (try? JSONValue.object(object).jsonData()) ?? Data("{}".utf8)
-        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-    }
-
-    static func url(_ text: String) throws -> URL {
-        guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-            throw ValidationError("'\(text)' is not an absolute URL.")
-        }
-        return url
-    }
-
-    static func postgresClient() throws -> PostgresClient {
-        let environment = ProcessInfo.processInfo.environment
-        guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else {
-            throw ValidationError("--postgres needs AUTH_PG_PORT (and AUTH_PG_HOST, AUTH_PG_USER, AUTH_PG_DATABASE); Scripts/postgres.sh env prints them.")
-        }
-        return PostgresClient(configuration: .init(
-            host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: port, username: environment["AUTH_PG_USER"] ?? "auth",
-            password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
-        ))
-    }
-
-    static func encryptionKey() throws -> Data {
-        guard let text = ProcessInfo.processInfo.environment["AUTH_WEB_ENCRYPTION_KEY"], let key = Data(base64Encoded: text), key.count == 32 else {
-            throw ValidationError("--postgres needs AUTH_WEB_ENCRYPTION_KEY: 32 random bytes in base64 (openssl rand -base64 32), the same on every instance.")
-        }
-        return key
-    }
-}
 
 #else
-@main
-struct WebSignInApp {
-    static func main() {
-        print("web-sign-in needs the PostgresStorage trait (which brings WebSignIn): swift run --traits PostgresStorage web-sign-in")
+    @main
+    struct WebSignInApp {
+        static func main() {
+            print("web-sign-in needs the PostgresStorage trait (which brings WebSignIn): swift run --traits PostgresStorage web-sign-in")
+        }
     }
-}
 #endif

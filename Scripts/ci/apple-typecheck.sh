@@ -46,7 +46,8 @@ typecheck ios AuthAppSupport AuthApple GrabCompat UberCompat
 compiled_against ios AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
   AuthAppSupport/PersistentTokenStorage:KeychainTokenStorage \
   AuthApple/LoginButton:UIKit AuthApple/SystemAppHandoff:UIKit AuthApple/SignInButton:SwiftUI \
-  AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices UberCompat/LoginButton:UIKit GrabCompat/GrabIdPartner:UIKit
+  AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices AuthApple/AppleIDSignIn:AuthenticationServices \
+  UberCompat/LoginButton:UIKit GrabCompat/GrabIdPartner:UIKit
 # The fixtures compile against the iOS shape's modules, before the macOS build replaces them.
 for fixture in Shims/Fixtures/*.swift; do
   expected="$(sed -n '1s|^// expect: ||p' "$fixture")"
@@ -60,6 +61,6 @@ done
 typecheck macos AuthAppSupport AuthApple
 compiled_against macos AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
   AuthAppSupport/PersistentTokenStorage:KeychainTokenStorage AuthApple/SystemAppHandoff:AppKit \
-  AuthApple/SignInButton:SwiftUI AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices
+  AuthApple/SignInButton:SwiftUI AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices AuthApple/AppleIDSignIn:AuthenticationServices
 
 echo "apple-typecheck: the Apple-only sources (iOS and macOS shapes) type-check against Apple's documented declarations"

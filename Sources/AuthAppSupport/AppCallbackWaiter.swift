@@ -62,7 +62,8 @@ public final class AppCallbackWaiter: Sendable {
         let (clock, providerID, timeout) = (self.clock, self.providerID, self.timeout)
         let timer = Task {
             guard (try? await clock.sleep(until: deadline)) != nil else { return }
-            attempt.finish(.failure(AuthError(.timedOut, "\(appName) did not call back within \(Int(timeout.seconds)) seconds; the login was abandoned. Try again.", providerID: providerID)))
+            attempt.finish(
+                .failure(AuthError(.timedOut, "\(appName) did not call back within \(Int(timeout.seconds)) seconds; the login was abandoned. Try again.", providerID: providerID)))
         }
         defer { timer.cancel() }
         Task {

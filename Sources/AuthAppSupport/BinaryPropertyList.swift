@@ -70,7 +70,8 @@ package enum BinaryPropertyList {
         let bytes = [UInt8](data)
         guard bytes.count >= 40, bytes.starts(with: Array("bplist00".utf8)) else { throw corrupted("no bplist00 header") }
         let trailer = bytes.count - 32
-        let offsetSize = Int(bytes[trailer + 6]), referenceSize = Int(bytes[trailer + 7])
+        let offsetSize = Int(bytes[trailer + 6])
+        let referenceSize = Int(bytes[trailer + 7])
         let objectCount = try integer(bytes, at: trailer + 8, size: 8)
         let topObject = try integer(bytes, at: trailer + 16, size: 8)
         let tableOffset = try integer(bytes, at: trailer + 24, size: 8)
@@ -79,8 +80,9 @@ package enum BinaryPropertyList {
             topObject < objectCount, tableOffset >= 8, tableOffset <= trailer,
             objectCount <= (trailer - tableOffset) / offsetSize
         else { throw corrupted("an inconsistent trailer") }
-        let reader = Reader(bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objectCount,
-                            tableOffset: tableOffset, objectsEnd: tableOffset)
+        let reader = Reader(
+            bytes: bytes, offsetSize: offsetSize, referenceSize: referenceSize, objectCount: objectCount,
+            tableOffset: tableOffset, objectsEnd: tableOffset)
         var budget = Budget()
         return try reader.object(topObject, depth: 0, budget: &budget)
     }
@@ -112,7 +114,9 @@ package enum BinaryPropertyList {
             guard index >= 0, index < objectCount else { throw BinaryPropertyList.corrupted("a reference out of range") }
             let start = try BinaryPropertyList.integer(bytes, at: tableOffset + index * offsetSize, size: offsetSize)
             guard start >= 8, start < objectsEnd else { throw BinaryPropertyList.corrupted("an object offset out of range") }
-            let marker = bytes[start], kind = marker >> 4, info = Int(marker & 0x0F)
+            let marker = bytes[start]
+            let kind = marker >> 4
+            let info = Int(marker & 0x0F)
             switch kind {
             case 0x0:
                 switch marker {
@@ -156,7 +160,8 @@ package enum BinaryPropertyList {
             case 0xD:
                 let (count, body) = try length(info, at: start)
                 try budget.spend(count * MemoryLayout<Value>.stride)
-                let keys = try references(body, count), values = try references(body + count * referenceSize, count)
+                let keys = try references(body, count)
+                let values = try references(body + count * referenceSize, count)
                 var entries: [String: Value] = [:]
                 for (key, value) in zip(keys, values) {
                     guard case .string(let name) = try object(key, depth: depth + 1, budget: &budget) else {

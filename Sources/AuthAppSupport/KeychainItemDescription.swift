@@ -79,7 +79,7 @@ public struct KeychainItemDescription: Sendable, Hashable {
 
     private func base() -> [KeychainAttribute: KeychainValue] {
         var query: [KeychainAttribute: KeychainValue] = [
-            .itemClass: .genericPassword, .service: .string(service), .useDataProtectionKeychain: .bool(true),
+            .itemClass: .genericPassword, .service: .string(service), .useDataProtectionKeychain: .bool(true)
         ]
         if let accessGroup { query[.accessGroup] = .string(accessGroup) }
         return query

@@ -23,9 +23,9 @@ public enum PersistentTokenStorage {
         accessGroup: String? = nil
     ) -> any TokenStorage {
         #if canImport(Security)
-        return KeychainTokenStorage(description: KeychainItemDescription(service: service, accessibility: accessibility, accessGroup: accessGroup))
+            return KeychainTokenStorage(description: KeychainItemDescription(service: service, accessibility: accessibility, accessGroup: accessGroup))
         #else
-        return FileTokenStorage(directory: directory(service: service, environment: ProcessInfo.processInfo.environment))
+            return FileTokenStorage(directory: directory(service: service, environment: ProcessInfo.processInfo.environment))
         #endif
     }
 
@@ -33,9 +33,9 @@ public enum PersistentTokenStorage {
     /// Keychain and `UserDefaults` on Apple platforms (`SystemVendorStore`); `nil` elsewhere, where they never ran.
     public static func makeVendorStore() -> (any VendorStore)? {
         #if canImport(Security)
-        return SystemVendorStore()
+            return SystemVendorStore()
         #else
-        return nil
+            return nil
         #endif
     }
 

@@ -12,7 +12,7 @@ struct AuthCLI: AsyncParsableCommand {
             """,
         subcommands: [
             ProvidersCommand.self, LoginCommand.self, StatusCommand.self, RefreshCommand.self,
-            UserInfoCommand.self, IntrospectCommand.self, RevokeCommand.self, LogoutCommand.self,
+            UserInfoCommand.self, IntrospectCommand.self, RevokeCommand.self, LogoutCommand.self
         ]
     )
 }

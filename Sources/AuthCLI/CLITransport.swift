@@ -1,8 +1,9 @@
 import AuthCore
 import AuthURLSession
 import Foundation
+
 #if AsyncHTTPClientTransport
-import AuthAsyncHTTPClient
+    import AuthAsyncHTTPClient
 #endif
 
 /// How auth-cli sends its back-channel requests: AsyncHTTPClient when built with the `AsyncHTTPClientTransport`
@@ -14,9 +15,9 @@ enum CLITransport {
     /// The names `AUTH_CLI_TRANSPORT` accepts in this build.
     static var available: [String] {
         #if AsyncHTTPClientTransport
-        ["async-http-client", "urlsession"]
+            ["async-http-client", "urlsession"]
         #else
-        ["urlsession"]
+            ["urlsession"]
         #endif
     }
 
@@ -25,14 +26,15 @@ enum CLITransport {
         switch name {
         case "urlsession": return .success(URLSessionTransport())
         #if AsyncHTTPClientTransport
-        case "async-http-client": return .success(AsyncHTTPClientTransport())
+            case "async-http-client": return .success(AsyncHTTPClientTransport())
         #endif
         default:
-            return .failure(AuthError(
-                .invalidConfiguration,
-                "AUTH_CLI_TRANSPORT=\(name) is not available in this build; use one of: \(available.joined(separator: ", ")).",
-                configurationKey: "AUTH_CLI_TRANSPORT"
-            ))
+            return .failure(
+                AuthError(
+                    .invalidConfiguration,
+                    "AUTH_CLI_TRANSPORT=\(name) is not available in this build; use one of: \(available.joined(separator: ", ")).",
+                    configurationKey: "AUTH_CLI_TRANSPORT"
+                ))
         }
     }()
 

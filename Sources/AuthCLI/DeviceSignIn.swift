@@ -13,10 +13,11 @@ enum DeviceSignIn {
         let open = authorization.verificationURIComplete ?? authorization.verificationURI
         // Unbuffered: a script reading standard output through a pipe sees it at once.
         FileHandle.standardOutput.write(Data((open.absoluteString + "\n").utf8))
-        let lines = [
-            "To sign in, open \(authorization.verificationURI.absoluteString) on a phone or another computer",
-            "and enter the code   \(authorization.userCode)",
-        ] + (authorization.verificationURIComplete.map { ["(or open \($0.absoluteString), which carries the code)"] } ?? [])
+        let lines =
+            [
+                "To sign in, open \(authorization.verificationURI.absoluteString) on a phone or another computer",
+                "and enter the code   \(authorization.userCode)"
+            ] + (authorization.verificationURIComplete.map { ["(or open \($0.absoluteString), which carries the code)"] } ?? [])
         status(lines.joined(separator: "\n") + "\n")
         // A phone's camera opens the page with the code filled in; light modules are drawn (dark terminals).
         if let complete = authorization.verificationURIComplete, let code = TerminalQRCode(complete.absoluteString) {

@@ -121,10 +121,10 @@ struct LoginCommand: AsyncParsableCommand {
     /// Whether a system browser can plausibly be opened: always on macOS; on Linux with a display or `$BROWSER`.
     private static var browserAvailable: Bool {
         #if os(macOS)
-        return true
+            return true
         #else
-        let environment = ProcessInfo.processInfo.environment
-        return ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(environment[$0] ?? "").isEmpty }
+            let environment = ProcessInfo.processInfo.environment
+            return ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(environment[$0] ?? "").isEmpty }
         #endif
     }
 
@@ -164,7 +164,7 @@ struct LoginCommand: AsyncParsableCommand {
             }
             var values: [String: JSONValue] = [
                 "issuer": .string(issuer), "client_id": .string(clientID), "redirect_uri": .string(redirectURI),
-                "scope": .string(scope),
+                "scope": .string(scope)
             ]
             if let secret = try resolveClientSecret() { values["client_secret"] = .string(secret) }
             if !parameters.isEmpty {
@@ -173,7 +173,9 @@ struct LoginCommand: AsyncParsableCommand {
             return Setup(providerID: "oidc", configuration: ProviderConfiguration(values))
         }
         guard provider != nil || config != nil else {
-            throw ValidationError("Say whom to sign in with: --issuer URL --client-id ID (any OpenID Connect issuer), or --provider NAME --config FILE. To try it locally, `auth-emulator emulate oidc --config-dir /tmp/emu` writes /tmp/emu/oidc.json.")
+            throw ValidationError(
+                "Say whom to sign in with: --issuer URL --client-id ID (any OpenID Connect issuer), or --provider NAME --config FILE. To try it locally, `auth-emulator emulate oidc --config-dir /tmp/emu` writes /tmp/emu/oidc.json."
+            )
         }
         let providerID = ProviderID(rawValue: provider ?? "oidc")
         let registry = ProviderRegistry.builtIn

@@ -60,13 +60,13 @@ struct StatusCommand: AsyncParsableCommand {
                     "subject": credential.subject.map(JSONValue.string) ?? .null,
                     "expires_at": credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null,
                     "expired": .bool(credential.isExpired(at: Date())),
-                    "has_refresh_token": .bool(credential.refreshToken != nil),
+                    "has_refresh_token": .bool(credential.refreshToken != nil)
                 ],
                 human: [
                     "provider   \(credential.providerID)", "issuer     \(credential.issuer)",
                     "subject    \(credential.subject ?? "-")",
                     "expires    \(credential.expiresAt.map(Output.timestamp) ?? "unknown")\(remaining.map { $0 > 0 ? " (in \($0) s)" : " (expired)" } ?? "")",
-                    "refresh    \(credential.refreshToken == nil ? "none" : "stored")",
+                    "refresh    \(credential.refreshToken == nil ? "none" : "stored")"
                 ]
             )
         }
@@ -104,7 +104,7 @@ struct UserInfoCommand: AsyncParsableCommand {
                     claims["verified_identity"] = [
                         "level_of_confidence": .string(identity.levelOfConfidence.description),
                         "name": .string(identity.currentName?.fullName ?? ""),
-                        "birth_dates": .array(identity.birthDates.map(JSONValue.string)),
+                        "birth_dates": .array(identity.birthDates.map(JSONValue.string))
                     ]
                     human.append("identity   \(identity.levelOfConfidence) verified: \(identity.currentName?.fullName ?? "-"), born \(identity.birthDates.joined(separator: ", "))")
                 }
@@ -175,7 +175,7 @@ struct LogoutCommand: AsyncParsableCommand {
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
                 "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),
-                "revoked_access_token": .bool(report.revokedAccessToken),
+                "revoked_access_token": .bool(report.revokedAccessToken)
             ]
             if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
             if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }

@@ -1,6 +1,6 @@
 public import AuthCore
-import Foundation
 public import AuthProviders
+import Foundation
 
 /// One problem found in an app's auth configuration.
 public struct ConfigFinding: Sendable, Equatable, CustomStringConvertible {
@@ -66,9 +66,10 @@ public struct AuthConfigChecker: Sendable {
     public func check(infoPlist: (file: String, values: ProviderConfiguration)?, configurations: [ConfigurationFile]) -> [ConfigFinding] {
         var findings: [ConfigFinding] = []
         var all = configurations
-        let registeredSchemes = Set((infoPlist?.values["CFBundleURLTypes"]?.arrayValue ?? []).flatMap {
-            $0["CFBundleURLSchemes"]?.arrayValue?.compactMap { $0.stringValue?.lowercased() } ?? []
-        })
+        let registeredSchemes = Set(
+            (infoPlist?.values["CFBundleURLTypes"]?.arrayValue ?? []).flatMap {
+                $0["CFBundleURLSchemes"]?.arrayValue?.compactMap { $0.stringValue?.lowercased() } ?? []
+            })
         let queried = Set(infoPlist?.values["LSApplicationQueriesSchemes"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         if let plist = infoPlist {
             if plist.values["GrabIdPartnerSDK"] != nil {
@@ -76,16 +77,20 @@ public struct AuthConfigChecker: Sendable {
                 // The seed lists both: `grab` (the Grab app) and `grabconnect` (its login feature).
                 let missing = ["grab", "grabconnect"].filter { !queried.contains($0) }
                 if !missing.isEmpty {
-                    findings.append(ConfigFinding(severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
-                                                  message: "add \(missing.joined(separator: " and ")), or the hand-off to the Grab app is never tried"))
+                    findings.append(
+                        ConfigFinding(
+                            severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
+                            message: "add \(missing.joined(separator: " and ")), or the hand-off to the Grab app is never tried"))
                 }
             }
             if plist.values["Uber"] != nil {
                 all.append(ConfigurationFile(providerID: "uber", file: plist.file, values: plist.values))
                 let missing = ["uber", "uberauth", "ubereats", "uberdriver"].filter { !queried.contains($0) }
                 if !missing.isEmpty {
-                    findings.append(ConfigFinding(severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
-                                                  message: "add \(missing.joined(separator: ", ")) for native Uber destinations; without them every login is in app"))
+                    findings.append(
+                        ConfigFinding(
+                            severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
+                            message: "add \(missing.joined(separator: ", ")) for native Uber destinations; without them every login is in app"))
                 }
             }
         }
@@ -121,8 +126,10 @@ public struct AuthConfigChecker: Sendable {
             error("redirect", "the redirect URI \(redirect.absoluteString) uses plain http on a non-loopback host")
         }
         if scheme != "http", scheme != "https", let registeredSchemes, !registeredSchemes.contains(scheme) {
-            findings.append(ConfigFinding(severity: .error, file: plistFile ?? entry.file, key: "CFBundleURLTypes",
-                                          message: "the redirect scheme '\(scheme)' (\(entry.providerID)) is not registered, so the redirect never reaches the app"))
+            findings.append(
+                ConfigFinding(
+                    severity: .error, file: plistFile ?? entry.file, key: "CFBundleURLTypes",
+                    message: "the redirect scheme '\(scheme)' (\(entry.providerID)) is not registered, so the redirect never reaches the app"))
         }
         switch entry.providerID {
         case "govuk":

@@ -1,6 +1,6 @@
 import ArgumentParser
-import AuthProviders
 import AuthEmulators
+import AuthProviders
 import AuthTesting
 import CommandLineOutput
 import Foundation
@@ -104,8 +104,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         do {
             let provider = try registry.provider(named: "oidc", configuration: emulator.configuration)
-            let client = AuthClient(provider: provider, storage: storage, transport: emulator.transport, logger: RecordingLogger(),
-                                    clock: emulator.clock, options: options)
+            let client = AuthClient(
+                provider: provider, storage: storage, transport: emulator.transport, logger: RecordingLogger(),
+                clock: emulator.clock, options: options)
             let session = try await client.signInOnDevice { authorization in shown.withLock { $0 = authorization.userCode } }
             row["sign_in"] = "ok"
             let credential = await session.credential

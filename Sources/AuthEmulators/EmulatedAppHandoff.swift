@@ -1,6 +1,6 @@
+public import AuthAppSupport
 public import AuthCore
 import AuthTesting
-public import AuthAppSupport
 public import Foundation
 
 /// Installed native apps, emulated: `canOpen(_:)` answers from the installed URL schemes, and `open(_:)` plays

@@ -55,12 +55,17 @@ extension EmulatorFrontDesk {
             </body>
             </html>
             """
-        return (Data(html.utf8), .make(status: error == nil ? 200 : 401, headers: [
-            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-            // The page runs no script, loads nothing and cannot be framed. No form-action: Chromium applies it to the
-            // redirect that follows the form, which goes to the app.
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-        ]))
+        return (
+            Data(html.utf8),
+            .make(
+                status: error == nil ? 200 : 401,
+                headers: [
+                    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                    // The page runs no script, loads nothing and cannot be framed. No form-action: Chromium applies it to the
+                    // redirect that follows the form, which goes to the app.
+                    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+                ])
+        )
     }
 
     /// `GET /device`: the verification page (the user code, prefilled from `verification_uri_complete`, and the
@@ -94,10 +99,15 @@ extension EmulatorFrontDesk {
             </body>
             </html>
             """
-        return (Data(html.utf8), .make(status: status, headers: [
-            "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
-            "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'",
-        ]))
+        return (
+            Data(html.utf8),
+            .make(
+                status: status,
+                headers: [
+                    "Content-Type": "text/html; charset=utf-8", "Cache-Control": "no-store",
+                    "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'"
+                ])
+        )
     }
 
     /// `POST /_emulator/device`: the verification page's answer.

@@ -1,7 +1,7 @@
 public import AuthCore
 import AuthTesting
-public import Foundation
 import Crypto
+public import Foundation
 
 /// GOV.UK One Login's identity signing side, emulated: a P-256 key published in a DID document
 /// (`/.well-known/did.json`, `did:web`) and the core identity JWTs it signs, shaped like GOV.UK's simulator's.
@@ -57,10 +57,10 @@ public struct GOVUKIdentitySigner: Sendable {
                     "publicKeyJwk": [
                         "kty": "EC", "crv": "P-256",
                         "x": .string(Base64URL.encode(point.prefix(32))),
-                        "y": .string(Base64URL.encode(point.suffix(32))),
-                    ],
-                ],
-            ],
+                        "y": .string(Base64URL.encode(point.suffix(32)))
+                    ]
+                ]
+            ]
         ]
     }
 
@@ -79,7 +79,7 @@ public struct GOVUKIdentitySigner: Sendable {
         return [
             "iss": .string(issuer), "aud": .string(audience), "sub": .string(subject), "nbf": .number(issued),
             "iat": .number(issued), "exp": .number(issued + lifetime), "vot": .string(vot), "vtm": .string(trustmark),
-            "vc": .object(credential),
+            "vc": .object(credential)
         ]
     }
 
@@ -98,16 +98,16 @@ public struct GOVUKIdentitySigner: Sendable {
         "type": ["VerifiableCredential", "IdentityCheckCredential"],
         "credentialSubject": [
             "name": [["nameParts": [["value": "GEOFFREY", "type": "GivenName"], ["value": "HEARNSHAW", "type": "FamilyName"]]]],
-            "birthDate": [["value": "1955-04-19"]],
-        ],
+            "birthDate": [["value": "1955-04-19"]]
+        ]
     ]
 
     /// The postal address of GOV.UK's simulator's default user (its `uprn` is a number, as the simulator sends it).
     public static let simulatorAddress: JSONValue = [
         [
             "addressCountry": "GB", "buildingName": "", "streetName": "FRAMPTON ROAD", "postalCode": "GL1 5QB",
-            "buildingNumber": "26", "addressLocality": "GLOUCESTER", "validFrom": "2000-01-01", "uprn": 100120472196,
-            "subBuildingName": "",
-        ],
+            "buildingNumber": "26", "addressLocality": "GLOUCESTER", "validFrom": "2000-01-01", "uprn": 100_120_472_196,
+            "subBuildingName": ""
+        ]
     ]
 }

@@ -1,6 +1,6 @@
+public import AuthAppSupport
 import AuthCore
 import AuthTesting
-public import AuthAppSupport
 public import Foundation
 
 /// A vendor SDK's Keychain items and `UserDefaults` values, in memory: fill it with fixtures in the vendor's format.

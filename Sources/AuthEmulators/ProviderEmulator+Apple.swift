@@ -1,7 +1,7 @@
 public import AuthCore
 public import AuthTesting
-public import Foundation
 import Crypto
+public import Foundation
 
 extension ProviderEmulator {
     /// Sign in with Apple's server, in process: discovery at `https://appleid.apple.com`, `/auth/authorize`,
@@ -43,7 +43,7 @@ extension ProviderEmulator {
             "team_id": .string(TestIdentityProvider.appleTeamID),
             "key_id": .string(TestIdentityProvider.appleKeyID),
             "private_key": .string(teamKey.pemRepresentation),
-            "scope": "name email",
+            "scope": "name email"
         ]
         if origin != nil { configuration["issuer"] = .string(idp.configuration.issuer.absoluteString) }
         var emulator = ProviderEmulator(
@@ -73,7 +73,7 @@ extension ProviderEmulator {
         func authorize() async throws -> [String: String] {
             var query: [(String, String)] = [
                 ("client_id", clientID), ("redirect_uri", native.absoluteString), ("response_type", "code"),
-                ("scope", "openid name email"), ("response_mode", "form_post"), ("state", SecureRandom.token(byteCount: 16)),
+                ("scope", "openid name email"), ("response_mode", "form_post"), ("state", SecureRandom.token(byteCount: 16))
             ]
             if let nonce { query.append(("nonce", nonce)) }
             let (body, response) = try await transport.send(HTTPRequest(method: .get, url: idp.endpoint("/auth/authorize").appendingQuery(query)))
@@ -90,7 +90,7 @@ extension ProviderEmulator {
             pem: pem, teamID: TestIdentityProvider.appleTeamID, keyID: TestIdentityProvider.appleKeyID, clientID: clientID, now: clock.now()
         )
         let form: [(String, String)] = [
-            ("grant_type", "authorization_code"), ("code", identityCode), ("client_id", clientID), ("client_secret", secret),
+            ("grant_type", "authorization_code"), ("code", identityCode), ("client_id", clientID), ("client_secret", secret)
         ]
         var request = HTTPRequest(method: .post, url: idp.endpoint("/auth/token"))
         request.headerFields[.contentType] = "application/x-www-form-urlencoded"
@@ -130,19 +130,23 @@ extension TestIdentityProvider {
     /// Where the emulator's native requests are answered (the device's own channel, never a web page).
     public static let appleNativeRedirectURI = URL(string: "https://appleid.apple.com/emulated-device")!
     /// The signed-in user, sharing their address.
-    public static let appleUser = User(subject: "001234.5c4c1a0b7f8e4d2a9b3c6d5e4f3a2b1c.0942", claims: [
-        "email": "alex@example.com", "email_verified": "true", "is_private_email": "false", "real_user_status": 2,
-        "nonce_supported": true,
-    ])
+    public static let appleUser = User(
+        subject: "001234.5c4c1a0b7f8e4d2a9b3c6d5e4f3a2b1c.0942",
+        claims: [
+            "email": "alex@example.com", "email_verified": "true", "is_private_email": "false", "real_user_status": 2,
+            "nonce_supported": true
+        ])
     /// A user who hides their address behind Apple's private relay.
-    public static let applePrivateRelayUser = User(subject: "001234.9f8e7d6c5b4a39281706f5e4d3c2b1a0.1711", claims: [
-        "email": "x7k2q9mz4r@privaterelay.appleid.com", "email_verified": "true", "is_private_email": "true",
-        "real_user_status": 1, "nonce_supported": true,
-    ])
+    public static let applePrivateRelayUser = User(
+        subject: "001234.9f8e7d6c5b4a39281706f5e4d3c2b1a0.1711",
+        claims: [
+            "email": "x7k2q9mz4r@privaterelay.appleid.com", "email_verified": "true", "is_private_email": "true",
+            "real_user_status": 1, "nonce_supported": true
+        ])
     /// The names Apple posts on each user's first authorization, by subject.
     public static let appleNames: [String: (firstName: String, lastName: String)] = [
         appleUser.subject: ("Alex", "Appleseed"),
-        applePrivateRelayUser.subject: ("Robin", "Relay"),
+        applePrivateRelayUser.subject: ("Robin", "Relay")
     ]
 
     /// An identity provider configured as Sign in with Apple's server (see `ProviderEmulator/apple(clock:origin:)`).
@@ -154,7 +158,7 @@ extension TestIdentityProvider {
             clients: [
                 Client(id: appleServicesID, redirectURIs: [appleRedirectURI, loopbackRedirectURI]),
                 Client(id: appleBundleID, redirectURIs: [appleNativeRedirectURI]),
-                Client(id: appleOtherBundleID, redirectURIs: [appleNativeRedirectURI]),
+                Client(id: appleOtherBundleID, redirectURIs: [appleNativeRedirectURI])
             ],
             user: appleUser,
             idTokenLifetime: 600
@@ -166,7 +170,7 @@ extension TestIdentityProvider {
         configuration.paths.deviceAuthorization = nil
         configuration.quirks.discoveryRemovals = [
             "userinfo_endpoint", "introspection_endpoint", "end_session_endpoint", "code_challenge_methods_supported",
-            "authorization_response_iss_parameter_supported",
+            "authorization_response_iss_parameter_supported"
         ]
         // Apple's published document (https://appleid.apple.com/.well-known/openid-configuration).
         configuration.quirks.discoveryExtras = [
@@ -174,7 +178,7 @@ extension TestIdentityProvider {
             "subject_types_supported": ["pairwise"],
             "scopes_supported": ["openid", "email", "name"],
             "token_endpoint_auth_methods_supported": ["client_secret_post"],
-            "claims_supported": ["aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "real_user_status", "sub", "transfer_sub"],
+            "claims_supported": ["aud", "email", "email_verified", "exp", "iat", "is_private_email", "iss", "nonce", "nonce_supported", "real_user_status", "sub", "transfer_sub"]
         ]
         configuration.initialBehavior.sendsIssParameter = false
         configuration.initialBehavior.advertisesIssParameter = false
@@ -189,7 +193,7 @@ extension TestIdentityProvider {
         }
         configuration.testAccounts = [
             TestAccount(username: "alex@example.com", user: appleUser),
-            TestAccount(username: "robin@example.com", user: applePrivateRelayUser),
+            TestAccount(username: "robin@example.com", user: applePrivateRelayUser)
         ]
         configuration.displayName = "Apple"
         return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)

@@ -1,6 +1,5 @@
 public import AuthCore
 public import AuthTesting
-
 public import Foundation
 
 /// The built-in providers' emulators, by provider id and by the name `auth-emulator emulate` serves them under.
@@ -31,7 +30,7 @@ extension ProviderEmulator {
         "google": { google(clock: $0) },
         "microsoft": { microsoft(clock: $0) },
         "github": { github(clock: $0) },
-        "apple": { apple(clock: $0) },
+        "apple": { apple(clock: $0) }
     ]
 
     /// The emulators `auth-emulator emulate` serves over HTTP, by name: each provider's, and `govuk-service` (GOV.UK One

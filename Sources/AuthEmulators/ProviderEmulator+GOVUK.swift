@@ -38,7 +38,7 @@ extension ProviderEmulator {
                 // mobile-ios-one-login-app): `openid` only, and attestation headers with every token request.
                 "scopes": "openid",
                 "tokenHeaders": .object(TestIdentityProvider.govUKAttestationHeaders.mapValues { .string($0) }),
-                "sendsTokenExtrasOnRefresh": true,
+                "sendsTokenExtrasOnRefresh": true
             ]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
@@ -63,7 +63,7 @@ extension TestIdentityProvider {
     public static let govUKAttestationHeaders = [
         "OAuth-Client-Attestation": "emulated-client-attestation",
         "OAuth-Client-Attestation-PoP": "emulated-attestation-proof",
-        "DPoP": "emulated-dpop-proof",
+        "DPoP": "emulated-dpop-proof"
     ]
     /// The scopes the emulated token service grants, as GOV.UK's provider (`VALID_SCOPES` in `src/constants.ts` of
     /// govuk-one-login/simulator).
@@ -81,10 +81,12 @@ extension TestIdentityProvider {
             issuer: URL(string: "https://token.integration.account.gov.uk")!,
             signingAlgorithm: .es256,
             clients: [Client(id: govUKClientID, redirectURIs: [govUKRedirectURI])],
-            user: User(subject: "urn:fdc:gov.uk:2022:emulated-user", claims: [
-                "email": "citizen@example.gov.uk", "email_verified": true,
-                "phone_number": "+447700900123", "phone_number_verified": true,
-            ])
+            user: User(
+                subject: "urn:fdc:gov.uk:2022:emulated-user",
+                claims: [
+                    "email": "citizen@example.gov.uk", "email_verified": true,
+                    "phone_number": "+447700900123", "phone_number_verified": true
+                ])
         )
         configuration.paths.discovery = nil
         configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow

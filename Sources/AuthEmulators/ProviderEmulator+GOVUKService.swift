@@ -1,7 +1,7 @@
 public import AuthCore
 public import AuthTesting
-public import Foundation
 import Crypto
+public import Foundation
 import _CryptoExtras
 
 extension ProviderEmulator {
@@ -42,7 +42,7 @@ extension ProviderEmulator {
                 "ui_locales": "en",
                 "claims": ["coreIdentityJWT", "address", "returnCode"],
                 "identity_issuer": .string(issuer.absoluteString),
-                "did_url": .string(idp.endpoint("/.well-known/did.json").absoluteString),
+                "did_url": .string(idp.endpoint("/.well-known/did.json").absoluteString)
             ]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
@@ -68,7 +68,7 @@ public enum GOVUKServiceKeys {
         let primitives = try! clientKey.publicKey.getKeyPrimitives()
         return [
             "kty": "RSA", "n": .string(Base64URL.encode(primitives.modulus)),
-            "e": .string(Base64URL.encode(primitives.publicExponent)), "kid": "service-key-1",
+            "e": .string(Base64URL.encode(primitives.publicExponent)), "kid": "service-key-1"
         ]
     }
 
@@ -97,21 +97,25 @@ extension TestIdentityProvider {
     public static let govUKServicePostLogoutRedirectURI = URL(string: "https://service.example.gov.uk/signed-out")!
 
     /// The simulator's default user: contact details and a proved identity (`P2`, GEOFFREY HEARNSHAW) with an address.
-    public static let govUKServiceUser = User(subject: "urn:fdc:gov.uk:2022:emulated-service-user", claims: [
-        "email": "test@example.com", "email_verified": true,
-        "phone_number": "07123456789", "phone_number_verified": true,
-        GOVUKServiceUserKeys.credential: .object(GOVUKIdentitySigner.simulatorCredential),
-        GOVUKServiceUserKeys.levelOfConfidence: "P2",
-        GOVUKServiceUserKeys.address: GOVUKIdentitySigner.simulatorAddress,
-        GOVUKServiceUserKeys.returnCode: [],
-    ])
+    public static let govUKServiceUser = User(
+        subject: "urn:fdc:gov.uk:2022:emulated-service-user",
+        claims: [
+            "email": "test@example.com", "email_verified": true,
+            "phone_number": "07123456789", "phone_number_verified": true,
+            GOVUKServiceUserKeys.credential: .object(GOVUKIdentitySigner.simulatorCredential),
+            GOVUKServiceUserKeys.levelOfConfidence: "P2",
+            GOVUKServiceUserKeys.address: GOVUKIdentitySigner.simulatorAddress,
+            GOVUKServiceUserKeys.returnCode: []
+        ])
 
     /// A user whose identity GOV.UK could not prove: no core identity, and the return codes `codes`.
     public static func govUKServiceUserWithoutIdentity(returnCodes codes: [String]) -> User {
-        User(subject: "urn:fdc:gov.uk:2022:emulated-unproven-user", claims: [
-            "email": "unproven@example.com", "email_verified": true,
-            GOVUKServiceUserKeys.returnCode: .array(codes.map { ["code": .string($0)] }),
-        ])
+        User(
+            subject: "urn:fdc:gov.uk:2022:emulated-unproven-user",
+            claims: [
+                "email": "unproven@example.com", "email_verified": true,
+                GOVUKServiceUserKeys.returnCode: .array(codes.map { ["code": .string($0)] })
+            ])
     }
 
     /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:issuer:user:)``).
@@ -132,7 +136,7 @@ extension TestIdentityProvider {
                 Client(
                     id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback] + loopbackWebCallbackURIs,
                     postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
-                ),
+                )
             ],
             user: user,
             accessTokenLifetime: 180,
@@ -162,7 +166,7 @@ extension TestIdentityProvider {
             "claims_supported": .array(
                 ["sub", "email", "email_verified", "phone_number", "phone_number_verified"].map(JSONValue.string)
                     + GOVUKServiceUserKeys.identityClaims.map(JSONValue.string)
-            ),
+            )
         ]
         configuration.displayName = "GOV.UK One Login"
         configuration.paths.deviceAuthorization = nil  // neither GOV.UK One Login nor its simulator has a device flow
@@ -170,7 +174,7 @@ extension TestIdentityProvider {
         let signer = GOVUKServiceKeys.identitySigner(for: configuration.issuer)
         configuration.quirks.documents = [
             "/.well-known/did.json": (signer.didDocument, ["Cache-Control": "max-age=3600, private"]),
-            "/trustmark": (["idp": .string(issuer), "trustmark_provider": .string(issuer), "C": ["Cl", "Cl.Cm"], "P": ["P0", "P1", "P2", "P3"]], [:]),
+            "/trustmark": (["idp": .string(issuer), "trustmark_provider": .string(issuer), "C": ["Cl", "Cl.Cm"], "P": ["P0", "P1", "P2", "P3"]], [:])
         ]
         configuration.quirks.idTokenIncludesUserClaims = false
         configuration.quirks.defaultLogoutURL = URL(string: "https://gov.uk")!
@@ -238,7 +242,7 @@ enum GOVUKSimulatorRules {
     /// The client's permitted levels of confidence (the simulator's default `CLIENT_LOCS`).
     static let clientLevels: [String: Set<String>] = [
         TestIdentityProvider.govUKServiceClientID: ["P0", "P2"],
-        TestIdentityProvider.govUKServiceSecretClientID: ["P0"],
+        TestIdentityProvider.govUKServiceSecretClientID: ["P0"]
     ]
 
     /// `vtr` parsed like the simulator's `vtrValidator`: `nil` when invalid; the default `Cl.Cm` when absent or empty.

@@ -40,7 +40,7 @@ extension ProviderEmulator {
             "client_id": .string(TestIdentityProvider.githubClientID),
             "client_secret": .string(TestIdentityProvider.githubClientSecret),
             "redirect_uri": .string((origin == nil ? TestIdentityProvider.githubRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
-            "scope": "read:user user:email",
+            "scope": "read:user user:email"
         ]
         if origin != nil {
             let web = idp.configuration.issuer.absoluteString.trimmingSuffix("/")
@@ -68,22 +68,26 @@ extension TestIdentityProvider {
     /// The emulated app's callback URL.
     public static let githubRedirectURI = URL(string: "https://app.example.com/auth/github/callback")!
     /// The user every in-process authorization signs in: id 583231, login `octocat`, a verified primary email.
-    public static let githubUser = User(subject: "583231", claims: [
-        "login": "octocat", "name": "The Octocat",
-        "emails": .array([
-            githubEmail("octocat@github.com", primary: true, verified: true),
-            githubEmail("octocat@example.com", primary: false, verified: false),
-        ]),
-    ])
+    public static let githubUser = User(
+        subject: "583231",
+        claims: [
+            "login": "octocat", "name": "The Octocat",
+            "emails": .array([
+                githubEmail("octocat@github.com", primary: true, verified: true),
+                githubEmail("octocat@example.com", primary: false, verified: false)
+            ])
+        ])
     /// A user whose primary email GitHub has not verified (a verified secondary one does not count): id 9919001,
     /// login `hubot-unverified`, no name.
-    public static let githubUnverifiedUser = User(subject: "9919001", claims: [
-        "login": "hubot-unverified",
-        "emails": .array([
-            githubEmail("hubot@example.com", primary: true, verified: false),
-            githubEmail("hubot-old@example.com", primary: false, verified: true),
-        ]),
-    ])
+    public static let githubUnverifiedUser = User(
+        subject: "9919001",
+        claims: [
+            "login": "hubot-unverified",
+            "emails": .array([
+                githubEmail("hubot@example.com", primary: true, verified: false),
+                githubEmail("hubot-old@example.com", primary: false, verified: true)
+            ])
+        ])
 
     /// An identity provider configured as GitHub (see `ProviderEmulator/github(clock:origin:expiringTokens:)`).
     public static func github(clock: any WallClock = SystemWallClock(), origin: URL? = nil, expiringTokens: Bool = true) -> TestIdentityProvider {
@@ -140,7 +144,7 @@ extension TestIdentityProvider {
         "expired_token": "The device code has expired.",
         "access_denied": "The authorization request was denied.",
         "incorrect_device_code": "The device_code provided is not valid.",
-        "unsupported_grant_type": "The grant type is not supported.",
+        "unsupported_grant_type": "The grant type is not supported."
     ]
 
     /// The provider's token or device authorization answer as GitHub gives it: OAuth errors with HTTP 200 under
@@ -151,13 +155,14 @@ extension TestIdentityProvider {
         guard response.status.code < 500, var body = try? JSONValue.parseObject(data) else { return answer }
         if let error = body["error"]?.stringValue {
             let form = Dictionary(FormEncoding.decode(String(decoding: request.httpBody ?? Data(), as: UTF8.self))) { first, _ in first }
-            let code: String = switch (error, form["grant_type"]) {
-            case ("invalid_grant", "authorization_code"?): "bad_verification_code"
-            case ("invalid_grant", "refresh_token"?): "bad_refresh_token"
-            case ("invalid_grant", _): "incorrect_device_code"
-            case ("invalid_client", _): "incorrect_client_credentials"
-            default: error
-            }
+            let code: String =
+                switch (error, form["grant_type"]) {
+                case ("invalid_grant", "authorization_code"?): "bad_verification_code"
+                case ("invalid_grant", "refresh_token"?): "bad_refresh_token"
+                case ("invalid_grant", _): "incorrect_device_code"
+                case ("invalid_client", _): "incorrect_client_credentials"
+                default: error
+                }
             body = ["error": .string(code)]
             body["error_description"] = githubErrorDescriptions[code].map(JSONValue.string) ?? .string(code)
             body["error_uri"] = .string(
@@ -205,27 +210,36 @@ extension TestIdentityProvider {
         if path.hasPrefix("/api/v3/") { path = String(path.dropFirst("/api/v3".count)) }
         guard path == "/user" || path == "/user/emails" else { return nil }
         guard let agent = request.value(forHTTPHeaderField: "User-Agent"), !agent.isEmpty else {
-            return (403, .object([
-                "message": "Request forbidden by administrative rules. Please make sure your request has a User-Agent header.",
-                "documentation_url": "https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#user-agent",
-            ]))
+            return (
+                403,
+                .object([
+                    "message": "Request forbidden by administrative rules. Please make sure your request has a User-Agent header.",
+                    "documentation_url": "https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#user-agent"
+                ])
+            )
         }
         guard let subject, let account = accounts.first(where: { $0.subject == subject }) else {
-            return (401, .object([
-                "message": "Requires authentication",
-                "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user",
-                "status": "401",
-            ]))
+            return (
+                401,
+                .object([
+                    "message": "Requires authentication",
+                    "documentation_url": "https://docs.github.com/rest/users/users#get-the-authenticated-user",
+                    "status": "401"
+                ])
+            )
         }
         if path == "/user/emails" { return (200, account.claims["emails"] ?? .array([])) }
-        return (200, .object([
-            "login": account.claims["login"] ?? .null,
-            "id": .number(Double(account.subject) ?? 0),
-            "type": "User",
-            "site_admin": false,
-            "name": account.claims["name"] ?? .null,
-            // The public email is whatever the user chose to show, often none: it is not the verified primary one.
-            "email": .null,
-        ]))
+        return (
+            200,
+            .object([
+                "login": account.claims["login"] ?? .null,
+                "id": .number(Double(account.subject) ?? 0),
+                "type": "User",
+                "site_admin": false,
+                "name": account.claims["name"] ?? .null,
+                // The public email is whatever the user chose to show, often none: it is not the verified primary one.
+                "email": .null
+            ])
+        )
     }
 }

@@ -38,7 +38,7 @@ extension ProviderEmulator {
             "client_secret": .string(TestIdentityProvider.googleClientSecret),
             "redirect_uri": .string((origin == nil ? TestIdentityProvider.googleRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
             "scope": "openid email profile",
-            "offline": .bool(offline),
+            "offline": .bool(offline)
         ]
         if origin != nil { configuration["issuer"] = .string(idp.configuration.issuer.absoluteString) }
         if let hostedDomain { configuration["hosted_domain"] = .string(hostedDomain) }
@@ -71,9 +71,11 @@ extension TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://accounts.google.com")!,
             clients: [Client(id: googleClientID, secret: googleClientSecret, redirectURIs: redirects)],
-            user: User(subject: "110169484474386276334", claims: [
-                "email": "alex@example.com", "email_verified": true, "name": "Alex Example", "hd": .string(googleHostedDomain),
-            ])
+            user: User(
+                subject: "110169484474386276334",
+                claims: [
+                    "email": "alex@example.com", "email_verified": true, "name": "Alex Example", "hd": .string(googleHostedDomain)
+                ])
         )
         configuration.paths.authorize = "/o/oauth2/v2/auth"
         configuration.paths.token = "/token"
@@ -92,7 +94,7 @@ extension TestIdentityProvider {
                 "revocation_endpoint": "https://oauth2.googleapis.com/revoke",
                 "device_authorization_endpoint": "https://oauth2.googleapis.com/device/code",
                 "userinfo_endpoint": "https://openidconnect.googleapis.com/v1/userinfo",
-                "jwks_uri": "https://www.googleapis.com/oauth2/v3/certs",
+                "jwks_uri": "https://www.googleapis.com/oauth2/v3/certs"
             ]
         }
         configuration.quirks.validateAuthorization = { query, _ in googleRefusal(query) }

@@ -1,6 +1,6 @@
+import AuthAppSupport
 public import AuthCore
 public import AuthTesting
-import AuthAppSupport
 public import Foundation
 
 extension ProviderEmulator {
@@ -11,8 +11,10 @@ extension ProviderEmulator {
     ///   - origin: where `auth-emulator emulate` serves it over HTTP (`http://127.0.0.1:<port>`): the configuration
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     ///   - discovery: which discovery document it serves (``TestIdentityProvider/GrabDiscovery``).
-    public static func grab(clock: any WallClock = SystemWallClock(), origin: URL? = nil,
-                            discovery: TestIdentityProvider.GrabDiscovery = .withKeys) -> ProviderEmulator {
+    public static func grab(
+        clock: any WallClock = SystemWallClock(), origin: URL? = nil,
+        discovery: TestIdentityProvider.GrabDiscovery = .withKeys
+    ) -> ProviderEmulator {
         let idp = TestIdentityProvider.grab(clock: clock, origin: origin, discovery: discovery)
         var plist = TestIdentityProvider.grabPlist
         if origin != nil {
@@ -52,7 +54,8 @@ extension TestIdentityProvider {
     /// The emulated service discovery URL.
     public static let grabServiceDiscoveryURL = URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/.well-known/openid-configuration")!
     /// The Grab app's custom protocol entry served by the client public info endpoint.
-    public static let grabCustomProtocol = #"{"protocol_pax_ios":"grab://open?screenType=AUTH","protocol_ios":"grab://oauth2/authorize","appstore_link_ios":"itms-apps://itunes.apple.com/app/id647268330"}"#
+    public static let grabCustomProtocol =
+        #"{"protocol_pax_ios":"grab://open?screenType=AUTH","protocol_ios":"grab://oauth2/authorize","appstore_link_ios":"itms-apps://itunes.apple.com/app/id647268330"}"#
 
     /// The emulated app's `GrabIdPartnerSDK` Info.plist dictionary.
     public static let grabPlist: [String: JSONValue] = [
@@ -60,7 +63,7 @@ extension TestIdentityProvider {
         "RedirectUrl": .string(grabRedirectURL.absoluteString),
         "Scope": "openid profile.read",
         "ServiceDiscoveryUrl": .string(grabServiceDiscoveryURL.absoluteString),
-        "AcrValues": ["service": "PASSENGER", "consent_ctx": "countryCode=SG"],
+        "AcrValues": ["service": "PASSENGER", "consent_ctx": "countryCode=SG"]
     ]
 
     /// An identity provider configured as GrabID: its own service discovery document (with
@@ -89,7 +92,7 @@ extension TestIdentityProvider {
         configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         configuration.quirks.discoveryExtras = [
             "id_token_verification_endpoint": .string(base + "/id_tokens/token_info"),
-            "client_public_info_endpoint": .string(base + "/clients/{client_id}/public_info"),
+            "client_public_info_endpoint": .string(base + "/clients/{client_id}/public_info")
         ]
         // JSON null reads as absent, as a member the document never had.
         if discovery == .withoutJWKSURI { configuration.quirks.discoveryExtras["jwks_uri"] = .null }

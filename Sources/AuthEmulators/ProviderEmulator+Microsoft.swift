@@ -41,7 +41,7 @@ extension ProviderEmulator {
             "client_id": .string(TestIdentityProvider.microsoftClientID),
             "redirect_uri": .string((origin == nil ? TestIdentityProvider.microsoftRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
             "tenant": .string(tenant),
-            "scope": "openid profile email offline_access",
+            "scope": "openid profile email offline_access"
         ]
         if let origin { configuration["authority"] = .string(origin.absoluteString) }
         if let allowedTenants { configuration["allowed_tenants"] = .array(allowedTenants.map(JSONValue.string)) }
@@ -82,11 +82,13 @@ extension TestIdentityProvider {
             // The user's tenant's issuer: what each ID token's `iss` names.
             issuer: URL(string: "\(host)/\(userTenant)/v2.0")!,
             clients: [Client(id: microsoftClientID, redirectURIs: [microsoftRedirectURI])],
-            user: User(subject: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ", claims: [
-                "tid": .string(userTenant), "ver": "2.0", "oid": "00000000-0000-0000-66f3-3332eca7ea81",
-                "preferred_username": .string(personal ? "sam@outlook.com" : "sam@contoso.com"),
-                "email": .string(personal ? "sam@outlook.com" : "sam@contoso.com"), "name": "Sam Example",
-            ])
+            user: User(
+                subject: "AAAAAAAAAAAAAAAAAAAAAIkzqFVrSaSaFHy782bbtaQ",
+                claims: [
+                    "tid": .string(userTenant), "ver": "2.0", "oid": "00000000-0000-0000-66f3-3332eca7ea81",
+                    "preferred_username": .string(personal ? "sam@outlook.com" : "sam@contoso.com"),
+                    "email": .string(personal ? "sam@outlook.com" : "sam@contoso.com"), "name": "Sam Example"
+                ])
         )
         configuration.endpointBase = URL(string: "\(host)/\(tenant)")!
         configuration.paths.discovery = "/v2.0/.well-known/openid-configuration"

@@ -22,7 +22,7 @@ extension ProviderEmulator {
                 "clientId": .string(TestIdentityProvider.oneLoginClientID),
                 "redirectUri": .string((origin == nil ? TestIdentityProvider.oneLoginRedirectURI : TestIdentityProvider.loopbackRedirectURI).absoluteString),
                 "scopes": "openid profile email",
-                "resource": .string(TestIdentityProvider.oneLoginResource),
+                "resource": .string(TestIdentityProvider.oneLoginResource)
             ]),
             transport: idp.transport,
             userAgent: HeadlessUserAgent(transport: idp.transport),
@@ -53,9 +53,11 @@ extension TestIdentityProvider {
         var configuration = Configuration(
             issuer: URL(string: "https://example.onelogin.com/oidc/2")!,
             clients: [Client(id: oneLoginClientID, redirectURIs: [oneLoginRedirectURI])],
-            user: User(subject: "38495820", claims: [
-                "email": "jordan@example.com", "name": "Jordan Example", "preferred_username": "jordan",
-            ])
+            user: User(
+                subject: "38495820",
+                claims: [
+                    "email": "jordan@example.com", "name": "Jordan Example", "preferred_username": "jordan"
+                ])
         )
         configuration.paths.authorize = "/auth"
         configuration.paths.deviceAuthorization = nil  // not part of the emulated OneLogin app

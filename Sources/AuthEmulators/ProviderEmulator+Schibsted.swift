@@ -11,16 +11,17 @@ extension ProviderEmulator {
     ///     then points there and redirects to `TestIdentityProvider/loopbackRedirectURI`; `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let idp = TestIdentityProvider.schibsted(clock: clock, origin: origin)
-        let configuration: ProviderConfiguration = origin == nil
+        let configuration: ProviderConfiguration =
+            origin == nil
             ? ProviderConfiguration([
                 "environment": "pre",
                 "clientId": .string(TestIdentityProvider.schibstedClientID),
-                "redirectURI": .string(TestIdentityProvider.schibstedRedirectURI.absoluteString),
+                "redirectURI": .string(TestIdentityProvider.schibstedRedirectURI.absoluteString)
             ])
             : ProviderConfiguration([
                 "serverURL": .string(idp.configuration.issuer.absoluteString),
                 "clientId": .string(TestIdentityProvider.schibstedClientID),
-                "redirectURI": .string(TestIdentityProvider.loopbackRedirectURI.absoluteString),
+                "redirectURI": .string(TestIdentityProvider.loopbackRedirectURI.absoluteString)
             ])
         return ProviderEmulator(
             providerID: "schibsted",
@@ -58,16 +59,18 @@ extension TestIdentityProvider {
     ///   - clock: the clock the emulator stamps tokens with.
     ///   - origin: where `auth-emulator emulate` serves it over HTTP (see `Configuration/served(at:)`); `nil` in process.
     public static func schibsted(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> TestIdentityProvider {
-        let user = User(subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01", claims: [
-            "email": "kari@example.no", "legacy_user_id": "12345678",
-        ])
+        let user = User(
+            subject: "4d2f8c1e-0b7a-4c8e-9f3a-5e6d7c8b9a01",
+            claims: [
+                "email": "kari@example.no", "legacy_user_id": "12345678"
+            ])
         var configuration = Configuration(
             // The real server's issuer form: its ID tokens say `https://identity-pre.schibsted.com/`, with the
             // trailing slash that the vendor SDK strips before comparing (IdTokenValidator).
             issuer: URL(string: "https://identity-pre.schibsted.com/")!,
             clients: [
                 Client(id: schibstedClientID, redirectURIs: [schibstedRedirectURI]),
-                Client(id: schibstedSecondClientID, redirectURIs: [URL(string: "com.example.news:/login")!]),
+                Client(id: schibstedSecondClientID, redirectURIs: [URL(string: "com.example.news:/login")!])
             ],
             user: user
         )
@@ -113,17 +116,24 @@ extension TestIdentityProvider {
                 // The real shape: `{"data": {…}}` with camelCase keys (the vendor's own test fixture), with the odd
                 // values the vendor SDK tolerates: `false` for an unverified e-mail's date, `[]` for no addresses,
                 // `0000-00-00` for no birthday, booleans as strings.
-                return (200, ["data": [
-                    "uuid": .string(subject), "userId": "12345678", "status": 1, "email": "kari@example.no",
-                    "emailVerified": false,
-                    "emails": [[
-                        "value": "kari@example.no", "type": "other", "primary": "true", "verified": "false",
-                    ]],
-                    "displayName": "Kari Nordmann", "name": ["givenName": "Kari", "familyName": "Nordmann", "formatted": "Kari Nordmann"],
-                    "addresses": [], "birthday": "0000-00-00", "gender": "withheld", "merchants": [12345],
-                    "locale": "nb_NO", "utcOffset": "+01:00",
-                    "pairId": "pair-8f1d2c", "phoneNumber": "+4790000000", "sdrn": "sdrn:schibsted.com:user:12345678",
-                ]])
+                return (
+                    200,
+                    [
+                        "data": [
+                            "uuid": .string(subject), "userId": "12345678", "status": 1, "email": "kari@example.no",
+                            "emailVerified": false,
+                            "emails": [
+                                [
+                                    "value": "kari@example.no", "type": "other", "primary": "true", "verified": "false"
+                                ]
+                            ],
+                            "displayName": "Kari Nordmann", "name": ["givenName": "Kari", "familyName": "Nordmann", "formatted": "Kari Nordmann"],
+                            "addresses": [], "birthday": "0000-00-00", "gender": "withheld", "merchants": [12345],
+                            "locale": "nb_NO", "utcOffset": "+01:00",
+                            "pairId": "pair-8f1d2c", "phoneNumber": "+4790000000", "sdrn": "sdrn:schibsted.com:user:12345678"
+                        ]
+                    ]
+                )
             }
             if path == "/api/2/user/auth/token", request.httpMethod == "POST" {
                 // Simplified login: the shared user's bearer buys a one-time assertion for /oauth/authorize.

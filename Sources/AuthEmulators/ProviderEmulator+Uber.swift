@@ -1,6 +1,6 @@
+import AuthAppSupport
 public import AuthCore
 public import AuthTesting
-import AuthAppSupport
 public import Foundation
 
 extension ProviderEmulator {
@@ -15,7 +15,7 @@ extension ProviderEmulator {
         var section: [String: JSONValue] = [
             "ClientID": .string(TestIdentityProvider.uberClientID),
             "RedirectURI": .string(TestIdentityProvider.uberRedirectURI.absoluteString),
-            "DisplayName": "Emulated Rides Partner",
+            "DisplayName": "Emulated Rides Partner"
         ]
         if origin != nil {
             section["AuthServer"] = .string(idp.configuration.issuer.absoluteString)

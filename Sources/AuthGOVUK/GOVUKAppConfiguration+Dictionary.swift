@@ -24,12 +24,13 @@ extension GOVUKAppConfiguration {
         guard let tokenEndpoint = try url("tokenEndpoint", default: environment?.tokenServiceEndpoint("token")) else {
             throw AuthError(.missingConfigurationKey, "The configuration key 'tokenEndpoint' is missing (or set 'environment').", providerID: id)
         }
-        let responseType = try configuration.string("responseType").map { value -> ResponseType in
-            guard let type = ResponseType(rawValue: value) else {
-                throw AuthError(.invalidConfiguration, "GOV.UK One Login supports responseType 'code' only.", providerID: id)
-            }
-            return type
-        } ?? .code
+        let responseType =
+            try configuration.string("responseType").map { value -> ResponseType in
+                guard let type = ResponseType(rawValue: value) else {
+                    throw AuthError(.invalidConfiguration, "GOV.UK One Login supports responseType 'code' only.", providerID: id)
+                }
+                return type
+            } ?? .code
         let locale = try configuration.govUKLocale("locale") ?? .en
         try self.init(
             authorizationEndpoint: authorizationEndpoint,

@@ -256,7 +256,10 @@ public struct GOVUKAppConfiguration: Sendable {
         tokenHeaders: @escaping TokenExtras
     ) throws -> GOVUKAppConfiguration {
         guard !scopes.contains(.offline_access) else {
-            throw AuthError(.invalidConfiguration, "GOV.UK One Login's token service refuses the 'scopes' value offline_access (invalid_scope); it issues a refresh token to the app without it.", providerID: GOVUKProvider.id)
+            throw AuthError(
+                .invalidConfiguration,
+                "GOV.UK One Login's token service refuses the 'scopes' value offline_access (invalid_scope); it issues a refresh token to the app without it.",
+                providerID: GOVUKProvider.id)
         }
         return try GOVUKAppConfiguration(
             endpoints: (
@@ -305,7 +308,9 @@ public struct GOVUKAppConfiguration: Sendable {
             throw AuthError(.invalidConfiguration, "The GOV.UK One Login 'scopes' must include openid.", providerID: id)
         }
         guard !vectorsOfTrust.isEmpty, vectorsOfTrust.allSatisfy(Self.isVectorOfTrust) else {
-            throw AuthError(.invalidConfiguration, "'vectorsOfTrust' must look like Cl.Cm, Cl.Cm.P2 or Cl.Cm.PCL200 (components Cl, Cm, P0–P4, PCL followed by digits); got \(vectorsOfTrust).", providerID: id)
+            throw AuthError(
+                .invalidConfiguration, "'vectorsOfTrust' must look like Cl.Cm, Cl.Cm.P2 or Cl.Cm.PCL200 (components Cl, Cm, P0–P4, PCL followed by digits); got \(vectorsOfTrust).",
+                providerID: id)
         }
     }
 
@@ -314,13 +319,14 @@ public struct GOVUKAppConfiguration: Sendable {
     /// (`PCL` + digits).
     static func isVectorOfTrust(_ vector: String) -> Bool {
         let components = vector.split(separator: ".", omittingEmptySubsequences: false)
-        return !components.isEmpty && components.allSatisfy { component in
-            if component.hasPrefix("PCL") {
-                return component.count > 3 && component.dropFirst(3).allSatisfy(\.isNumber)
+        return !components.isEmpty
+            && components.allSatisfy { component in
+                if component.hasPrefix("PCL") {
+                    return component.count > 3 && component.dropFirst(3).allSatisfy(\.isNumber)
+                }
+                if component.first == "P" { return component.count == 2 && component.last?.isNumber == true }
+                return component.first == "C" && component.count >= 2 && component.count <= 3
+                    && component.dropFirst().allSatisfy(\.isLetter)
             }
-            if component.first == "P" { return component.count == 2 && component.last?.isNumber == true }
-            return component.first == "C" && component.count >= 2 && component.count <= 3
-                && component.dropFirst().allSatisfy(\.isLetter)
-        }
     }
 }

@@ -67,8 +67,9 @@ public struct GrabConfiguration: Sendable, Hashable {
         }
         let scope = ProviderConfiguration.words(try section.requiredString("Scope", providerID: id))
         guard scope.contains("openid") else {
-            throw AuthError(.invalidConfiguration, "The configuration key 'Scope' must include openid (Grab's ID token and its nonce depend on it); it is '\(scope.joined(separator: " "))'.",
-                            providerID: id, configurationKey: "Scope")
+            throw AuthError(
+                .invalidConfiguration, "The configuration key 'Scope' must include openid (Grab's ID token and its nonce depend on it); it is '\(scope.joined(separator: " "))'.",
+                providerID: id, configurationKey: "Scope")
         }
         self.init(
             clientId: try section.requiredString("ClientId", providerID: id),

@@ -100,7 +100,9 @@ enum GrabServiceDiscovery {
             throw AuthError(.network, "Grab's service discovery could not be reached.", providerID: GrabProvider.id, underlying: error)
         }
         guard (200..<300).contains(response.status.code), var document = try? JSONValue.parseObject(data) else {
-            throw AuthError(.discoveryFailed, "Grab's service discovery answered HTTP \(response.status.code) without a JSON document.", providerID: GrabProvider.id, httpStatus: response.status.code)
+            throw AuthError(
+                .discoveryFailed, "Grab's service discovery answered HTTP \(response.status.code) without a JSON document.", providerID: GrabProvider.id,
+                httpStatus: response.status.code)
         }
         for key in ["authorization_endpoint", "token_endpoint", "id_token_verification_endpoint"] where document[key]?.stringValue == nil {
             throw AuthError(.discoveryFailed, "Grab's service discovery document has no '\(key)'.", providerID: GrabProvider.id, endpoint: key)

@@ -33,7 +33,8 @@ public struct GrabCustomProtocol: Sendable, Hashable, Codable {
         }
         return try (object["custom_protocols"]?.arrayValue ?? []).map { entry in
             guard let text = entry.stringValue, let decoded = try? JSONDecoder().decode(GrabCustomProtocol.self, from: Data(text.utf8)) else {
-                throw AuthError(.grabCustomProtocolInvalid, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id)
+                throw AuthError(
+                    .grabCustomProtocolInvalid, "A Grab custom_protocols entry is not a JSON string with protocol_pax_ios and protocol_ios.", providerID: GrabProvider.id)
             }
             return decoded
         }

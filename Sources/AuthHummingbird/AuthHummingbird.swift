@@ -3,7 +3,7 @@
 // `.package(url: "https://github.com/…/swift-auth-providers", from: …, traits: ["WebSignIn"])`.
 // The routes' work is AuthWebSignIn's framework-neutral `WebSignInCore`; this module routes Hummingbird requests to it.
 #if WebSignIn
-// The store, configuration and user types an app names with the routes (`InMemoryWebSessionStore`,
-// `WebSignInConfiguration`, `SignedInUser`) live in the neutral core; `import AuthHummingbird` keeps bringing them.
-@_exported public import AuthWebSignIn
+    // The store, configuration and user types an app names with the routes (`InMemoryWebSessionStore`,
+    // `WebSignInConfiguration`, `SignedInUser`) live in the neutral core; `import AuthHummingbird` keeps bringing them.
+    @_exported public import AuthWebSignIn
 #endif

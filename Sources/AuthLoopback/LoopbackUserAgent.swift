@@ -176,11 +176,11 @@ public final class LoopbackUserAgent: UserAgent {
     private static func openSystemBrowser(_ url: URL) -> Bool {
         let process = Process()
         #if os(macOS)
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
-        process.arguments = [url.absoluteString]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/open")
+            process.arguments = [url.absoluteString]
         #else
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["xdg-open", url.absoluteString]
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["xdg-open", url.absoluteString]
         #endif
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -74,7 +74,7 @@ public struct TerminalQRCode: Sendable {
     /// Error correction level L: per version, the blocks as (count, total codewords, data codewords).
     private static let blocks: [[(count: Int, total: Int, data: Int)]] = [
         [(1, 26, 19)], [(1, 44, 34)], [(1, 70, 55)], [(1, 100, 80)], [(1, 134, 108)],
-        [(2, 86, 68)], [(2, 98, 78)], [(2, 121, 97)], [(2, 146, 116)], [(2, 86, 68), (2, 87, 69)],
+        [(2, 86, 68)], [(2, 98, 78)], [(2, 121, 97)], [(2, 146, 116)], [(2, 86, 68), (2, 87, 69)]
     ]
 
     private static func dataCapacity(_ version: Int) -> Int {
@@ -154,7 +154,7 @@ public struct TerminalQRCode: Sendable {
         // Rule 3: a finder-like 1:1:3:1:1 pattern with four light modules on either side.
         let patterns: [[Bool]] = [
             [true, false, true, true, true, false, true, false, false, false, false],
-            [false, false, false, false, true, false, true, true, true, false, true],
+            [false, false, false, false, true, false, true, true, true, false, true]
         ]
         for line in modules + columns where size >= 11 {
             for start in 0...(size - 11) {
@@ -238,7 +238,7 @@ private struct Matrix {
     var modules: [[Bool?]]
 
     private static let alignment: [[Int]] = [
-        [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50],
+        [], [6, 18], [6, 22], [6, 26], [6, 30], [6, 34], [6, 22, 38], [6, 24, 42], [6, 26, 46], [6, 28, 50]
     ]
 
     init(version: Int) {
@@ -268,7 +268,8 @@ private struct Matrix {
     private mutating func placeFinder(_ top: Int, _ left: Int) {
         for dr in -1...7 {
             for dc in -1...7 {
-                let row = top + dr, column = left + dc
+                let row = top + dr
+                let column = left + dc
                 guard (0..<size).contains(row), (0..<size).contains(column) else { continue }
                 let inner = (0...6).contains(dr) && (0...6).contains(dc)
                 let ring = inner && (dr == 0 || dr == 6 || dc == 0 || dc == 6)

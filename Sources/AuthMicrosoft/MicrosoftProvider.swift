@@ -135,11 +135,14 @@ public struct MicrosoftProvider: AuthProvider {
         let client = try configuration.openIDClient(
             providerID: Self.id, defaultScopes: ["openid", "profile", "email", "offline_access"], defaultMethodWithSecret: .clientSecretPost
         )
-        let authority = configuration["authority"] == nil
+        let authority =
+            configuration["authority"] == nil
             ? Self.defaultAuthority : try configuration.requiredURL("authority", providerID: Self.id)
         let tenant = configuration.string("tenant").flatMap { $0.isEmpty ? nil : $0 } ?? "common"
         if tenant.contains(where: { $0 == "/" || $0 == "?" || $0 == "#" || $0.isWhitespace }) {
-            throw AuthError(.invalidConfiguration, "The configuration key 'tenant' must be common, organizations, consumers, a tenant id or a domain.", providerID: Self.id, configurationKey: "tenant")
+            throw AuthError(
+                .invalidConfiguration, "The configuration key 'tenant' must be common, organizations, consumers, a tenant id or a domain.", providerID: Self.id,
+                configurationKey: "tenant")
         }
         try self.init(
             client: client,

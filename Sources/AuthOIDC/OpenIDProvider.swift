@@ -73,7 +73,9 @@ public struct OpenIDProvider: AuthProvider {
             providerID: Self.id, defaultScopes: ["openid"], signingKey: signingKey, dpop: try configuration.dpopUsage(providerID: Self.id)
         )
         if client.authenticationMethod == .privateKeyJWT, signingKey == nil {
-            throw AuthError(.missingConfigurationKey, "token_endpoint_auth_method is private_key_jwt but no private_key, private_key_file or private_key_jwk is configured.", providerID: Self.id)
+            throw AuthError(
+                .missingConfigurationKey, "token_endpoint_auth_method is private_key_jwt but no private_key, private_key_file or private_key_jwk is configured.",
+                providerID: Self.id)
         }
         self.init(
             issuer: issuer,

@@ -39,7 +39,8 @@ public struct OneLoginConfiguration: Sendable, Hashable {
         // OneLogin's discovery names its issuer without a trailing slash (`…/oidc/2`); one typed in the configuration
         // is dropped so discovery's exact issuer check passes, as the vendor SDK accepted it.
         let configuredIssuer = try configuration.requiredURL("issuer", providerID: id)
-        issuer = configuredIssuer.absoluteString.hasSuffix("/") && configuredIssuer.path.count > 1
+        issuer =
+            configuredIssuer.absoluteString.hasSuffix("/") && configuredIssuer.path.count > 1
             ? URL(string: String(configuredIssuer.absoluteString.dropLast()))!
             : configuredIssuer
         clientId = try configuration.requiredString("clientId", providerID: id)

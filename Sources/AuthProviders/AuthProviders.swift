@@ -1,14 +1,14 @@
 @_exported public import AuthCore
-@_exported public import AuthOIDC
 @_exported public import AuthGOVUK
+@_exported public import AuthGitHub
+@_exported public import AuthGoogle
+@_exported public import AuthGrab
+@_exported public import AuthMicrosoft
+@_exported public import AuthOIDC
 @_exported public import AuthOneLogin
 @_exported public import AuthSchibsted
-@_exported public import AuthUber
-@_exported public import AuthGrab
-@_exported public import AuthGoogle
-@_exported public import AuthMicrosoft
-@_exported public import AuthGitHub
 @_exported public import AuthSignInWithApple
+@_exported public import AuthUber
 
 extension ProviderRegistry {
     /// A registry with every provider this package ships, selected by id (`oidc`, …).

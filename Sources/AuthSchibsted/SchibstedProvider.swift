@@ -50,7 +50,6 @@ public struct SchibstedProvider: AuthProvider {
     /// The issuer compared ignoring a trailing `/`, as the vendor SDK does.
     public var idTokenPolicy: IDTokenPolicy { IDTokenPolicy(issuerComparison: .ignoringTrailingSlash) }
 
-
     /// Without MFA, `prompt=select_account`; with MFA the engine sends `acr_values` and no prompt.
     public func authorizationParameters(for request: SignInContext) -> [String: String] {
         request.options.acrValues.isEmpty && request.options.prompt.isEmpty ? ["prompt": "select_account"] : [:]

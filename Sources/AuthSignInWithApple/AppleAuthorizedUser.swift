@@ -1,5 +1,5 @@
-import Foundation
 import AuthCore
+import Foundation
 
 /// The `user` parameter Apple posts with the authorization response on a user's **first** sign-in to the app only:
 /// `{"name":{"firstName":"…","lastName":"…"},"email":"…"}`

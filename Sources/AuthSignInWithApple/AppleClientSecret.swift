@@ -99,7 +99,7 @@ public final class AppleClientSecret: Sendable, CustomStringConvertible {
         let expiresAt = issuedAt + lifetime.rounded(.down)
         let claims: [String: JSONValue] = [
             "iss": .string(teamID), "iat": .number(issuedAt), "exp": .number(expiresAt),
-            "aud": .string(audience), "sub": .string(clientID),
+            "aud": .string(audience), "sub": .string(clientID)
         ]
         // Signing with a P-256 key that parsed cannot fail; an empty secret would only be refused by Apple.
         let jwt = (try? key.signedJWT(type: "JWT", claims: claims)) ?? ""

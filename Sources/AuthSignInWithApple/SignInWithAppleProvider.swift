@@ -83,7 +83,8 @@ public struct SignInWithAppleProvider: AuthProvider {
             pem = text
         } else if let path = configuration.string("private_key_file"), !path.isEmpty {
             guard let data = FileManager.default.contents(atPath: (path as NSString).expandingTildeInPath) else {
-                throw AuthError(.invalidConfiguration, "The Sign in with Apple key file named by 'private_key_file' cannot be read.", providerID: Self.id, configurationKey: "private_key_file")
+                throw AuthError(
+                    .invalidConfiguration, "The Sign in with Apple key file named by 'private_key_file' cannot be read.", providerID: Self.id, configurationKey: "private_key_file")
             }
             pem = String(decoding: data, as: UTF8.self)
         } else {

@@ -1,10 +1,11 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 import HTTPTypes
 import HTTPTypesFoundation
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
 
 extension Session {
     /// Sends a `URLRequest` (its method, URL, header fields and `httpBody`) with the session's access token, as

@@ -1,10 +1,11 @@
 import AuthCore
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import HTTPTypes
 import HTTPTypesFoundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 extension URLRequest {
     /// `request` with `body`, as URLSession sends it.

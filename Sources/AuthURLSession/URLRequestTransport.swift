@@ -1,9 +1,10 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 public import HTTPTypes
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
 
 /// A transport written against the earlier `URLRequest` seam, kept working with a one-word change.
 ///

@@ -1,9 +1,10 @@
 public import AuthCore
 public import Foundation
-#if canImport(FoundationNetworking)
-public import FoundationNetworking
-#endif
 public import HTTPTypes
+
+#if canImport(FoundationNetworking)
+    public import FoundationNetworking
+#endif
 
 /// An `HTTPTransport` on URLSession, with redirects refused: the default in apps on Apple platforms
 /// (on Linux it is FoundationNetworking over libcurl; servers use AuthAsyncHTTPClient instead).
@@ -19,11 +20,13 @@ public final class URLSessionTransport: HTTPTransport {
     ///
     /// - Parameter configuration: the session configuration; `.ephemeral` with a 30 s request timeout by default.
     public init(configuration: URLSessionConfiguration? = nil) {
-        let configuration = configuration ?? {
-            let ephemeral = URLSessionConfiguration.ephemeral
-            ephemeral.timeoutIntervalForRequest = 30
-            return ephemeral
-        }()
+        let configuration =
+            configuration
+            ?? {
+                let ephemeral = URLSessionConfiguration.ephemeral
+                ephemeral.timeoutIntervalForRequest = 30
+                return ephemeral
+            }()
         delegate = StreamingDelegate()
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }

@@ -1,33 +1,33 @@
 #if WebSignIn
-public import AuthCore
-public import Foundation
+    public import AuthCore
+    public import Foundation
 
-/// Where a web app keeps what outlives one request: signed-in browser sessions and (through ``tokenStorage``) the
-/// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
-/// so starting sign-ins writes nothing here.
-///
-/// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; `PostgresWebSessionStore` (AuthPostgres) lets several
-/// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
-/// sessions), and tokens only encrypted where the store is shared.
-public protocol WebSessionStore: Sendable {
-    /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
-    func saveSession(_ session: WebSessionRecord, key: String) async throws
-    /// The unexpired session under `key`.
-    func session(key: String, now: Date) async throws -> WebSessionRecord?
-    /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
-    func removeSession(key: String) async throws
-    /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
-    func removeSessions(account: StorageKey) async throws
-    /// Deletes expired sessions and their credentials.
-    func removeExpired(now: Date) async throws
-    /// Where the signed-in users' credentials are kept (every instance must see the same).
-    var tokenStorage: any TokenStorage { get }
-    /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
-    var isSharedAcrossInstances: Bool { get }
-}
+    /// Where a web app keeps what outlives one request: signed-in browser sessions and (through ``tokenStorage``) the
+    /// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
+    /// so starting sign-ins writes nothing here.
+    ///
+    /// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; `PostgresWebSessionStore` (AuthPostgres) lets several
+    /// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
+    /// sessions), and tokens only encrypted where the store is shared.
+    public protocol WebSessionStore: Sendable {
+        /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
+        func saveSession(_ session: WebSessionRecord, key: String) async throws
+        /// The unexpired session under `key`.
+        func session(key: String, now: Date) async throws -> WebSessionRecord?
+        /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
+        func removeSession(key: String) async throws
+        /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
+        func removeSessions(account: StorageKey) async throws
+        /// Deletes expired sessions and their credentials.
+        func removeExpired(now: Date) async throws
+        /// Where the signed-in users' credentials are kept (every instance must see the same).
+        var tokenStorage: any TokenStorage { get }
+        /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
+        var isSharedAcrossInstances: Bool { get }
+    }
 
-extension WebSessionStore {
-    /// `false`: a store is one process's unless it says otherwise.
-    public var isSharedAcrossInstances: Bool { false }
-}
+    extension WebSessionStore {
+        /// `false`: a store is one process's unless it says otherwise.
+        public var isSharedAcrossInstances: Bool { false }
+    }
 #endif

@@ -1,5 +1,5 @@
-package import AuthCore
 import ArgumentParser
+package import AuthCore
 package import Foundation
 
 /// Writes results and errors in the chosen format.
@@ -70,7 +70,7 @@ package struct Output {
             "subject": credential.subject.map(JSONValue.string) ?? .null,
             "scopes": .array(credential.scopes.map(JSONValue.string)),
             "expires_at": credential.expiresAt.map { .string(Self.timestamp($0)) } ?? .null,
-            "has_refresh_token": .bool(credential.refreshToken != nil),
+            "has_refresh_token": .bool(credential.refreshToken != nil)
         ]
         if let claims = await session.idTokenClaims { object["id_token_claims"] = .object(claims.all) }
         if options.showTokens {
@@ -91,7 +91,7 @@ package struct Output {
             "subject    \(credential.subject ?? "-")",
             "expires    \(credential.expiresAt.map(Self.timestamp) ?? "unknown")",
             "scopes     \(credential.scopes.joined(separator: " "))",
-            "refresh    \(credential.refreshToken == nil ? "none" : "stored")",
+            "refresh    \(credential.refreshToken == nil ? "none" : "stored")"
         ]
         if let claims = await session.idTokenClaims {
             for (name, value) in claims.all.sorted(by: { $0.key < $1.key }) where !["iss", "sub"].contains(name) {

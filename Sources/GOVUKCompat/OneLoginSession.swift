@@ -1,7 +1,7 @@
-public import AuthCore
 public import AuthAppSupport
-public import AuthURLSession
+public import AuthCore
 public import AuthGOVUK
+public import AuthURLSession
 public import Foundation
 
 /// The vendor SDK's login session protocol, as mobile-ios-authentication 4.x declares it
@@ -116,8 +116,9 @@ public actor OneLoginSession {
         clock: any WallClock = SystemWallClock(),
         options: AuthClient.Options = AuthClient.Options()
     ) {
-        authClient = AuthClient(provider: GOVUKProvider(configuration: configuration), storage: storage, transport: transport,
-                                logger: logger, clock: clock, options: options)
+        authClient = AuthClient(
+            provider: GOVUKProvider(configuration: configuration), storage: storage, transport: transport,
+            logger: logger, clock: clock, options: options)
     }
 
     /// Starts a sign-in: a fresh PKCE verifier, state and nonce, and the authorization URL to open (with
@@ -203,9 +204,10 @@ public actor OneLoginSession {
         }
         let response = try? AuthorizationResponse(parsing: callback)
         guard AuthorizationResponse.redirect(callback, matches: pending.redirectURI), response?.state == pending.state else {
-            let reason = response?.error.map { error in
-                [error, response?.errorDescription].compactMap { $0 }.joined(separator: ": ")
-            } ?? "The callback does not belong to this login session."
+            let reason =
+                response?.error.map { error in
+                    [error, response?.errorDescription].compactMap { $0 }.joined(separator: ": ")
+                } ?? "The callback does not belong to this login session."
             throw AuthError(.redirectMismatch, reason, providerID: GOVUKProvider.id, oauthError: response?.error)
         }
         self.pending = nil

@@ -112,7 +112,7 @@ public struct GrabError: Error, Sendable, Equatable, CustomStringConvertible {
             13: "invalidScope", 14: "invalidRedirectUrl", 15: "invalidAuthorizationCode", 16: "invalidUrl", 17: "invalidPartnerId",
             18: "unAuthorized", 19: "authorizationFailed", 20: "serviceUnavailable", 21: "serviceError", 22: "invalidAccessToken",
             23: "invalidResponse", 24: "invalidServiceDiscoveryUrl", 25: "invalidAppBundle", 26: "invalidCustomProtocolUrl",
-            27: "failedTolaunchAppStoreLink", 28: "launchAppStoreLink",
+            27: "failedTolaunchAppStoreLink", 28: "launchAppStoreLink"
         ]
 
         /// Whether this is an app-defined code (10000 and above).

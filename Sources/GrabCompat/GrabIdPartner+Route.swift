@@ -1,5 +1,5 @@
-import AuthApple
 import AuthAppSupport
+import AuthApple
 import AuthCore
 import AuthGrab
 import Foundation
@@ -15,11 +15,15 @@ extension GrabIdPartner {
     /// Opens the App Store; the login then ends with `launchAppStoreLink` (or `failedTolaunchAppStoreLink`).
     func openAppStore(_ store: URL) async -> GrabError {
         guard let appHandoff, await appHandoff.open(store) else {
-            return GrabError(AuthError(.grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.",
-                                       providerID: GrabProvider.id), domain: .appStore)
+            return GrabError(
+                AuthError(
+                    .grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.",
+                    providerID: GrabProvider.id), domain: .appStore)
         }
-        return GrabError(AuthError(.grabAppStoreLaunched, "The Grab app is not installed; the App Store was opened. Log in again after installing, or cancel.",
-                                   providerID: GrabProvider.id), domain: .appStore)
+        return GrabError(
+            AuthError(
+                .grabAppStoreLaunched, "The Grab app is not installed; the App Store was opened. Log in again after installing, or cancel.",
+                providerID: GrabProvider.id), domain: .appStore)
     }
 
     func decideRoute(_ request: AuthorizationRequest, client: AuthClient) async throws -> GrabRoute {
@@ -33,22 +37,26 @@ extension GrabIdPartner {
             info.headerFields.set("no-cache", forName: "Cache-Control")
             let (data, response) = try await client.transport.send(info)
             guard (200..<300).contains(response.status.code) else {
-                client.log(.notice, "grab.publicinfo.failed", "The client public info answered an HTTP error; logging in on the web.",
-                           ["status": String(response.status.code), "grab_domain": GrabError.Domain.customProtocolsService.name])
+                client.log(
+                    .notice, "grab.publicinfo.failed", "The client public info answered an HTTP error; logging in on the web.",
+                    ["status": String(response.status.code), "grab_domain": GrabError.Domain.customProtocolsService.name])
                 return .web
             }
             protocols = try GrabCustomProtocol.parse(publicInfo: data)
         } catch {
-            client.log(.notice, "grab.publicinfo.failed", "The client public info could not be read; logging in on the web.",
-                       ["grab_domain": GrabError.Domain.customProtocolsService.name])
+            client.log(
+                .notice, "grab.publicinfo.failed", "The client public info could not be read; logging in on the web.",
+                ["grab_domain": GrabError.Domain.customProtocolsService.name])
             return .web
         }
         var openable: Set<String> = []
         for entry in protocols {
             if let url = URL(string: entry.paxProtocol), await appHandoff.canOpen(url) { openable.insert(entry.paxProtocol) }
         }
-        return GrabRoute.decide(authorizationURL: request.url, authorizationEndpoint: metadata.authorizationEndpoint,
-                                customProtocols: protocols, canQuery: canQuery) { openable.contains($0.absoluteString) }
+        return GrabRoute.decide(
+            authorizationURL: request.url, authorizationEndpoint: metadata.authorizationEndpoint,
+            customProtocols: protocols, canQuery: canQuery
+        ) { openable.contains($0.absoluteString) }
     }
 
     /// Whether the host may ask if `url`'s scheme opens (listed in `LSApplicationQueriesSchemes`, or unknown).

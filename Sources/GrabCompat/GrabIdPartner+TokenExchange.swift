@@ -27,8 +27,9 @@ extension GrabIdPartner {
                 try Self.checkAccessTokenHash(claims, idToken: tokens.idToken, accessToken: tokens.accessToken)
                 subject = claims.subject
             } catch let error as AuthError where Self.shapeCodes.contains(error.code) {
-                client.log(.notice, "grab.id_token.verified_remotely", "The ID token's shape differs from local validation's; Grab's verification endpoint decides.",
-                           ["code": error.code.rawValue])
+                client.log(
+                    .notice, "grab.id_token.verified_remotely", "The ID token's shape differs from local validation's; Grab's verification endpoint decides.",
+                    ["code": error.code.rawValue])
                 let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
                 (verifiedInfo, subject) = (info.claims, info.subject)
             }
@@ -86,7 +87,7 @@ extension GrabIdPartner {
         }
         let url = metadata.tokenEndpoint.appendingQuery([
             ("client_id", client.provider.client.clientID), ("grant_type", "authorization_code"),
-            ("redirect_uri", authorization.redirectURI.absoluteString), ("code_verifier", verifier.reveal()), ("code", authorization.code.reveal()),
+            ("redirect_uri", authorization.redirectURI.absoluteString), ("code_verifier", verifier.reveal()), ("code", authorization.code.reveal())
         ])
         var request = HTTPRequest(method: .post, url: url)
         request.headerFields.set("application/json", forName: "Accept")
@@ -96,8 +97,9 @@ extension GrabIdPartner {
         guard (200..<300).contains(status) else {
             let oauthError = object?["error"]?.stringValue
             let code: AuthError.Code = oauthError == "invalid_grant" ? .invalidGrant : status >= 500 ? .serverError : .tokenRequestFailed
-            throw AuthError(code, "Grab's token endpoint answered HTTP \(status)" + (oauthError.map { " '\($0)'" } ?? "") + ".",
-                            providerID: GrabProvider.id, oauthError: oauthError, httpStatus: status, endpoint: "token_endpoint")
+            throw AuthError(
+                code, "Grab's token endpoint answered HTTP \(status)" + (oauthError.map { " '\($0)'" } ?? "") + ".",
+                providerID: GrabProvider.id, oauthError: oauthError, httpStatus: status, endpoint: "token_endpoint")
         }
         func member(_ key: String) throws -> JSONValue {
             guard let value = object?[key], value != .null else {
@@ -117,8 +119,9 @@ extension GrabIdPartner {
         }
         let refresh = object?["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }
         let scope = object?["scope"]?.stringValue.map(ProviderConfiguration.words)
-        return GrabTokens(accessToken: Secret(accessToken), tokenType: tokenType.lowercased() == "bearer" ? "Bearer" : tokenType,
-                          expiresIn: expiresIn, idToken: Secret(idToken), refreshToken: refresh, scope: scope)
+        return GrabTokens(
+            accessToken: Secret(accessToken), tokenType: tokenType.lowercased() == "bearer" ? "Bearer" : tokenType,
+            expiresIn: expiresIn, idToken: Secret(idToken), refreshToken: refresh, scope: scope)
     }
 
     /// Asks Grab's `id_token_verification_endpoint` about a new ID token (the vendor's `getIdTokenInfo` request).
@@ -129,37 +132,44 @@ extension GrabIdPartner {
         guard let nonce else {
             throw AuthError(.nonceMismatch, "The Grab login was sent without a nonce, so its ID token cannot be tied to it.", providerID: GrabProvider.id)
         }
-        let claims = try await fetchIdTokenInfo(idToken, nonce: nonce, clientId: client.provider.client.clientID, metadata: metadata, client: client,
-                                                refusal: .providerValidationFailed)
+        let claims = try await fetchIdTokenInfo(
+            idToken, nonce: nonce, clientId: client.provider.client.clientID, metadata: metadata, client: client,
+            refusal: .providerValidationFailed)
         let info = try IdTokenInfo(verified: claims)
         guard info.nonce == nonce else {
             throw AuthError(.nonceMismatch, "Grab's verification of the ID token is for another login's nonce.", providerID: GrabProvider.id)
         }
         guard info.isValid(at: client.clock.now()), let subject = info.partnerUserId, !subject.isEmpty else {
-            throw AuthError(.providerValidationFailed, "Grab's verification of the ID token says it is not valid now.", providerID: GrabProvider.id,
-                            endpoint: "id_token_verification_endpoint")
+            throw AuthError(
+                .providerValidationFailed, "Grab's verification of the ID token says it is not valid now.", providerID: GrabProvider.id,
+                endpoint: "id_token_verification_endpoint")
         }
         return (claims, subject)
     }
 
     /// `GET <verification endpoint>?client_id&id_token&nonce`; the JSON object of a 2xx answer. A non-2xx answer is
     /// `refusal` (`http_error` for getIdTokenInfo, `provider_validation_failed` during a login).
-    func fetchIdTokenInfo(_ idToken: Secret, nonce: String, clientId: String, metadata: ProviderMetadata, client: AuthClient,
-                                  refusal: AuthError.Code) async throws -> [String: JSONValue] {
+    func fetchIdTokenInfo(
+        _ idToken: Secret, nonce: String, clientId: String, metadata: ProviderMetadata, client: AuthClient,
+        refusal: AuthError.Code
+    ) async throws -> [String: JSONValue] {
         guard let template = metadata.document["id_token_verification_endpoint"]?.stringValue, let endpoint = URL(string: template) else {
-            throw AuthError(.endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
-                            providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
+            throw AuthError(
+                .endpointUnavailable, "Grab's service discovery has no id_token_verification_endpoint.",
+                providerID: GrabProvider.id, endpoint: "id_token_verification_endpoint")
         }
         var request = HTTPRequest(method: .get, url: endpoint.appendingQuery([("client_id", clientId), ("id_token", idToken.reveal()), ("nonce", nonce)]))
         request.headerFields.set("no-cache", forName: "Cache-Control")
         let (data, response) = try await send(request, client: client, unreachable: "Grab's ID token verification could not be reached.")
         guard (200..<300).contains(response.status.code) else {
-            throw AuthError(refusal, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
-                            httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
+            throw AuthError(
+                refusal, "Grab's ID token verification answered HTTP \(response.status.code).", providerID: GrabProvider.id,
+                httpStatus: response.status.code, endpoint: "id_token_verification_endpoint")
         }
         guard let claims = try? JSONValue.parseObject(data) else {
-            throw AuthError(.invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
-                            endpoint: "id_token_verification_endpoint")
+            throw AuthError(
+                .invalidResponse, "Grab's ID token verification did not answer with a JSON object.", providerID: GrabProvider.id,
+                endpoint: "id_token_verification_endpoint")
         }
         return claims
     }

@@ -1,11 +1,12 @@
+public import AuthAppSupport
+import AuthApple
 public import AuthCore
 import AuthGrab
 public import AuthURLSession
 public import Foundation
-import AuthApple
-public import AuthAppSupport
+
 #if canImport(UIKit)
-import UIKit
+    import UIKit
 #endif
 
 /// The vendor's `GrabIdPartner`: load a login session, log in (web or the Grab app), id token info, logout.
@@ -49,11 +50,11 @@ public actor GrabIdPartner {
     /// The vendor's `device_id`: `identifierForVendor` where UIKit has one, else empty (its `?? ""`).
     static func vendorDeviceId() -> String {
         #if canImport(UIKit)
-        // UIDevice is main-actor state; off the main thread the vendor's fallback applies.
-        guard Thread.isMainThread else { return "" }
-        return MainActor.assumeIsolated { UIDevice.current.identifierForVendor?.uuidString } ?? ""
+            // UIDevice is main-actor state; off the main thread the vendor's fallback applies.
+            guard Thread.isMainThread else { return "" }
+            return MainActor.assumeIsolated { UIDevice.current.identifierForVendor?.uuidString } ?? ""
         #else
-        return ""
+            return ""
         #endif
     }
 
@@ -100,8 +101,9 @@ public actor GrabIdPartner {
         let deviceId = deviceId ?? Self.vendorDeviceId()
         self.deviceId = deviceId
         // Token requests go out as the vendor's did, parameters in the URL query (GrabProvider's behaviour).
-        authClient = AuthClient(provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: storage,
-                                transport: transport, logger: logger, clock: clock)
+        authClient = AuthClient(
+            provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: storage,
+            transport: transport, logger: logger, clock: clock)
         appCallbacks = AppCallbackWaiter(providerID: GrabProvider.id, clock: clock, timeout: appCallbackTimeout)
     }
 
@@ -149,7 +151,11 @@ public actor GrabIdPartner {
         let task = Task { try await self.interactiveLogin(loginSession, client: client, options: options) }
         logins[id] = task
         defer { if logins[id] == task { logins[id] = nil } }
-        try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+        try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            task.cancel()
+        }
         return loginSession
     }
 
@@ -171,8 +177,10 @@ public actor GrabIdPartner {
             return
         }
         if loginSession.hasValidAccessToken(at: client.clock.now()) { return }
-        throw GrabError(AuthError(.stateMismatch, "No Grab login is waiting for this redirect; start one with login(loginSession:).",
-                                  providerID: GrabProvider.id), domain: .exchangeToken)
+        throw GrabError(
+            AuthError(
+                .stateMismatch, "No Grab login is waiting for this redirect; start one with login(loginSession:).",
+                providerID: GrabProvider.id), domain: .exchangeToken)
     }
 
     /// The vendor's `loginCompleted(loginSession:)`, which app delegates call after `exchangeToken` succeeded: the
@@ -210,8 +218,9 @@ public actor GrabIdPartner {
             if let cached = await cachedInfo(in: session), cached.nonce == nonce, cached.isValid(at: now) { return cached }
 
             let metadata = try await client.metadata()
-            let claims = try await fetchIdTokenInfo(idToken, nonce: nonce, clientId: loginSession.clientId, metadata: metadata, client: client,
-                                                    refusal: .httpError)
+            let claims = try await fetchIdTokenInfo(
+                idToken, nonce: nonce, clientId: loginSession.clientId, metadata: metadata, client: client,
+                refusal: .httpError)
             let info = try IdTokenInfo(verified: claims)
             guard info.nonce == nonce else {
                 throw AuthError(.nonceMismatch, "The ID token info's nonce is not this login's.", providerID: GrabProvider.id)
@@ -267,8 +276,9 @@ public actor GrabIdPartner {
     private func client(for configuration: GrabConfiguration) -> AuthClient {
         if configuration == self.configuration { return authClient }
         if let client = clients[configuration] { return client }
-        let client = AuthClient(provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: authClient.storage,
-                                transport: authClient.transport, logger: authClient.logger, clock: authClient.clock)
+        let client = AuthClient(
+            provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: authClient.storage,
+            transport: authClient.transport, logger: authClient.logger, clock: authClient.clock)
         clients[configuration] = client
         return client
     }
@@ -316,11 +326,13 @@ public actor GrabIdPartner {
     private func adoptVendorSession(client: AuthClient) async {
         let configuration = (client.provider as? GrabProvider)?.configuration ?? self.configuration
         guard let vendorStore, !vendorSessionChecked.contains(configuration) else { return }
-        let outcome = await client.adoptVendorSessionIfPresent({ issuer in
-            try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
-        }, removingVendorCopy: {
-            try await GrabVendorSession.remove(for: configuration, from: vendorStore)
-        })
+        let outcome = await client.adoptVendorSessionIfPresent(
+            { issuer in
+                try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
+            },
+            removingVendorCopy: {
+                try await GrabVendorSession.remove(for: configuration, from: vendorStore)
+            })
         if outcome != .offline { vendorSessionChecked.insert(configuration) }
     }
 

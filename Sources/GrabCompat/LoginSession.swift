@@ -42,7 +42,7 @@ public final class LoginSession: Sendable {
         var values: [String: JSONValue] = [
             "ClientId": .string(clientId), "RedirectUrl": .string(redirectUrl.absoluteString), "Scope": .string(scope),
             "ServiceDiscoveryUrl": .string(serviceDiscoveryUrl), "Hint": .string(hint), "IdTokenHint": .string(idTokenHint),
-            "prompt": .string(prompt), "Request": .string(request ?? ""),
+            "prompt": .string(prompt), "Request": .string(request ?? "")
         ]
         values["AcrValues"] = acrValues.map { .object($0.mapValues(JSONValue.string)) }
         self.init(configuration: try GrabConfiguration(ProviderConfiguration(values)))
@@ -85,10 +85,17 @@ public final class LoginSession: Sendable {
     public var state: String? { box.withLock { $0.authorizationState } }
 
     /// Not exposed: the authorization code is exchanged inside the SDK and spent.
-    @available(*, unavailable, message: "The code is exchanged and spent inside the SDK. For a backend exchange use AuthClient.completeAuthorization(redirect:), which returns the code and its verifier.")
+    @available(
+        *, unavailable,
+        message: "The code is exchanged and spent inside the SDK. For a backend exchange use AuthClient.completeAuthorization(redirect:), which returns the code and its verifier."
+    )
     public var code: String? { nil }
     /// Not exposed: the PKCE verifier is a secret of the login in progress.
-    @available(*, unavailable, message: "The PKCE verifier is a secret of the login in progress. For a backend exchange use AuthClient.completeAuthorization(redirect:), which returns the code and its verifier.")
+    @available(
+        *, unavailable,
+        message:
+            "The PKCE verifier is a secret of the login in progress. For a backend exchange use AuthClient.completeAuthorization(redirect:), which returns the code and its verifier."
+    )
     public var codeVerifier: String? { nil }
 
     /// Whether it holds an access token that has not expired at `now` (unknown expiry counts as expired, as the

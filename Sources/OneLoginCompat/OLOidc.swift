@@ -1,5 +1,5 @@
-import AuthApple
 public import AuthAppSupport
+import AuthApple
 public import AuthCore
 import AuthOneLogin
 public import AuthURLSession
@@ -74,11 +74,13 @@ public actor OLOidc {
         guard useSecureStorage else { return }
         if let vendorStore {
             // The issuer is configured, so this never waits for the network; a failure is logged and left in place.
-            _ = await authClient.adoptVendorSessionIfPresent({ issuer in
-                try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
-            }, removingVendorCopy: {
-                try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
-            })
+            _ = await authClient.adoptVendorSessionIfPresent(
+                { issuer in
+                    try await OLOidcVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+                },
+                removingVendorCopy: {
+                    try await OLOidcVendorSession.remove(for: configuration, from: vendorStore)
+                })
         }
         session = try await authClient.restoreSession()
     }

@@ -1,5 +1,5 @@
-import AuthCore
 import AuthAppSupport
+import AuthCore
 import AuthOneLogin
 import Foundation
 

@@ -1,10 +1,10 @@
+public import AuthAppSupport
+import AuthApple
 public import AuthCore
 import AuthSchibsted
 public import AuthURLSession
-public import Foundation
-import AuthApple
-public import AuthAppSupport
 import Crypto
+public import Foundation
 
 /// The vendor SDK's `Client`: login sessions, callback handling, resuming the last user, external ids.
 ///
@@ -69,9 +69,11 @@ public actor SchibstedAccountClient {
         self.appIdentifierPrefix = appIdentifierPrefix
         self.tracker = tracker
         self.vendorStore = vendorStore
-        let storage = storage ?? PersistentTokenStorage.makeDefault(
-            accessGroup: appIdentifierPrefix.map(SchibstedVendorSession.sharedAccessGroup(appIdentifierPrefix:))
-        )
+        let storage =
+            storage
+            ?? PersistentTokenStorage.makeDefault(
+                accessGroup: appIdentifierPrefix.map(SchibstedVendorSession.sharedAccessGroup(appIdentifierPrefix:))
+            )
         authClient = AuthClient(provider: SchibstedProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
     }
 
@@ -110,7 +112,8 @@ public actor SchibstedAccountClient {
         withSSO: Bool, assertion: Secret?
     ) async throws -> AuthorizationRequest {
         if let pending, pending.expiresAt > authClient.clock.now() {
-            throw AuthError(.signInInProgress, "A Schibsted login is already in progress; finish it, or call cancelLoginSession() if the user left it.", providerID: SchibstedProvider.id)
+            throw AuthError(
+                .signInInProgress, "A Schibsted login is already in progress; finish it, or call cancelLoginSession() if the user left it.", providerID: SchibstedProvider.id)
         }
         if let mfa, mfa.rawValue.hasPrefix("eid-"), !configuration.environment.allowsCountryEID {
             throw AuthError(.invalidConfiguration, "'\(mfa.rawValue)' is only available in the pre environment; use .eid.", providerID: SchibstedProvider.id)
@@ -161,7 +164,8 @@ public actor SchibstedAccountClient {
             let bankID = isOurs(url) && url.pathComponents.contains("bankId")
             throw AuthError(
                 .redirectMismatch,
-                bankID ? "This is Swedish BankID's redirect back to the app, not a login callback; ignore it (the login continues in the browser)."
+                bankID
+                    ? "This is Swedish BankID's redirect back to the app, not a login callback; ignore it (the login continues in the browser)."
                     : "The URL is not a Schibsted login callback for this client's redirect URI.",
                 providerID: SchibstedProvider.id
             )
@@ -204,7 +208,11 @@ public actor SchibstedAccountClient {
         presenting = presentation
         do {
             // The caller's cancellation closes the web session too.
-            callback = try await withTaskCancellationHandler { try await presentation.value } onCancel: { presentation.cancel() }
+            callback = try await withTaskCancellationHandler {
+                try await presentation.value
+            } onCancel: {
+                presentation.cancel()
+            }
             presenting = nil
         } catch {
             await cancelLoginSession()
@@ -258,15 +266,17 @@ public actor SchibstedAccountClient {
     private func adoptVendorSession() async {
         guard let vendorStore, !vendorSessionChecked else { return }
         let (clientID, clock, shared) = (configuration.clientId, authClient.clock, appIdentifierPrefix != nil)
-        let outcome = await authClient.adoptVendorSessionIfPresent({ issuer in
-            guard let data = try await vendorStore.genericPassword(service: SchibstedVendorSession.service, account: clientID) else { return nil }
-            let session = try SchibstedVendorSession(account: clientID, data: data)
-            guard IDTokenPolicy(issuerComparison: .ignoringTrailingSlash).issuerMatches(session.issuer, expected: issuer) else { return nil }
-            return session.credential(issuer: issuer, now: clock.now())
-        }, removingVendorCopy: {
-            guard !shared else { return }
-            try await vendorStore.removeGenericPassword(service: SchibstedVendorSession.service, account: clientID)
-        })
+        let outcome = await authClient.adoptVendorSessionIfPresent(
+            { issuer in
+                guard let data = try await vendorStore.genericPassword(service: SchibstedVendorSession.service, account: clientID) else { return nil }
+                let session = try SchibstedVendorSession(account: clientID, data: data)
+                guard IDTokenPolicy(issuerComparison: .ignoringTrailingSlash).issuerMatches(session.issuer, expected: issuer) else { return nil }
+                return session.credential(issuer: issuer, now: clock.now())
+            },
+            removingVendorCopy: {
+                guard !shared else { return }
+                try await vendorStore.removeGenericPassword(service: SchibstedVendorSession.service, account: clientID)
+            })
         vendorSessionChecked = outcome != .offline
     }
 

@@ -2,8 +2,9 @@ public import AuthCore
 import AuthSchibsted
 import AuthURLSession
 public import Foundation
+
 #if canImport(FoundationNetworking)
-public import FoundationNetworking
+    public import FoundationNetworking
 #endif
 
 /// A logged-in Schibsted account user (the vendor's `User`).

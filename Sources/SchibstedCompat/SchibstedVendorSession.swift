@@ -1,5 +1,5 @@
-import AuthCore
 import AuthAppSupport
+import AuthCore
 import AuthSchibsted
 import Foundation
 
@@ -48,11 +48,11 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
     init(account: String, data: Data) throws {
         let corrupted = AuthError(.storageCorrupted, "A Schibsted account SDK session in the Keychain is not its UserSession JSON.", providerID: SchibstedProvider.id)
         guard let document = try? JSONValue.parseObject(data),
-              let tokens = document["userTokens"]?.objectValue,
-              let accessToken = tokens["accessToken"]?.stringValue, !accessToken.isEmpty,
-              let claims = tokens["idTokenClaims"]?.objectValue,
-              let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue,
-              let updatedAt = document["updatedAt"]?.numberValue.flatMap(Self.date(referenceSeconds:))
+            let tokens = document["userTokens"]?.objectValue,
+            let accessToken = tokens["accessToken"]?.stringValue, !accessToken.isEmpty,
+            let claims = tokens["idTokenClaims"]?.objectValue,
+            let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue,
+            let updatedAt = document["updatedAt"]?.numberValue.flatMap(Self.date(referenceSeconds:))
         else { throw corrupted }
         let expiration = tokens["expiration"]?.numberValue
         if tokens["expiration"] != nil, tokens["expiration"] != .null, expiration.flatMap(Self.date(referenceSeconds:)) == nil {
@@ -87,7 +87,7 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
     /// `getSharedUser` fail for every app.
     static func sharedItem(for credential: Credential, claims: IDTokenClaims?, now: Date) -> Data? {
         guard let refreshToken = credential.refreshToken, let idToken = credential.idToken, let claims,
-              !claims.audience.isEmpty, !credential.accessToken.reveal().isEmpty
+            !claims.audience.isEmpty, !credential.accessToken.reveal().isEmpty
         else { return nil }
         let legacyUserID: String
         switch claims["legacy_user_id"] {
@@ -99,18 +99,18 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
         }
         var idTokenClaims: [String: JSONValue] = [
             "iss": .string(claims.issuer), "sub": .string(claims.subject), "legacy_user_id": .string(legacyUserID),
-            "aud": .array(claims.audience.map(JSONValue.string)), "exp": .number(claims.expiration.timeIntervalSince1970),
+            "aud": .array(claims.audience.map(JSONValue.string)), "exp": .number(claims.expiration.timeIntervalSince1970)
         ]
         if let nonce = claims.nonce { idTokenClaims["nonce"] = .string(nonce) }
         if claims["amr"] != nil { idTokenClaims["amr"] = .array(claims.authenticationMethods.map(JSONValue.string)) }
         var tokens: [String: JSONValue] = [
             "accessToken": .string(credential.accessToken.reveal()), "refreshToken": .string(refreshToken.reveal()),
-            "idToken": .string(idToken.reveal()), "idTokenClaims": .object(idTokenClaims),
+            "idToken": .string(idToken.reveal()), "idTokenClaims": .object(idTokenClaims)
         ]
         if let expiresAt = credential.expiresAt { tokens["expiration"] = .number(expiresAt.timeIntervalSinceReferenceDate) }
         let session: [String: JSONValue] = [
             "clientId": .string(credential.clientID), "userTokens": .object(tokens),
-            "updatedAt": .number(now.timeIntervalSinceReferenceDate),
+            "updatedAt": .number(now.timeIntervalSinceReferenceDate)
         ]
         return try? JSONValue.object(session).jsonData()
     }

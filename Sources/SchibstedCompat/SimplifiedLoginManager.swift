@@ -1,5 +1,5 @@
-public import AuthCore
 public import AuthAppSupport
+public import AuthCore
 import AuthSchibsted
 public import Foundation
 
@@ -120,19 +120,22 @@ public struct SimplifiedLoginManager: Sendable {
         let issuer = client.configuration.issuer
         var candidates: [SharedAccount] = []
         if let vendorStore, let items = try? await vendorStore.genericPasswords(service: SchibstedVendorSession.service),
-           let newest = SchibstedVendorSession.newest(in: items, issuer: issuer) {
-            candidates.append(SharedAccount(
-                clientId: newest.clientID, uuid: newest.subject, updatedAt: newest.updatedAt, writtenByVendorSDK: true,
-                accessToken: newest.accessToken
-            ))
+            let newest = SchibstedVendorSession.newest(in: items, issuer: issuer)
+        {
+            candidates.append(
+                SharedAccount(
+                    clientId: newest.clientID, uuid: newest.subject, updatedAt: newest.updatedAt, writtenByVendorSDK: true,
+                    accessToken: newest.accessToken
+                ))
         }
         if let sharedStorage {
             for key in try await sharedStorage.storedKeys() where key.providerID == SchibstedProvider.id && key.issuer == issuer {
                 guard let credential = try? await sharedStorage.credential(for: key)?.validatedForUse(), let subject = credential.subject else { continue }
-                candidates.append(SharedAccount(
-                    clientId: credential.clientID, uuid: subject, updatedAt: credential.updatedAt, writtenByVendorSDK: false,
-                    accessToken: credential.accessToken
-                ))
+                candidates.append(
+                    SharedAccount(
+                        clientId: credential.clientID, uuid: subject, updatedAt: credential.updatedAt, writtenByVendorSDK: false,
+                        accessToken: credential.accessToken
+                    ))
             }
         }
         let latest = candidates.max { $0.updatedAt < $1.updatedAt }
@@ -154,7 +157,7 @@ public struct SimplifiedLoginManager: Sendable {
             throw AuthError(.httpError, "GET /user-context-from-token answered HTTP \(response.status.code).", providerID: SchibstedProvider.id, httpStatus: response.status.code)
         }
         guard let object = try? JSONValue.parseObject(data), let identifier = object["identifier"]?.stringValue,
-              let displayText = object["display_text"]?.stringValue, let clientName = object["client_name"]?.stringValue
+            let displayText = object["display_text"]?.stringValue, let clientName = object["client_name"]?.stringValue
         else {
             throw AuthError(.invalidResponse, "The /user-context-from-token response lacks identifier, display_text or client_name.", providerID: SchibstedProvider.id)
         }
@@ -234,7 +237,8 @@ public struct SimplifiedLoginManager: Sendable {
 
     private static func parseAssertion(status: Int, data: Data) throws -> Secret {
         guard (200..<300).contains(status) else {
-            throw AuthError(.httpError, "The shared session could not be used for simplified login (HTTP \(status)); log in normally.", providerID: SchibstedProvider.id, httpStatus: status)
+            throw AuthError(
+                .httpError, "The shared session could not be used for simplified login (HTTP \(status)); log in normally.", providerID: SchibstedProvider.id, httpStatus: status)
         }
         guard let assertion = (try? JSONValue.parseObject(data))?["data"]?["assertion"]?.stringValue, !assertion.isEmpty else {
             throw AuthError(.invalidResponse, "The simplified-login response has no data.assertion.", providerID: SchibstedProvider.id)

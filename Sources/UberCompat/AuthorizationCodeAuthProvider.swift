@@ -1,4 +1,5 @@
 import AuthUber
+
 /// The vendor's grant-flow value for `AuthContext(authDestination:authProvider:prefill:)`: the authorization code
 /// flow, with or without the code exchange here. (Its protocol `AuthProviding` had this one conformer; the concrete
 /// type keeps the vendor's `.authorizationCode(…)` spelling.)
@@ -21,7 +22,8 @@ public struct AuthorizationCodeAuthProvider: Sendable, Equatable {
 extension AuthContext {
     /// The vendor's initializer: destination (`.native` by default), grant flow and prefill.
     public init(authDestination: UberDestination = .native, authProvider: AuthorizationCodeAuthProvider, prefill: Prefill? = nil) {
-        self.init(authDestination: authDestination, prompt: authProvider.prompt,
-                  shouldExchangeAuthCode: authProvider.shouldExchangeAuthCode, prefill: prefill)
+        self.init(
+            authDestination: authDestination, prompt: authProvider.prompt,
+            shouldExchangeAuthCode: authProvider.shouldExchangeAuthCode, prefill: prefill)
     }
 }

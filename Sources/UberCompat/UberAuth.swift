@@ -1,8 +1,8 @@
-import AuthApple
 public import AuthAppSupport
+import AuthApple
 public import AuthCore
-import AuthUber
 public import AuthURLSession
+import AuthUber
 public import Foundation
 
 /// The vendor's `UberAuth`: login in app or through a native Uber app, `handle(url)` for the app's callback.
@@ -191,11 +191,13 @@ public actor UberAuth {
     private func adoptVendorSession() async {
         guard let vendorStore, !vendorSessionChecked else { return }
         let (configuration, clock) = (self.configuration, authClient.clock)
-        let outcome = await authClient.adoptVendorSessionIfPresent({ issuer in
-            try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
-        }, removingVendorCopy: {
-            try await UberVendorSession.remove(from: vendorStore)
-        })
+        let outcome = await authClient.adoptVendorSessionIfPresent(
+            { issuer in
+                try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
+            },
+            removingVendorCopy: {
+                try await UberVendorSession.remove(from: vendorStore)
+            })
         vendorSessionChecked = outcome != .offline
     }
 
@@ -216,9 +218,10 @@ public actor UberAuth {
             // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
             let authentication = try authClient.clientAuthentication(for: metadata, destination: endpoint)
             for (name, value) in authentication.headers { request.headerFields.set(value, forName: name) }
-            let body = Data(FormEncoding.encode(
-                authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
-            ).utf8)
+            let body = Data(
+                FormEncoding.encode(
+                    authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
+                ).utf8)
             let (data, response) = try await authClient.transport.send(request, body: body)
             guard (200..<300).contains(response.status.code), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
                 authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.status.code)])
@@ -237,8 +240,9 @@ extension AuthorizationRequest {
     func replacingPath(of endpoint: URL) -> AuthorizationRequest {
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)!
         components.path = endpoint.path
-        return AuthorizationRequest(providerID: providerID, url: components.url!, redirectURI: redirectURI, state: state,
-                                    prefersEphemeralSession: prefersEphemeralSession, expiresAt: expiresAt)
+        return AuthorizationRequest(
+            providerID: providerID, url: components.url!, redirectURI: redirectURI, state: state,
+            prefersEphemeralSession: prefersEphemeralSession, expiresAt: expiresAt)
     }
 }
 

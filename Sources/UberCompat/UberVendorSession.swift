@@ -1,5 +1,5 @@
-import AuthCore
 import AuthAppSupport
+import AuthCore
 import AuthUber
 import Foundation
 
@@ -28,7 +28,8 @@ enum UberVendorSession {
         guard let object = try? JSONValue.parseObject(data), let accessToken = object["access_token"]?.stringValue, !accessToken.isEmpty else {
             throw AuthError(.storageCorrupted, "UberAuth's stored token is not its AccessToken JSON.", providerID: UberProvider.id)
         }
-        let scopes = object["scope"]?.arrayValue?.compactMap(\.stringValue)
+        let scopes =
+            object["scope"]?.arrayValue?.compactMap(\.stringValue)
             ?? object["scope"]?.stringValue?.split(separator: " ").map(String.init)
         let refreshToken = object["refresh_token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) }
         return Credential(

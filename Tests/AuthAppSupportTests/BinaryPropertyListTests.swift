@@ -1,7 +1,8 @@
-@testable import AuthAppSupport
 import AuthCore
 import Foundation
 import Testing
+
+@testable import AuthAppSupport
 
 @Suite("The keyed-archive reader against hostile property lists")
 struct BinaryPropertyListTests {
@@ -41,7 +42,8 @@ struct BinaryPropertyListTests {
         for field in [8, 16, 24] {
             var bytes = [UInt8]("bplist00".utf8) + [0x08] + [UInt8](repeating: 0, count: 31)  // one object: false
             var trailer = [UInt8](repeating: 0, count: 32)
-            trailer[6] = 1; trailer[7] = 1
+            trailer[6] = 1
+            trailer[7] = 1
             trailer[15] = 1  // objectCount = 1
             trailer[31] = 9  // tableOffset = 9 (past the object)
             for index in field..<field + 8 { trailer[index] = 0xFF }

@@ -13,12 +13,14 @@ struct KeychainDecisionTests {
             for group in [nil, "ABCDE12345.com.schibsted.simplifiedLogin"] as [String?] {
                 let description = KeychainItemDescription(accessibility: accessibility, accessGroup: group)
                 let common: [KeychainAttribute: KeychainValue] = [
-                    .itemClass: .genericPassword, .service: .string("swift-auth-providers"), .useDataProtectionKeychain: .bool(true),
+                    .itemClass: .genericPassword, .service: .string("swift-auth-providers"), .useDataProtectionKeychain: .bool(true)
                 ].merging(group.map { [.accessGroup: .string($0)] } ?? [:]) { a, _ in a }
                 let account: [KeychainAttribute: KeychainValue] = [.account: .string(key.rawValue)]
 
                 #expect(description.readQuery(for: key) == common.merging(account) { a, _ in a }.merging([.returnData: .bool(true), .matchLimit: .matchOne]) { a, _ in a })
-                #expect(description.addAttributes(for: key, data: Data([1, 2])) == common.merging(account) { a, _ in a }.merging([.valueData: .data(Data([1, 2])), .accessible: .accessibility(accessibility)]) { a, _ in a })
+                #expect(
+                    description.addAttributes(for: key, data: Data([1, 2]))
+                        == common.merging(account) { a, _ in a }.merging([.valueData: .data(Data([1, 2])), .accessible: .accessibility(accessibility)]) { a, _ in a })
                 #expect(description.updateQuery(for: key) == common.merging(account) { a, _ in a })
                 #expect(description.updateAttributes(data: Data([3])) == [.valueData: .data(Data([3])), .accessible: .accessibility(accessibility)])
                 #expect(description.deleteQuery(for: key) == description.updateQuery(for: key))
@@ -69,12 +71,13 @@ struct VendorKeychainQueryTests {
         let queries = [
             VendorKeychainQueries.read(service: "s", account: .string("a")), VendorKeychainQueries.delete(service: nil, account: .string("a")),
             VendorKeychainQueries.list(service: "s"), VendorKeychainQueries.match(service: "s", account: "a", accessGroup: "T.group"),
-            VendorKeychainQueries.add(Data([1]), service: "s", account: "a", accessGroup: nil),
+            VendorKeychainQueries.add(Data([1]), service: "s", account: "a", accessGroup: nil)
         ]
         #expect(queries.allSatisfy { $0[.useDataProtectionKeychain] == nil })
-        #expect(VendorKeychainQueries.list(service: "s") == [
-            .itemClass: .genericPassword, .service: .string("s"), .returnData: .bool(true), .returnAttributes: .bool(true), .matchLimit: .matchAll,
-        ])
+        #expect(
+            VendorKeychainQueries.list(service: "s") == [
+                .itemClass: .genericPassword, .service: .string("s"), .returnData: .bool(true), .returnAttributes: .bool(true), .matchLimit: .matchAll
+            ])
         #expect(VendorKeychainQueries.list(service: "s")[.accessGroup] == nil)
     }
 
@@ -85,7 +88,7 @@ struct VendorKeychainQueryTests {
         for group in [nil, "ABCDE12345.com.schibsted.simplifiedLogin"] as [String?] {
             var expected: [KeychainAttribute: KeychainValue] = [
                 .itemClass: .genericPassword, .service: .string("s"), .account: .string("a"),
-                .valueData: .data(Data([9])), .accessible: .accessibility(.afterFirstUnlock),
+                .valueData: .data(Data([9])), .accessible: .accessibility(.afterFirstUnlock)
             ]
             if let group { expected[.accessGroup] = .string(group) }
             #expect(VendorKeychainQueries.add(Data([9]), service: "s", account: "a", accessGroup: group) == expected)

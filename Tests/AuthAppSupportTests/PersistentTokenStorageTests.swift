@@ -15,12 +15,12 @@ struct PersistentTokenStorageTests {
     @Test("The default is the platform's persistent store: the Keychain on Apple platforms, owner-only files elsewhere")
     func platformStore() throws {
         #if canImport(Security)
-        let storage = PersistentTokenStorage.makeDefault(service: "swift-auth-providers-test-\(UUID().uuidString)")
-        #expect(storage is KeychainTokenStorage)
+            let storage = PersistentTokenStorage.makeDefault(service: "swift-auth-providers-test-\(UUID().uuidString)")
+            #expect(storage is KeychainTokenStorage)
         #else
-        let storage = PersistentTokenStorage.makeDefault()
-        let files = try #require(storage as? FileTokenStorage)
-        #expect(files.directory.path.hasSuffix("/swift-auth-providers"))
+            let storage = PersistentTokenStorage.makeDefault()
+            let files = try #require(storage as? FileTokenStorage)
+            #expect(files.directory.path.hasSuffix("/swift-auth-providers"))
         #endif
     }
 }

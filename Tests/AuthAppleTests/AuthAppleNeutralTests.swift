@@ -58,23 +58,31 @@ struct AuthAppleNeutralTests {
         let agent = HeadlessUserAgent(transport: idp.transport)
         let toggle = LoginToggle()
         #expect(toggle.title == "Sign in")
-        guard case .ignored = await toggle.tap(signIn: nil) else { Issue.record("a tap with no data source did something"); return }
+        guard case .ignored = await toggle.tap(signIn: nil) else {
+            Issue.record("a tap with no data source did something")
+            return
+        }
 
         guard case .signedIn(.success) = await toggle.tap(signIn: { try await client.signIn(with: agent) }) else {
-            Issue.record("the first tap did not sign in"); return
+            Issue.record("the first tap did not sign in")
+            return
         }
         #expect(toggle.title == "Sign out" && toggle.session != nil && !toggle.isBusy)
         #expect(await storage.storedKeys().count == 1)
 
         guard case .signedOut = await toggle.tap(signIn: { try await client.signIn(with: agent) }) else {
-            Issue.record("the second tap did not sign out"); return
+            Issue.record("the second tap did not sign out")
+            return
         }
         #expect(toggle.title == "Sign in" && toggle.session == nil)
         #expect(await storage.storedKeys().isEmpty)
         #expect(await idp.requestCounts["/revoke"] != nil)
 
         let refused = await toggle.tap { throw AuthError(.accessDenied, "The user said no.") }
-        guard case .signedIn(.failure(let error)) = refused else { Issue.record("a failed sign-in was not reported"); return }
+        guard case .signedIn(.failure(let error)) = refused else {
+            Issue.record("a failed sign-in was not reported")
+            return
+        }
         #expect(error.code == .accessDenied && toggle.title == "Sign in")
     }
 

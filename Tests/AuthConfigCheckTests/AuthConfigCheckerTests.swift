@@ -35,7 +35,7 @@ struct AuthConfigCheckerTests {
             ("valid-Info.plist", [("govuk", "govuk-custom-scheme.json")], "redirectURI", "claimed https universal link"),
             ("valid-Info.plist", [("onelogin", "onelogin-no-openid.plist")], "scopes", "must contain openid"),
             ("valid-Info.plist", [("oidc", "oidc-secret.json")], "client_secret", "never ship a client secret"),
-            (nil, [("oidc", "oidc-http-redirect.json")], "redirect", "plain http on a non-loopback host"),
+            (nil, [("oidc", "oidc-http-redirect.json")], "redirect", "plain http on a non-loopback host")
         ]
         for (plist, configs, key, fragment) in cases {
             let found = errors(try check(plist: plist, configs))
@@ -51,7 +51,7 @@ struct AuthConfigCheckerTests {
             ("grab-scheme-missing-Info.plist", [], "add grab,"),
             ("missing-query-schemes-Info.plist", [], "uberauth, ubereats, uberdriver"),
             ("valid-Info.plist", [("govuk", "govuk-shared-cookies.json")], "ephemeral"),
-            ("valid-Info.plist", [("schibsted", "schibsted-pre.json")], "pre-production"),
+            ("valid-Info.plist", [("schibsted", "schibsted-pre.json")], "pre-production")
         ]
         for (plist, configs, fragment) in cases {
             let findings = try check(plist: plist, configs)

@@ -15,9 +15,10 @@ struct ArchitectureArticleTests {
         let walk = article[start.upperBound..<end.lowerBound]
         let pattern = try NSRegularExpression(pattern: "`([A-Za-z]+/[A-Za-z+]+\\.swift)`")
         let text = String(walk)
-        let files = Set(pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
-            String(text[Range($0.range(at: 1), in: text)!])
-        })
+        let files = Set(
+            pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)).map {
+                String(text[Range($0.range(at: 1), in: text)!])
+            })
         #expect(files.count >= 15 && files.count <= 25, "the walk names \(files.count) files")
         for file in files.sorted() {
             #expect(FileManager.default.fileExists(atPath: Self.sources.appendingPathComponent(file).path), "\(file) is named but missing")

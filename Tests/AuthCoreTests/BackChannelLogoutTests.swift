@@ -61,7 +61,7 @@ struct BackChannelLogoutTests {
         HostileCase(description: "from another issuer", overrides: ["iss": "https://impostor.example.test"]),
         HostileCase(description: "issued an hour ago", overrides: ["iat": .number(ManualClock.defaultEpoch - 3600)]),
         HostileCase(description: "issued in the future", overrides: ["iat": .number(ManualClock.defaultEpoch + 3600)]),
-        HostileCase(description: "without a jti", removals: ["jti"]),
+        HostileCase(description: "without a jti", removals: ["jti"])
     ]
 
     @Test("Hostile logout tokens are refused with invalid_logout_token, and nothing is removed", arguments: hostileCases)

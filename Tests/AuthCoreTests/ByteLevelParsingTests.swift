@@ -20,7 +20,7 @@ struct ByteLevelParsingTests {
     func matchingAgreesWithURLComponents() throws {
         let registered = [
             "com.example.app:/oauth/callback", "com.example.app://callback", "http://127.0.0.1:53682/callback",
-            "http://[::1]:8080/cb", "https://app.example.com/auth/oidc/callback", "https://app.example.com:8443/cb",
+            "http://[::1]:8080/cb", "https://app.example.com/auth/oidc/callback", "https://app.example.com:8443/cb"
         ].map { URL(string: $0)! }
         let received = [
             "com.example.app:/oauth/callback?code=a&state=b", "COM.EXAMPLE.APP:/oauth/callback", "com.example.app:/oauth/callback/",
@@ -30,12 +30,13 @@ struct ByteLevelParsingTests {
             "http://[::1]:8080/cb?code=1", "http://[::1]/cb", "http://[::2]:8080/cb", "https://APP.example.com/auth/oidc/callback",
             "https://app.example.com:443/auth/oidc/callback", "https://app.example.com/auth/oidc/callback%2F",
             "https://app.example.com.evil.test/auth/oidc/callback", "https://app.example.com:8443/cb", "https://app.example.com:08443/cb",
-            "https://app.example.com/auth/oidc/callback?code=1&state=2", "other:/oauth/callback", "https://app.example.com",
+            "https://app.example.com/auth/oidc/callback?code=1&state=2", "other:/oauth/callback", "https://app.example.com"
         ].map { URL(string: $0)! }
         for expected in registered {
             for redirect in received {
-                #expect(AuthorizationResponse.redirect(redirect, matches: expected) == componentsMatch(redirect, expected),
-                        "\(redirect) against \(expected)")
+                #expect(
+                    AuthorizationResponse.redirect(redirect, matches: expected) == componentsMatch(redirect, expected),
+                    "\(redirect) against \(expected)")
             }
         }
         // URLComponents ignores user info; an exact match does not: nothing may be smuggled before the host.
@@ -103,16 +104,18 @@ struct ByteLevelParsingTests {
     func secretsFromOneDraw() async throws {
         let idp = TestIdentityProvider()
         let client = AuthClient(
-            provider: try PlainOIDCProvider(configuration: ProviderConfiguration([
-                "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString), "client_id": .string(TestIdentityProvider.defaultClientID),
-                "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
-            ])),
+            provider: try PlainOIDCProvider(
+                configuration: ProviderConfiguration([
+                    "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString), "client_id": .string(TestIdentityProvider.defaultClientID),
+                    "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString)
+                ])),
             transport: idp.transport, clock: idp.clock
         )
         var seen = Set<String>()
         for _ in 0..<20 {
             let parameters = try await client.prepareSignIn().url.queryParameters
-            let state = try #require(parameters["state"]), nonce = try #require(parameters["nonce"])
+            let state = try #require(parameters["state"])
+            let nonce = try #require(parameters["nonce"])
             let challenge = try #require(parameters["code_challenge"])
             #expect(state.utf8.count == 43 && nonce.utf8.count == 43 && challenge.utf8.count == 43)
             #expect(Base64URL.decode(state)?.count == 32 && Base64URL.decode(nonce)?.count == 32)
@@ -151,13 +154,20 @@ struct ByteLevelParsingTests {
         let logger = NoticeLogger()
         let idp = TestIdentityProvider()
         let client = AuthClient(
-            provider: PlainOIDCProvider(issuer: TestIdentityProvider.defaultIssuer, client: ClientRegistration(
-                clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI, scopes: ["openid"])),
+            provider: PlainOIDCProvider(
+                issuer: TestIdentityProvider.defaultIssuer,
+                client: ClientRegistration(
+                    clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI, scopes: ["openid"])),
             transport: idp.transport, logger: logger, clock: idp.clock
         )
         _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
         var built = false
-        client.log(.debug, "test.lazy", { built = true; return "never built" }())
+        client.log(
+            .debug, "test.lazy",
+            {
+                built = true
+                return "never built"
+            }())
         #expect(!built)
         #expect(logger.records.withLock { $0.allSatisfy { $0.level >= .notice } })
         let replay = await authError { _ = try await client.completeSignIn(redirect: URL(string: "com.example.app:/oauth/callback?code=x&state=unknown")!) }

@@ -1,11 +1,12 @@
 import AuthCore
 import AuthTesting
 import Crypto
-import _CryptoExtras
 import Foundation
 import Testing
+import _CryptoExtras
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// RFC 7523 `private_key_jwt`: one engine mechanism on every call that authenticates the client.
@@ -20,7 +21,7 @@ struct ClientAssertionTests {
         return [
             "kty": "EC", "crv": "P-256", "kid": "ec-1",
             "x": .string(Base64URL.encode(raw.prefix(32))), "y": .string(Base64URL.encode(raw.suffix(32))),
-            "d": .string(Base64URL.encode(ecKey.rawRepresentation)),
+            "d": .string(Base64URL.encode(ecKey.rawRepresentation))
         ]
     }
 
@@ -53,7 +54,8 @@ struct ClientAssertionTests {
         arguments: [ClientSigningKey.Algorithm.rs256, .ps256, .es256]
     )
     func everyCallAuthenticates(algorithm: ClientSigningKey.Algorithm) async throws {
-        let key = algorithm == .es256
+        let key =
+            algorithm == .es256
             ? try ClientSigningKey(jwk: Self.ecJWK())
             : try ClientSigningKey(pem: Self.rsaPEM, algorithm: algorithm, keyID: "rsa-1")
         #expect(key.algorithm == algorithm)
@@ -128,10 +130,11 @@ struct ClientAssertionTests {
         func post(_ assertion: Secret) async -> Int {
             var request = CapturedRequest(url: idp.endpoint("/token"))
             request.httpMethod = "POST"
-            request.httpBody = Data(FormEncoding.encode([
-                ("grant_type", "refresh_token"), ("refresh_token", "none"),
-                ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion.reveal()),
-            ]).utf8)
+            request.httpBody = Data(
+                FormEncoding.encode([
+                    ("grant_type", "refresh_token"), ("refresh_token", "none"),
+                    ("client_assertion_type", ClientAssertion.type), ("client_assertion", assertion.reveal())
+                ]).utf8)
             return (try? await idp.transport.send(request).1.statusCode) ?? 0
         }
         let assertion = try ClientAssertion.make(clientID: "service", audience: idp.endpoint("/token").absoluteString, key: key, now: idp.clock.now())
@@ -194,7 +197,7 @@ struct ClientAssertionTests {
     @Test("Keys from configuration: PEM text or file, JWK, algorithm and kid; clear errors without key material")
     func configuration() throws {
         let base: [String: JSONValue] = [
-            "issuer": "https://idp.example.test", "client_id": "service", "redirect_uri": "https://app.example.test/cb",
+            "issuer": "https://idp.example.test", "client_id": "service", "redirect_uri": "https://app.example.test/cb"
         ]
         var pem = base
         pem["private_key"] = .string(Self.rsaPEM)

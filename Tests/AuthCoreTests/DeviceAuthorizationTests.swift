@@ -22,7 +22,10 @@ private final class PollScript: Sendable {
 
 private actor LockedIntervals {
     private(set) var all: [Duration] = []
-    func append(_ interval: Duration) -> Int { all.append(interval); return all.count }
+    func append(_ interval: Duration) -> Int {
+        all.append(interval)
+        return all.count
+    }
 }
 
 @Suite("the device authorization grant (RFC 8628) in the engine")
@@ -77,8 +80,9 @@ struct DeviceAuthorizationTests {
         var options = AuthClient.Options()
         let script = PollScript()
         options.pollingSleep = script.sleep
-        let client = AuthClient(provider: fixture.client.provider, storage: fixture.client.storage, transport: fixture.transport,
-                                logger: fixture.logger, clock: fixture.clock, options: options)
+        let client = AuthClient(
+            provider: fixture.client.provider, storage: fixture.client.storage, transport: fixture.transport,
+            logger: fixture.logger, clock: fixture.clock, options: options)
         _ = try await client.completeDeviceAuthorization(authorization)
         #expect(await script.intervals() == [.seconds(5), .seconds(10), .seconds(15)])
     }

@@ -1,8 +1,9 @@
 import AuthCore
 import AuthTesting
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A standard OpenID Connect provider for engine tests (AuthCore's tests must not depend on AuthOIDC).

@@ -1,15 +1,17 @@
 import AuthCore
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("No secret in any log")
 struct LogCanaryTests {
-    @Test("Sign-in, refresh, user info, requests, introspection, revocation and failures log no secret",
-          arguments: [nil, "client-secret-canary-7f3a"])
+    @Test(
+        "Sign-in, refresh, user info, requests, introspection, revocation and failures log no secret",
+        arguments: [nil, "client-secret-canary-7f3a"])
     func noSecretsInLogs(clientSecret: String?) async throws {
         let fixture = Fixture(clientSecret: clientSecret)
         let session = try await fixture.signIn()
@@ -55,7 +57,7 @@ struct LogCanaryTests {
     @Test("Secret never prints its value")
     func secretRedaction() {
         let secret = Secret("canary-value-123")
-        // `"\(secret)"` does not compile (Scripts/secret-interpolation-check.sh); every other way to print it is redacted,
+        // `"\(secret)"` does not compile (Scripts/ci/secret-interpolation-check.sh); every other way to print it is redacted,
         // generic code's interpolation included.
         func interpolated<T>(_ value: T) -> String { "\(value)" }
         #expect(String(describing: secret) == "<redacted>" && secret.description == "<redacted>")

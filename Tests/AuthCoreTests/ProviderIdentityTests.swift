@@ -146,6 +146,9 @@ struct ProviderIdentityTests {
 private actor ApproverBox {
     private var idp: TestIdentityProvider?
     private var code: String?
-    func set(_ idp: TestIdentityProvider, _ code: String) { self.idp = idp; self.code = code }
+    func set(_ idp: TestIdentityProvider, _ code: String) {
+        self.idp = idp
+        self.code = code
+    }
     func approve() async { if let idp, let code { await idp.approveDevice(userCode: code) } }
 }

@@ -17,14 +17,14 @@ struct RegistryTests {
     private let configuration = ProviderConfiguration([
         "issuer": "https://idp.example.test",
         "client_id": "abc",
-        "redirect_uri": "com.example.app:/cb",
+        "redirect_uri": "com.example.app:/cb"
     ])
 
     @Test("Required strings are trimmed of any whitespace (ASCII or Unicode) and scopes split on it, as before the byte-level fast paths")
     func trimmingAndWords() throws {
         let configuration = ProviderConfiguration([
             "plain": "client-1", "padded": " \tclient-2\n", "unicode": "\u{00A0}client-3\u{2003}", "blank": " \u{3000} ",
-            "scope": "openid  email\tprofile\n", "unicodeScope": "openid\u{2003}email",
+            "scope": "openid  email\tprofile\n", "unicodeScope": "openid\u{2003}email"
         ])
         #expect(try configuration.requiredString("plain") == "client-1")
         #expect(try configuration.requiredString("padded") == "client-2")
@@ -70,7 +70,7 @@ struct RegistryTests {
     func configurationSources() throws {
         let fromDictionary = try ProviderConfiguration(dictionary: [
             "issuer": "https://idp.example.test", "client_id": "abc", "redirect_uri": "com.example.app:/cb",
-            "Nested": ["flag": true, "count": 3] as [String: Any],
+            "Nested": ["flag": true, "count": 3] as [String: Any]
         ])
         #expect(fromDictionary.string("client_id") == "abc")
         #expect(fromDictionary.section("Nested")?.bool("flag") == true)

@@ -2,8 +2,9 @@ import AuthCore
 import AuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Session operations: authorized requests, sign-out, user info, introspection, accounts")

@@ -2,8 +2,9 @@ import AuthCore
 import AuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("One account shared by many sessions and processes")
@@ -238,7 +239,7 @@ private final class LockHolder: Sendable {
         process.arguments = [
             "python3", "-c",
             "import fcntl, sys, time; f = open(sys.argv[1], 'a'); fcntl.flock(f, fcntl.LOCK_EX); print('locked', flush=True); time.sleep(60)",
-            url.path,
+            url.path
         ]
         let pipe = Pipe()
         process.standardOutput = pipe

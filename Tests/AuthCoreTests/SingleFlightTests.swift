@@ -1,6 +1,7 @@
-@testable import AuthCore
 import Foundation
 import Testing
+
+@testable import AuthCore
 
 @Suite("SingleFlight: one operation in flight per key")
 struct SingleFlightTests {
@@ -28,10 +29,20 @@ struct SingleFlightTests {
         let flight = SingleFlight<String, Int>()
         let gate = Gate()
         let joins = LockedValue(0)
-        let first = Task { try await flight.run("k") { await gate.enter(); return 42 } }
+        let first = Task {
+            try await flight.run("k") {
+                await gate.enter()
+                return 42
+            }
+        }
         while await gate.starts == 0 { await Task.yield() }
         let others = (0..<9).map { _ in
-            Task { try await flight.run("k", joined: { joins.withLock { $0 += 1 } }) { await gate.enter(); return -1 } }
+            Task {
+                try await flight.run("k", joined: { joins.withLock { $0 += 1 } }) {
+                    await gate.enter()
+                    return -1
+                }
+            }
         }
         // Every other caller has joined before the operation ends.
         while joins.withLock({ $0 }) < 9 { await Task.yield() }
@@ -46,7 +57,12 @@ struct SingleFlightTests {
     func keysAndLaterCallsAreIndependent() async throws {
         let flight = SingleFlight<String, Int>()
         let counter = LockedValue(0)
-        let count = { @Sendable () async throws -> Int in counter.withLock { $0 += 1; return $0 } }
+        let count = { @Sendable () async throws -> Int in
+            counter.withLock {
+                $0 += 1
+                return $0
+            }
+        }
         #expect(try await flight.run("a", count) == 1)
         #expect(try await flight.run("b", count) == 2)
         #expect(try await flight.run("a", count) == 3)
@@ -57,7 +73,12 @@ struct SingleFlightTests {
         struct Failed: Error {}
         let flight = SingleFlight<String, Int>()
         let gate = Gate()
-        let first = Task { try await flight.run("k") { await gate.enter(); throw Failed() } }
+        let first = Task {
+            try await flight.run("k") {
+                await gate.enter()
+                throw Failed()
+            }
+        }
         while await gate.starts == 0 { await Task.yield() }
         let joined = LockedValue(false)
         let joiner = Task { try await flight.run("k", joined: { joined.withLock { $0 = true } }) { 7 } }

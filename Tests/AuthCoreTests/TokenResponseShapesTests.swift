@@ -41,7 +41,8 @@ struct TokenResponseShapesTests {
     @Test("A code exchange answered HTTP 200 with an error member fails with that error; nothing stored")
     func errorInsideHTTP200() async throws {
         let fixture = Fixture()
-        let body = Data(#"{"error":"incorrect_client_credentials","error_description":"The client_id and/or client_secret passed are incorrect.","access_token":"at_not_tokens"}"#.utf8)
+        let body = Data(
+            #"{"error":"incorrect_client_credentials","error_description":"The client_id and/or client_secret passed are incorrect.","access_token":"at_not_tokens"}"#.utf8)
         await fixture.idp.update { $0.tokenResponseReplacement = (status: 200, body: body, headers: ["Content-Type": "application/json"]) }
         let (_, redirect) = try await fixture.redirect()
         let error = await authError { _ = try await fixture.client.completeSignIn(redirect: redirect) }
@@ -93,7 +94,7 @@ struct TokenResponseShapesTests {
         let pending = Data(#"{"error":"authorization_pending"}"#.utf8)
         let slowDown = Data("error=slow_down&interval=10".utf8)
         let answers = AnswerQueue([
-            (pending, "application/json"), (slowDown, Self.form),
+            (pending, "application/json"), (slowDown, Self.form)
         ])
         var options = AuthClient.Options()
         let intervals = IntervalLog()
@@ -128,7 +129,10 @@ private actor AnswerQueue {
 
 private actor IntervalLog {
     private(set) var all: [Duration] = []
-    func append(_ interval: Duration) -> Int { all.append(interval); return all.count }
+    func append(_ interval: Duration) -> Int {
+        all.append(interval)
+        return all.count
+    }
 }
 
 private actor FixtureBox {

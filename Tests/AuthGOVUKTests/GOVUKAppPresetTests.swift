@@ -1,13 +1,14 @@
 import AuthCore
-import AuthGOVUK
-import GOVUKCompat
 import AuthEmulators
+import AuthGOVUK
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GOVUKCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The `oneLogin(_:…)` presets sign in as GOV.UK's own app does (mobile-ios-one-login-app:
 /// `LoginSessionConfiguration+OneLogin.swift`, `AppEnvironment.swift`, `URLRequest+OneLogin.swift`), and the app
@@ -27,14 +28,17 @@ struct GOVUKAppPresetTests {
         _ environment: GOVUKAppConfiguration.Environment = .integration,
         tokenHeaders: @escaping GOVUKAppConfiguration.TokenExtras = { TestIdentityProvider.govUKAttestationHeaders }
     ) throws -> GOVUKAppConfiguration {
-        try GOVUKAppConfiguration.oneLogin(environment, clientID: TestIdentityProvider.govUKClientID,
-                                           redirectURI: TestIdentityProvider.govUKRedirectURI, tokenHeaders: tokenHeaders)
+        try GOVUKAppConfiguration.oneLogin(
+            environment, clientID: TestIdentityProvider.govUKClientID,
+            redirectURI: TestIdentityProvider.govUKRedirectURI, tokenHeaders: tokenHeaders)
     }
 
     @Test("The preset's authorization URL asks GOV.UK's token service for scope=openid at <sts>/authorize; token and JWKS at <sts>/token and <sts>/.well-known/jwks.json")
     func presetUsesTheTokenService() async throws {
-        for (environment, host) in [(GOVUKAppConfiguration.Environment.integration, "token.integration.account.gov.uk"),
-                                    (.production, "token.account.gov.uk")] {
+        for (environment, host) in [
+            (GOVUKAppConfiguration.Environment.integration, "token.integration.account.gov.uk"),
+            (.production, "token.account.gov.uk")
+        ] {
             let configuration = try Self.preset(environment)
             #expect(configuration.tokenEndpoint.absoluteString == "https://\(host)/token")
             #expect(configuration.jwksEndpoint?.absoluteString == "https://\(host)/.well-known/jwks.json")
@@ -51,8 +55,9 @@ struct GOVUKAppPresetTests {
     @Test("The preset refuses offline_access: GOV.UK answers it with invalid_scope")
     func presetRefusesOfflineAccess() {
         let error = #expect(throws: AuthError.self) {
-            try GOVUKAppConfiguration.oneLogin(.production, clientID: "c", redirectURI: TestIdentityProvider.govUKRedirectURI,
-                                               scopes: [.openid, .offline_access], tokenHeaders: { [:] })
+            try GOVUKAppConfiguration.oneLogin(
+                .production, clientID: "c", redirectURI: TestIdentityProvider.govUKRedirectURI,
+                scopes: [.openid, .offline_access], tokenHeaders: { [:] })
         }
         #expect(error?.code == .invalidConfiguration && error?.message.contains("offline_access") == true)
     }
@@ -63,8 +68,9 @@ struct GOVUKAppPresetTests {
         let idp = TestIdentityProvider.govUK(clock: clock)
         let transport = RecordingTransport(idp.transport)
         let attestations = Attestations()
-        let login = OneLoginSession(configuration: try Self.preset(tokenHeaders: { await attestations.next() }),
-                                    storage: InMemoryTokenStorage(), transport: transport, clock: clock)
+        let login = OneLoginSession(
+            configuration: try Self.preset(tokenHeaders: { await attestations.next() }),
+            storage: InMemoryTokenStorage(), transport: transport, clock: clock)
         let tokens = try await login.present(with: HeadlessUserAgent(transport: idp.transport))
         #expect(tokens.refreshToken != nil, "GOV.UK's token service issues the app a refresh token for scope openid")
         try await #require(await login.session).refresh()
@@ -103,8 +109,9 @@ struct GOVUKAppPresetTests {
         let clock = ManualClock()
         let idp = TestIdentityProvider.govUK(clock: clock)
         let storage = InMemoryTokenStorage()
-        let login = OneLoginSession(configuration: try Self.preset(tokenHeaders: { nil }), storage: storage,
-                                    transport: idp.transport, clock: clock)
+        let login = OneLoginSession(
+            configuration: try Self.preset(tokenHeaders: { nil }), storage: storage,
+            transport: idp.transport, clock: clock)
         let error = await #expect(throws: AuthError.self) { _ = try await login.present(with: HeadlessUserAgent(transport: idp.transport)) }
         #expect(error?.oauthError == "invalid_request" && error?.httpStatus == 400)
         #expect(error?.message.contains("OAuth-Client-Attestation") == true)

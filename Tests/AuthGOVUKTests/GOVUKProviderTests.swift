@@ -1,14 +1,15 @@
 import AuthCore
-import AuthGOVUK
-import GOVUKCompat
-import AuthProviders
 import AuthEmulators
+import AuthGOVUK
+import AuthProviders
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GOVUKCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 @Suite("GOV.UK One Login")
 struct GOVUKProviderTests {
@@ -24,8 +25,9 @@ struct GOVUKProviderTests {
         var configuration = emulator.configuration
         change(&configuration)
         let transport = RecordingTransport(emulator.transport)
-        let login = OneLoginSession(configuration: try GOVUKAppConfiguration(dictionary: configuration), storage: InMemoryTokenStorage(),
-                                    transport: transport, logger: RecordingLogger(), clock: emulator.clock)
+        let login = OneLoginSession(
+            configuration: try GOVUKAppConfiguration(dictionary: configuration), storage: InMemoryTokenStorage(),
+            transport: transport, logger: RecordingLogger(), clock: emulator.clock)
         return Harness(emulator: emulator, transport: transport, client: login.authClient, login: login)
     }
 
@@ -49,9 +51,10 @@ struct GOVUKProviderTests {
 
     @Test("An environment in a dictionary means GOV.UK's token service, as the preset: its endpoints, scope openid, extras on refresh")
     func environments() throws {
-        let fromDictionary = try GOVUKAppConfiguration(dictionary: ProviderConfiguration([
-            "environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "locale": "cy",
-        ]))
+        let fromDictionary = try GOVUKAppConfiguration(
+            dictionary: ProviderConfiguration([
+                "environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "locale": "cy"
+            ]))
         #expect(fromDictionary.authorizationEndpoint.absoluteString == "https://token.account.gov.uk/authorize")
         #expect(fromDictionary.tokenEndpoint.absoluteString == "https://token.account.gov.uk/token")
         #expect(fromDictionary.jwksEndpoint?.absoluteString == "https://token.account.gov.uk/.well-known/jwks.json")
@@ -71,7 +74,7 @@ struct GOVUKProviderTests {
             (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "vectorsOfTrust": ["Cl.Cm", "X9"]], .invalidConfiguration, "'vectorsOfTrust'"),
             (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "scopes": "email"], .invalidConfiguration, "openid"),
             (["environment": "staging", "clientID": "c", "redirectURI": "https://a.example/r"], .invalidConfiguration, "production or integration"),
-            (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "responseType": "token"], .invalidConfiguration, "'code'"),
+            (["environment": "production", "clientID": "c", "redirectURI": "https://a.example/r", "responseType": "token"], .invalidConfiguration, "'code'")
         ]
         for (values, code, fragment) in cases {
             let error = #expect(throws: AuthError.self) { try ProviderRegistry.builtIn.provider(named: "govuk", configuration: ProviderConfiguration(values)) }
@@ -129,8 +132,11 @@ struct GOVUKProviderTests {
         #expect(claims.issuer == "https://token.integration.account.gov.uk")
 
         let user = try await UserService(session: session).fetchUserInfo()
-        #expect(user == UserInfo(sub: "urn:fdc:gov.uk:2022:emulated-user", email: "citizen@example.gov.uk", emailVerified: true,
-                                 phoneNumber: "+447700900123", phoneNumberVerified: true))
+        #expect(
+            user
+                == UserInfo(
+                    sub: "urn:fdc:gov.uk:2022:emulated-user", email: "citizen@example.gov.uk", emailVerified: true,
+                    phoneNumber: "+447700900123", phoneNumberVerified: true))
         // No discovery document was ever requested.
         #expect(await harness.transport.exchanges(pathSuffix: "openid-configuration").isEmpty)
     }
@@ -180,8 +186,9 @@ struct GOVUKProviderTests {
     func tokenExtras() async throws {
         let harness = try harness {
             $0["tokenParameters"] = ["app_integrity": "attested"]
-            $0["tokenHeaders"] = .object(TestIdentityProvider.govUKAttestationHeaders.mapValues { .string($0) }
-                .merging(["X-Client-Attestation": "attestation-jwt"]) { old, _ in old })
+            $0["tokenHeaders"] = .object(
+                TestIdentityProvider.govUKAttestationHeaders.mapValues { .string($0) }
+                    .merging(["X-Client-Attestation": "attestation-jwt"]) { old, _ in old })
         }
         _ = try await harness.login.present(with: harness.emulator.userAgent)
         let token = try #require(await harness.transport.exchanges(pathSuffix: "/token").first)
@@ -196,7 +203,7 @@ struct GOVUKProviderTests {
         var base: [(String, String)] = [
             ("client_id", TestIdentityProvider.govUKClientID), ("redirect_uri", TestIdentityProvider.govUKRedirectURI.absoluteString),
             ("response_type", "code"), ("scope", "openid email"), ("state", "s"), ("nonce", "n"),
-            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("ui_locales", "en"),
+            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"), ("ui_locales", "en")
         ]
         for (vtr, accepted) in [(nil, false), ("Cl.Cm", false), (#"["Cl.Cm"]"#, true)] as [(String?, Bool)] {
             var query = base
@@ -240,7 +247,7 @@ struct GOVUKProviderTests {
             (AuthError(.tokenRequestFailed, "x", oauthError: "invalid_client"), .token(.invalidClient)),
             (AuthError(.invalidSignature, "x"), .token(.clientError)),
             (AuthError(.stateMismatch, "reason"), .invalidRedirectURL(reason: "reason")),
-            (AuthError(.storageFailed, "disk"), .generic(description: "disk")),
+            (AuthError(.storageFailed, "disk"), .generic(description: "disk"))
         ]
         for (error, expected) in cases { #expect(error.govUKLoginError == expected, "\(error.code)") }
     }

@@ -1,14 +1,15 @@
 import AuthCore
-import AuthGOVUK
-import GOVUKCompat
-import AuthProviders
 import AuthEmulators
+import AuthGOVUK
+import AuthProviders
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GOVUKCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// GOV.UK One Login for a government web service, against the emulator that answers like GOV.UK's simulator.
 @Suite("GOV.UK One Login for services")
@@ -65,10 +66,11 @@ struct GOVUKServiceTests {
         #expect(parameters["vtr"] == #"["Cl.Cm.P2"]"#)
         #expect(parameters["ui_locales"] == "en")
         let claims = try JSONValue.parseObject(Data(try #require(parameters["claims"]).utf8))
-        #expect(Set(claims["userinfo"]?.objectValue?.keys.map { $0 } ?? []) == [
-            "https://vocab.account.gov.uk/v1/coreIdentityJWT", "https://vocab.account.gov.uk/v1/address",
-            "https://vocab.account.gov.uk/v1/returnCode",
-        ])
+        #expect(
+            Set(claims["userinfo"]?.objectValue?.keys.map { $0 } ?? []) == [
+                "https://vocab.account.gov.uk/v1/coreIdentityJWT", "https://vocab.account.gov.uk/v1/address",
+                "https://vocab.account.gov.uk/v1/returnCode"
+            ])
         // Without key material the same id builds the app provider.
         let app = try ProviderRegistry.builtIn.provider(named: "govuk", configuration: ProviderEmulator.govUK().configuration)
         #expect(app is GOVUKProvider)
@@ -86,9 +88,10 @@ struct GOVUKServiceTests {
         #expect(configuration.identityIssuer == "https://identity.integration.account.gov.uk/")
         #expect(configuration.didDocumentURL.absoluteString == "https://identity.integration.account.gov.uk/.well-known/did.json")
         #expect(configuration.didController == "did:web:identity.integration.account.gov.uk")
-        let production = try GOVUKServiceConfiguration(dictionary: ProviderConfiguration([
-            "environment": "production", "client_id": "service", "client_secret": "s", "redirect_uri": "https://service.gov.uk/cb",
-        ]))
+        let production = try GOVUKServiceConfiguration(
+            dictionary: ProviderConfiguration([
+                "environment": "production", "client_id": "service", "client_secret": "s", "redirect_uri": "https://service.gov.uk/cb"
+            ]))
         #expect(production.issuer.absoluteString == "https://oidc.account.gov.uk/")
         #expect(production.vectorsOfTrust == [VectorOfTrust(.medium)])
         guard case .clientSecret = production.clientAuthentication else {
@@ -102,7 +105,7 @@ struct GOVUKServiceTests {
     func configurationErrors() throws {
         let base: [String: JSONValue] = [
             "environment": "integration", "client_id": "service", "private_key": .string(GOVUKServiceKeys.clientKeyPEM),
-            "redirect_uri": "https://service.gov.uk/callback",
+            "redirect_uri": "https://service.gov.uk/callback"
         ]
         let cases: [([String: JSONValue], [String], String)] = [
             (["client_secret": "s", "vtr": ["Cl.Cm.P2"]], ["private_key"], "private_key_jwt"),
@@ -117,7 +120,7 @@ struct GOVUKServiceTests {
             (["private_key_alg": "ES256"], [], "as ES256 needs"),
             (["redirect_uri": "http://service.gov.uk/callback"], [], "must be https"),
             ([:], ["private_key"], "private key"),
-            ([:], ["environment"], "'environment'"),
+            ([:], ["environment"], "'environment'")
         ]
         for (changes, removals, expected) in cases {
             var values = base
@@ -242,9 +245,10 @@ struct GOVUKServiceTests {
         #expect(first.status == 400 && first.body["error"] == "invalid_grant")
         let replayed = try await postToken(harness, grant + good)
         #expect(replayed.status == 400 && replayed.body["error"] == "invalid_client")
-        #expect(await harness.idp.clientAuthenticationFailures == [
-            "no client authentication", "unsupported authentication method", "wrong audience", "expired or too long-lived", "replayed jti",
-        ])
+        #expect(
+            await harness.idp.clientAuthenticationFailures == [
+                "no client authentication", "unsupported authentication method", "wrong audience", "expired or too long-lived", "replayed jti"
+            ])
 
         let refresh = try await postToken(harness, [("grant_type", "refresh_token"), ("refresh_token", "x")] + (try assertion(audience: tokenEndpoint)))
         #expect(refresh.status == 400 && refresh.body["error"] == "unsupported_grant_type" && refresh.body["error_description"] == "Unsupported grant type")
@@ -254,7 +258,7 @@ struct GOVUKServiceTests {
         for (form, description) in [
             ([("code", "c"), ("redirect_uri", "https://x.example/cb")], "Request is missing grant_type parameter"),
             ([("grant_type", "authorization_code"), ("code", "c")], "Request is missing redirect_uri parameter"),
-            ([("grant_type", "authorization_code"), ("redirect_uri", "https://x.example/cb")], "Request is missing code parameter"),
+            ([("grant_type", "authorization_code"), ("redirect_uri", "https://x.example/cb")], "Request is missing code parameter")
         ] {
             // No client authentication at all: the form's problem is what the simulator reports.
             let answer = try await postToken(harness, form + [("client_id", client)])
@@ -272,22 +276,24 @@ struct GOVUKServiceTests {
         #expect(wrongSecret.status == 400 && wrongSecret.body["error"] == "invalid_client" && wrongSecret.body["error_description"] == "Invalid client secret")
     }
 
-    @Test("Authorization requests the simulator refuses come back with its error and description, with state only where it echoes it", arguments: [
-        (["vtr": #"["Cl.Cm.P9"]"#], "invalid_request", "Request vtr not valid", true),
-        (["vtr": #"["Cl.Cm.P2","Cl.Cm"]"#], "invalid_request", "Request vtr not valid", true),
-        (["vtr": #"["Cl.Cm.P1"]"#], "invalid_request", "Request vtr not valid", true),
-        (["nonce": ""], "invalid_request", "Request is missing nonce parameter", true),
-        (["scope": "openid offline_access"], "invalid_scope", "Invalid, unknown or malformed scope", true),
-        (["claims": #"{"userinfo":{"https://vocab.account.gov.uk/v1/shoeSize":null}}"#], "invalid_request", "Request contains invalid claims", true),
-        (["request_uri": "https://service.example.gov.uk/request.jwt"], "request_uri_not_supported", "Request URI parameter not supported", true),
-        (["response_type": "token"], "unsupported_response_type", "Unsupported response type", true),
-        // Requests it cannot parse, and a missing state: no state in the answer.
-        (["scope": "email"], "invalid_request", "Invalid Request", false),
-        (["response_type": "foo"], "invalid_request", "Invalid Request", false),
-        (["prompt": "bogus"], "invalid_request", "Invalid Request", false),
-        (["claims": "{x"], "invalid_request", "Invalid Request", false),
-        (["state": ""], "invalid_request", "Request is missing state parameter", false),
-    ])
+    @Test(
+        "Authorization requests the simulator refuses come back with its error and description, with state only where it echoes it",
+        arguments: [
+            (["vtr": #"["Cl.Cm.P9"]"#], "invalid_request", "Request vtr not valid", true),
+            (["vtr": #"["Cl.Cm.P2","Cl.Cm"]"#], "invalid_request", "Request vtr not valid", true),
+            (["vtr": #"["Cl.Cm.P1"]"#], "invalid_request", "Request vtr not valid", true),
+            (["nonce": ""], "invalid_request", "Request is missing nonce parameter", true),
+            (["scope": "openid offline_access"], "invalid_scope", "Invalid, unknown or malformed scope", true),
+            (["claims": #"{"userinfo":{"https://vocab.account.gov.uk/v1/shoeSize":null}}"#], "invalid_request", "Request contains invalid claims", true),
+            (["request_uri": "https://service.example.gov.uk/request.jwt"], "request_uri_not_supported", "Request URI parameter not supported", true),
+            (["response_type": "token"], "unsupported_response_type", "Unsupported response type", true),
+            // Requests it cannot parse, and a missing state: no state in the answer.
+            (["scope": "email"], "invalid_request", "Invalid Request", false),
+            (["response_type": "foo"], "invalid_request", "Invalid Request", false),
+            (["prompt": "bogus"], "invalid_request", "Invalid Request", false),
+            (["claims": "{x"], "invalid_request", "Invalid Request", false),
+            (["state": ""], "invalid_request", "Request is missing state parameter", false)
+        ])
     func authorizationAnswers(_ change: [String: String], _ error: String, _ description: String, _ stateEchoed: Bool) async throws {
         let harness = try harness()
         let request = try await harness.client.prepareSignIn()
@@ -321,7 +327,9 @@ struct GOVUKServiceTests {
         #expect(await harness.storage.storedKeys().isEmpty)
     }
 
-    @Test("User info refuses a bad token as GOV.UK does — 401, empty body, WWW-Authenticate with invalid_token (plain Bearer without a token) — and the session says to sign in again")
+    @Test(
+        "User info refuses a bad token as GOV.UK does — 401, empty body, WWW-Authenticate with invalid_token (plain Bearer without a token) — and the session says to sign in again"
+    )
     func userInfoRefusal() async throws {
         let harness = try harness()
         let session = try await harness.signIn()
@@ -391,7 +399,9 @@ struct GOVUKServiceTests {
         #expect(info.returnCodes == [ReturnCode(code: "X")])
     }
 
-    @Test("No refresh token: the session lasts as long as GOV.UK's three-minute access token — at t = 170 s the token still works, at t = 181 s sign in again, and no refresh is tried")
+    @Test(
+        "No refresh token: the session lasts as long as GOV.UK's three-minute access token — at t = 170 s the token still works, at t = 181 s sign in again, and no refresh is tried"
+    )
     func sessionLifetime() async throws {
         let harness = try harness()
         let session = try await harness.signIn()
@@ -426,9 +436,11 @@ struct GOVUKServiceTests {
         #expect(await harness.idp.requestObjectFailures.isEmpty)
     }
 
-    @Test("GOV.UK accepts client assertions signed with RS256 to RS512 and PS256 to PS512 (its simulator's list)", arguments: [
-        "RS256", "RS384", "RS512", "PS256", "PS384", "PS512",
-    ])
+    @Test(
+        "GOV.UK accepts client assertions signed with RS256 to RS512 and PS256 to PS512 (its simulator's list)",
+        arguments: [
+            "RS256", "RS384", "RS512", "PS256", "PS384", "PS512"
+        ])
     func assertionAlgorithms(_ algorithm: String) async throws {
         let harness = try harness { $0["private_key_alg"] = .string(algorithm) }
         let session = try await harness.signIn()
@@ -467,7 +479,8 @@ struct GOVUKServiceTests {
         misaddressed["aud"] = .string(harness.idp.configuration.issuer.absoluteString)
         let key = try ClientSigningKey(pem: GOVUKServiceKeys.clientKeyPEM, algorithm: .rs256)
         var components = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
-        components.queryItems = items.filter { $0.name != "request" }
+        components.queryItems =
+            items.filter { $0.name != "request" }
             + [URLQueryItem(name: "request", value: try key.signedJWT(type: "oauth-authz-req+jwt", claims: misaddressed))]
         let (_, response) = try await harness.transport.send(CapturedRequest(url: try #require(components.url)))
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URLComponents.init(string:)))
@@ -506,16 +519,20 @@ struct GOVUKServiceTests {
         let registered = try await session.endSessionURL(postLogoutRedirectURI: provider.configuration.postLogoutRedirectURI, state: "bye")
         #expect(try await location(registered) == "https://service.example.gov.uk/signed-out?state=bye")
         let elsewhere = try await session.endSessionURL(postLogoutRedirectURI: URL(string: "https://evil.example/")!, state: "bye")
-        #expect(try await location(elsewhere) == "https://gov.uk?state=bye&error_code=invalid_request&error_description=client%20registry%20does%20not%20contain%20post_logout_redirect_uri")
+        #expect(
+            try await location(elsewhere)
+                == "https://gov.uk?state=bye&error_code=invalid_request&error_description=client%20registry%20does%20not%20contain%20post_logout_redirect_uri")
         let withoutHint = try await session.endSessionURL(postLogoutRedirectURI: provider.configuration.postLogoutRedirectURI, state: "bye", includingIDTokenHint: false)
         #expect(try await location(withoutHint) == "https://gov.uk?state=bye")
     }
 
     // MARK: Hostile
 
-    @Test("An ID token vot below the request, or without vot, is refused: vot_not_satisfied, nothing stored", arguments: [
-        ["vot": JSONValue.string("Cl")], ["vot": .null], ["vot": "Cl.Xx"],
-    ])
+    @Test(
+        "An ID token vot below the request, or without vot, is refused: vot_not_satisfied, nothing stored",
+        arguments: [
+            ["vot": JSONValue.string("Cl")], ["vot": .null], ["vot": "Cl.Xx"]
+        ])
     func idTokenVot(_ overrides: [String: JSONValue]) async throws {
         let harness = try harness()
         await harness.idp.update { behavior in
@@ -607,7 +624,7 @@ struct GOVUKServiceTests {
             },
             HostileIdentity(description: "without a credential subject", code: .malformedIdentityClaim) { subject, now in
                 signer.jwt(Self.claims(subject, now) { $0["vc"] = ["type": ["VerifiableCredential"]] })
-            },
+            }
         ]
     }()
 

@@ -1,14 +1,15 @@
 import AuthCore
-import AuthGOVUK
-import GOVUKCompat
-import AuthProviders
 import AuthEmulators
+import AuthGOVUK
+import AuthProviders
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import GOVUKCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// GOV.UK One Login's app side against the vendor's SDK (mobile-ios-authentication), its tests, and the vendor's own
 /// app (mobile-ios-one-login-app), which signs in at GOV.UK's secure token service.
@@ -22,14 +23,15 @@ struct GOVUKVendorFidelityTests {
     @Test("The seed README's configuration compiles — Scope enum, redirect and vector as text, no token endpoint")
     func seedConfiguration() throws {
         let url = Self.authorize
-        let configuration = try GOVUKAppConfiguration(authorizationEndpoint: url,
-                                                          responseType: .code,
-                                                          scopes: [.openid, .email, .phone, .offline_access],
-                                                          clientID: "someClientID",
-                                                          prefersEphemeralWebSession: true,
-                                                          redirectURI: Self.redirect,
-                                                          vectorsOfTrust: "Cl.Cm.P0",
-                                                          locale: .en)
+        let configuration = try GOVUKAppConfiguration(
+            authorizationEndpoint: url,
+            responseType: .code,
+            scopes: [.openid, .email, .phone, .offline_access],
+            clientID: "someClientID",
+            prefersEphemeralWebSession: true,
+            redirectURI: Self.redirect,
+            vectorsOfTrust: "Cl.Cm.P0",
+            locale: .en)
         #expect(configuration.tokenEndpoint == Self.token)
         #expect(configuration.scopes == [.openid, .email, .phone, .offline_access])
         #expect(configuration.scopeValues == ["openid", "email", "phone", "offline_access"])
@@ -76,7 +78,9 @@ struct GOVUKVendorFidelityTests {
         }
     }
 
-    @Test("The vendor-shaped initializer computes token extras at each code exchange (AppAuthSessionAdditionalTests) and never sends them on refresh, which GOV.UK's token service refuses")
+    @Test(
+        "The vendor-shaped initializer computes token extras at each code exchange (AppAuthSessionAdditionalTests) and never sends them on refresh, which GOV.UK's token service refuses"
+    )
     func tokenExtrasPerExchange() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.govUK(clock: clock)
@@ -97,7 +101,8 @@ struct GOVUKVendorFidelityTests {
         #expect(refusal?.oauthError == "invalid_request" && refusal?.httpStatus == 400)
         let tokenRequests = await transport.exchanges.filter { $0.request.url?.path == "/token" }
         #expect(tokenRequests.map { $0.formParameters["attestation"] } == ["proof-1", "proof-2", nil])
-        #expect(tokenRequests.map { $0.request.value(forHTTPHeaderField: "OAuth-Client-Attestation") }
+        #expect(
+            tokenRequests.map { $0.request.value(forHTTPHeaderField: "OAuth-Client-Attestation") }
                 == ["emulated-client-attestation", "emulated-client-attestation", nil])
         #expect(await counter.value == 2)
         #expect(await storage.credential(for: session.storageKey)?.accessToken == stored?.accessToken, "the refused refresh stored nothing")
@@ -125,8 +130,9 @@ struct GOVUKVendorFidelityTests {
             clientID: TestIdentityProvider.govUKClientID, redirectURI: TestIdentityProvider.govUKRedirectURI.absoluteString,
             tokenHeaders: TestIdentityProvider.govUKAttestationHeaders
         )
-        let login = OneLoginSession(configuration: configuration, storage: InMemoryTokenStorage(), transport: idp.transport,
-                                    logger: RecordingLogger(), clock: clock)
+        let login = OneLoginSession(
+            configuration: configuration, storage: InMemoryTokenStorage(), transport: idp.transport,
+            logger: RecordingLogger(), clock: clock)
         let webSession = StallingWebSession()
         let presented = Task { try await login.present(with: webSession) }
         var request: AuthorizationRequest?
@@ -157,7 +163,8 @@ struct GOVUKVendorFidelityTests {
         )
         let storage = InMemoryTokenStorage()
         do {
-            _ = try await OneLoginSession(configuration: configuration, storage: storage, transport: idp.transport, clock: clock).present(with: HeadlessUserAgent(transport: idp.transport))
+            _ = try await OneLoginSession(configuration: configuration, storage: storage, transport: idp.transport, clock: clock).present(
+                with: HeadlessUserAgent(transport: idp.transport))
             Issue.record("the sign-in succeeded")
         } catch let error as AuthError {
             #expect(error.code == .tokenRequestFailed)
@@ -171,8 +178,9 @@ struct GOVUKVendorFidelityTests {
     func presentWithConfiguration() async throws {
         let emulator = ProviderEmulator.govUK(clock: ManualClock())
         let storage = InMemoryTokenStorage()
-        let login = OneLoginSession(configuration: try GOVUKAppConfiguration(dictionary: emulator.configuration),
-                                                                  storage: storage, transport: emulator.transport, clock: emulator.clock)
+        let login = OneLoginSession(
+            configuration: try GOVUKAppConfiguration(dictionary: emulator.configuration),
+            storage: storage, transport: emulator.transport, clock: emulator.clock)
         let welsh = try GOVUKAppConfiguration(dictionary: emulator.configuration.merging(["locale": "cy"]))
         let request = try await login.present(configuration: welsh)
         #expect(URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems?.first { $0.name == "ui_locales" }?.value == "cy")
@@ -183,7 +191,8 @@ struct GOVUKVendorFidelityTests {
 
     @Test("UserInfo decodes GOV.UK's documented JSON; a missing *_verified fails as the vendor's Codable type does")
     func userInfoDecoding() throws {
-        let documented = Data("""
+        let documented = Data(
+            """
             {"sub": "urn:fdc:gov.uk:2022:56P4CMsGh_02YOlWpd8PAOI-2sVlB2nsNU7mcLZYhYw=", "email": "test@example.com",
              "email_verified": true, "phone_number": "+441406946277", "phone_number_verified": true, "updated_at": 1311280970}
             """.utf8)
@@ -222,8 +231,9 @@ struct GOVUKVendorFidelityTests {
         func performLoginFlow(configuration: LoginSessionConfiguration) async throws -> GOVUKCompat.TokenResponse {
             sessionConfiguration = configuration
             didCallPerformLoginFlow = true
-            return GOVUKCompat.TokenResponse(accessToken: "access", refreshToken: "refresh", idToken: "id", tokenType: "Bearer",
-                                 expiryDate: Date(timeIntervalSince1970: 1_800_000_000))
+            return GOVUKCompat.TokenResponse(
+                accessToken: "access", refreshToken: "refresh", idToken: "id", tokenType: "Bearer",
+                expiryDate: Date(timeIntervalSince1970: 1_800_000_000))
         }
 
         func finalise(redirectURL: URL) throws {
@@ -261,9 +271,11 @@ struct GOVUKVendorFidelityTests {
         let configuration = try GOVUKAppConfiguration(dictionary: emulator.configuration)
         let storage = InMemoryTokenStorage()
         let webSession = StallingWebSession()
-        let login = AppAuthSession(session: OneLoginSession(configuration: configuration, storage: storage, transport: emulator.transport,
-                                                            clock: emulator.clock),
-                                   userAgent: webSession)
+        let login = AppAuthSession(
+            session: OneLoginSession(
+                configuration: configuration, storage: storage, transport: emulator.transport,
+                clock: emulator.clock),
+            userAgent: webSession)
         let idle = #expect(throws: AuthError.self) { try login.finalise(redirectURL: TestIdentityProvider.govUKRedirectURI) }
         #expect(idle?.code == .signInInProgress, "no login in progress")
         let flow = Task { @MainActor in try await Self.signIn(with: login, configuration: configuration) }

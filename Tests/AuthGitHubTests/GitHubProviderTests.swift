@@ -109,7 +109,10 @@ struct GitHubProviderTests {
 
     @Test("Sign-in: PKCE S256, state and the exact redirect sent; the subject is the numeric user id, the profile login, name and primary verified email")
     func signsIn() async throws {
-        let harness = try Self.harness(configure: { $0["allow_signup"] = false; $0["login"] = "octocat" })
+        let harness = try Self.harness(configure: {
+            $0["allow_signup"] = false
+            $0["login"] = "octocat"
+        })
         let (query, session) = try await Self.signIn(harness)
         #expect(query["code_challenge_method"] == "S256")
         #expect(query["code_challenge"]?.count == 43)

@@ -125,7 +125,9 @@ struct GoogleProviderTests {
         #expect(await harness.storage.isEmpty)
     }
 
-    @Test("Hostile: another domain's genuine tokens are refused by a hosted_domain client on every path — a backend's verifyIDToken and imported tokens — as by a sign-in; nothing stored")
+    @Test(
+        "Hostile: another domain's genuine tokens are refused by a hosted_domain client on every path — a backend's verifyIDToken and imported tokens — as by a sign-in; nothing stored"
+    )
     func hostedDomainOnEveryPath() async throws {
         // A client without the restriction signs in a user of another Workspace domain: genuine Google tokens.
         let open = try harness()

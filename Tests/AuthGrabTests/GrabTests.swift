@@ -1,24 +1,27 @@
-import AuthCore
 import AuthAppSupport
-import AuthGrab
-import GrabCompat
-import AuthProviders
+import AuthCore
 import AuthEmulators
+import AuthGrab
+import AuthProviders
 import AuthTesting
 import Foundation
+import GrabCompat
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Grab")
 struct GrabTests {
     /// The harness and helpers, shared with the vendor-fidelity suite.
     struct Helper {
-        func harness(appInstalled: Bool? = nil, plist: [String: JSONValue] = TestIdentityProvider.grabPlist,
-                     clock: ManualClock = ManualClock(), idp: TestIdentityProvider? = nil,
-                     storage: InMemoryTokenStorage = InMemoryTokenStorage(), deviceId: String? = nil,
-                     wrap: ((any HTTPTransport) -> any HTTPTransport)? = nil) async throws -> Harness {
+        func harness(
+            appInstalled: Bool? = nil, plist: [String: JSONValue] = TestIdentityProvider.grabPlist,
+            clock: ManualClock = ManualClock(), idp: TestIdentityProvider? = nil,
+            storage: InMemoryTokenStorage = InMemoryTokenStorage(), deviceId: String? = nil,
+            wrap: ((any HTTPTransport) -> any HTTPTransport)? = nil
+        ) async throws -> Harness {
             try await GrabTests().harness(appInstalled: appInstalled, plist: plist, clock: clock, idp: idp, storage: storage, deviceId: deviceId, wrap: wrap)
         }
         @discardableResult
@@ -38,18 +41,21 @@ struct GrabTests {
         let logger: RecordingLogger
     }
 
-    fileprivate func harness(appInstalled: Bool? = nil, plist: [String: JSONValue] = TestIdentityProvider.grabPlist,
-                         clock: ManualClock = ManualClock(), idp: TestIdentityProvider? = nil,
-                         storage: InMemoryTokenStorage = InMemoryTokenStorage(), deviceId: String? = nil,
-                         wrap: ((any HTTPTransport) -> any HTTPTransport)? = nil) async throws -> Harness {
+    fileprivate func harness(
+        appInstalled: Bool? = nil, plist: [String: JSONValue] = TestIdentityProvider.grabPlist,
+        clock: ManualClock = ManualClock(), idp: TestIdentityProvider? = nil,
+        storage: InMemoryTokenStorage = InMemoryTokenStorage(), deviceId: String? = nil,
+        wrap: ((any HTTPTransport) -> any HTTPTransport)? = nil
+    ) async throws -> Harness {
         let idp = idp ?? TestIdentityProvider.grab(clock: clock)
         let transport = RecordingTransport(wrap?(idp.transport) ?? idp.transport)
         let app = TestIdentityProvider.grabApp(installed: appInstalled ?? false, idp: idp)
         let logger = RecordingLogger()
-        let grab = GrabIdPartner(configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)])),
-                                 webAgent: HeadlessUserAgent(transport: transport),
-                                 appHandoff: appInstalled == nil ? nil : app,  // nil: a host without app hand-off (web only)
-                                 storage: storage, transport: transport, logger: logger, clock: clock, deviceId: deviceId)
+        let grab = GrabIdPartner(
+            configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)])),
+            webAgent: HeadlessUserAgent(transport: transport),
+            appHandoff: appInstalled == nil ? nil : app,  // nil: a host without app hand-off (web only)
+            storage: storage, transport: transport, logger: logger, clock: clock, deviceId: deviceId)
         await app.onCallback { url in _ = grab.handleOpenUrl(url) }
         return Harness(idp: idp, clock: clock, transport: transport, app: app, storage: storage, grab: grab, logger: logger)
     }
@@ -71,11 +77,15 @@ struct GrabTests {
     func configurationErrors() {
         let missingDictionary = #expect(throws: AuthError.self) { try GrabConfiguration(ProviderConfiguration(["Other": "x"])) }
         #expect(missingDictionary?.grabError == GrabError(domain: .loadConfiguration, code: .invalidConfiguration))
-        let expected: [String: GrabError.Code] = ["ClientId": .invalidClientId, "RedirectUrl": .invalidRedirectUrl, "Scope": .invalidScope, "ServiceDiscoveryUrl": .invalidServiceDiscoveryUrl]
+        let expected: [String: GrabError.Code] = [
+            "ClientId": .invalidClientId, "RedirectUrl": .invalidRedirectUrl, "Scope": .invalidScope, "ServiceDiscoveryUrl": .invalidServiceDiscoveryUrl
+        ]
         for (key, code) in expected {
             var plist = TestIdentityProvider.grabPlist
             plist[key] = ""
-            let error = #expect(throws: AuthError.self) { try ProviderRegistry.builtIn.provider(named: "grab", configuration: ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)])) }
+            let error = #expect(throws: AuthError.self) {
+                try ProviderRegistry.builtIn.provider(named: "grab", configuration: ProviderConfiguration(["GrabIdPartnerSDK": .object(plist)]))
+            }
             #expect(error?.grabError == GrabError(domain: .loadConfiguration, code: code), "\(key)")
         }
     }
@@ -92,7 +102,8 @@ struct GrabTests {
         #expect(other.prompt == "login" && other.hint == nil && other.acrValuesParameter == "a:b")
         let provider = GrabProvider(configuration: other)
         let metadata = ProviderMetadata(issuer: "i", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
-        let parameters = provider.authorizationParameters(for: SignInContext(options: SignInOptions(), metadata: metadata, scopes: ["openid"], redirectURI: TestIdentityProvider.grabRedirectURL))
+        let parameters = provider.authorizationParameters(
+            for: SignInContext(options: SignInOptions(), metadata: metadata, scopes: ["openid"], redirectURI: TestIdentityProvider.grabRedirectURL))
         #expect(parameters == ["acr_values": "a:b", "prompt": "login", "device_id": ""])
     }
 
@@ -102,15 +113,25 @@ struct GrabTests {
     func routeDecision() throws {
         let endpoint = URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!
         let authorize = endpoint.appendingQuery([("client_id", "c"), ("state", "s"), ("acr_values", "service:PASSENGER")])
-        let grab = try #require(try GrabCustomProtocol.parse(publicInfo: Data(#"{"custom_protocols":["{\"protocol_pax_ios\":\"grab://open\",\"protocol_ios\":\"grab://oauth2/authorize\",\"appstore_link_ios\":\"itms-apps://x/app/1\"}"]}"#.utf8)).first)
+        let grab = try #require(
+            try GrabCustomProtocol.parse(
+                publicInfo: Data(
+                    #"{"custom_protocols":["{\"protocol_pax_ios\":\"grab://open\",\"protocol_ios\":\"grab://oauth2/authorize\",\"appstore_link_ios\":\"itms-apps://x/app/1\"}"]}"#
+                        .utf8)
+            ).first)
         let installed = GrabRoute.decide(authorizationURL: authorize, authorizationEndpoint: endpoint, customProtocols: [grab]) { $0.scheme == "grab" }
-        guard case .app(let link, nil) = installed else { Issue.record("expected an app route, got \(installed)"); return }
+        guard case .app(let link, nil) = installed else {
+            Issue.record("expected an app route, got \(installed)")
+            return
+        }
         #expect(link.absoluteString.hasPrefix("grab://oauth2/authorize?"))
         let items = URLComponents(url: link, resolvingAgainstBaseURL: false)?.queryItems ?? []
         #expect(items.map(\.name) == ["client_id", "state", "acr_values", "auth_endpoint"])
         #expect(items.last?.value == endpoint.absoluteString)
 
-        #expect(GrabRoute.decide(authorizationURL: authorize, authorizationEndpoint: endpoint, customProtocols: [grab]) { _ in false } == .appStore(URL(string: "itms-apps://x/app/1")!))
+        #expect(
+            GrabRoute.decide(authorizationURL: authorize, authorizationEndpoint: endpoint, customProtocols: [grab]) { _ in false } == .appStore(URL(string: "itms-apps://x/app/1")!)
+        )
         #expect(GrabRoute.decide(authorizationURL: authorize, authorizationEndpoint: endpoint, customProtocols: []) { _ in true } == .web)
         for hint in ["login_hint", "id_token_hint", "prompt"] {
             let hinted = authorize.appendingQuery([(hint, "x")])
@@ -216,7 +237,9 @@ struct GrabTests {
         #expect(await harness.transport.exchanges(pathSuffix: "/revoke").isEmpty, "logout is local")
     }
 
-    @Test("Errors in the vendor's domains and codes: no answer is serviceError / idTokenInfoServiceFailed, a token 5xx or invalid_grant exchangeTokenServiceFailed, a redirect error securityValidationFailed; application codes start at 10000")
+    @Test(
+        "Errors in the vendor's domains and codes: no answer is serviceError / idTokenInfoServiceFailed, a token 5xx or invalid_grant exchangeTokenServiceFailed, a redirect error securityValidationFailed; application codes start at 10000"
+    )
     func errorCodesAsTheVendorReportsThem() {
         #expect(AuthError(.stateMismatch, "x").grabError == GrabError(domain: .authorization, code: .securityValidationFailed))
         #expect(AuthError(.nonceMismatch, "x").grabError == GrabError(domain: .exchangeToken, code: .invalidNonce))
@@ -287,9 +310,11 @@ struct GrabVendorFidelityTests {
         #expect(await first.app.opened.count == 1)
 
         // Relaunch: a new SDK object over the same storage, and no network at all.
-        let offline = try await helper.harness(appInstalled: true, clock: clock, idp: idp, storage: storage, wrap: { _ in
-            InProcessTransport().adding(host: "partner-api.grab.com") { _ in throw URLError(.notConnectedToInternet) }
-        })
+        let offline = try await helper.harness(
+            appInstalled: true, clock: clock, idp: idp, storage: storage,
+            wrap: { _ in
+                InProcessTransport().adding(host: "partner-api.grab.com") { _ in throw URLError(.notConnectedToInternet) }
+            })
         let loginSession = try await offline.grab.loadLoginSession()
         #expect(loginSession.accessToken != nil && loginSession.nonce != nil && loginSession.state == nil)
         try await offline.grab.login(loginSession: loginSession)
@@ -317,24 +342,31 @@ struct GrabVendorFidelityTests {
         let endpoint = URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!
         let entries = [
             GrabCustomProtocol(paxProtocol: "grabdriver://open", loginProtocol: "grabdriver://oauth2", appStoreLink: "itms-apps://x/app/2"),
-            GrabCustomProtocol(paxProtocol: "grab://open", loginProtocol: "grab://oauth2/authorize", appStoreLink: "itms-apps://x/app/1"),
+            GrabCustomProtocol(paxProtocol: "grab://open", loginProtocol: "grab://oauth2/authorize", appStoreLink: "itms-apps://x/app/1")
         ]
         let route = GrabRoute.decide(authorizationURL: endpoint, authorizationEndpoint: endpoint, customProtocols: entries) { $0.scheme == "grab" }
-        guard case .app(_, let store) = route else { Issue.record("expected the app route, got \(route)"); return }
+        guard case .app(_, let store) = route else {
+            Issue.record("expected the app route, got \(route)")
+            return
+        }
         #expect(store == URL(string: "itms-apps://x/app/2"), "the App Store link of the entry not chosen, as the vendor picks it")
     }
 
     @Test("A client public info that cannot be fetched or decoded means the web, logged as customProtocolsService")
     func publicInfoFailureMeansWeb() async throws {
         for answer in [503, 200] {
-            let harness = try await helper.harness(appInstalled: true, wrap: { base in
-                InProcessTransport().adding(host: "partner-api.grab.com") { request in
-                    guard request.url?.path.hasSuffix("/public_info") == true else { return try await base.send(request) }
-                    // 503: unreachable; 200 with an entry that is not a JSON string: undecodable.
-                    return (Data(#"{"custom_protocols":[{"protocol_ios":"grab://x"}]}"#.utf8),
-                            HTTPResponse.make(status: answer))
-                }
-            })
+            let harness = try await helper.harness(
+                appInstalled: true,
+                wrap: { base in
+                    InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                        guard request.url?.path.hasSuffix("/public_info") == true else { return try await base.send(request) }
+                        // 503: unreachable; 200 with an entry that is not a JSON string: undecodable.
+                        return (
+                            Data(#"{"custom_protocols":[{"protocol_ios":"grab://x"}]}"#.utf8),
+                            HTTPResponse.make(status: answer)
+                        )
+                    }
+                })
             let session = try await helper.login(harness)
             #expect(session.accessToken != nil, "HTTP \(answer)")
             #expect(await harness.app.opened.isEmpty, "HTTP \(answer): no hand-off")
@@ -381,11 +413,12 @@ struct GrabVendorFidelityTests {
     func unlistedSchemeFallsBackToWeb() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
-        let app = TestIdentityProvider.grabApp(installed: false, idp: idp)   // canOpenURL says no: unlisted, or not installed
+        let app = TestIdentityProvider.grabApp(installed: false, idp: idp)  // canOpenURL says no: unlisted, or not installed
         func grab(_ schemes: [String]?) throws -> GrabIdPartner {
-            GrabIdPartner(configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])),
-                          webAgent: HeadlessUserAgent(transport: transport), appHandoff: app, storage: InMemoryTokenStorage(),
-                          transport: transport, logger: RecordingLogger(), clock: ManualClock(), applicationQueriesSchemes: schemes)
+            GrabIdPartner(
+                configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])),
+                webAgent: HeadlessUserAgent(transport: transport), appHandoff: app, storage: InMemoryTokenStorage(),
+                transport: transport, logger: RecordingLogger(), clock: ManualClock(), applicationQueriesSchemes: schemes)
         }
         let unlisted = try grab(["itms-apps"])
         let session = try await unlisted.login(loginSession: try await unlisted.loadLoginSession())
@@ -514,7 +547,7 @@ struct GrabVendorFidelityTests {
     func logout() async throws {
         let harness = try await helper.harness()
         let loginSession = try await harness.grab.loadLoginSession()
-        try await harness.grab.login(loginSession: loginSession)   // seed style: the same value before and after
+        try await harness.grab.login(loginSession: loginSession)  // seed style: the same value before and after
         try await harness.grab.logout(loginSession: loginSession)
         #expect(await harness.storage.isEmpty && loginSession.accessToken == nil)
         let error = await #expect(throws: GrabError.self) { try await harness.grab.logout(loginSession: loginSession) }
@@ -566,7 +599,8 @@ struct GrabVendorFidelityTests {
             InProcessTransport().adding(host: "partner-api.grab.com") { request in
                 guard request.url?.path.hasSuffix("/token_info") == true else { return try await base.send(request) }
                 let nonce = FormEncoding.decode(request.url?.query ?? "").first { $0.0 == "nonce" }?.1 ?? ""
-                let body = #"{"acr":"[\"service:PASSENGER\"]","aud":"f795769ebe7446f38dede8fd36ee32fd","exp":2541371242,"iat":1541112042,"iss":"https://idp.grab.com","jti":"WiP03b0DRYWZTsd1IYY66g","nbf":1541112042,"pid":"59da6712-6c8b-4cb8-9a46-b2ac8a6d20d4","sub":"8206f105-7fe0-4a3e-ad3b-2b2b2d2e3d60","svc":"PASSENGER","nonce":"\#(nonce)"}"#
+                let body =
+                    #"{"acr":"[\"service:PASSENGER\"]","aud":"f795769ebe7446f38dede8fd36ee32fd","exp":2541371242,"iat":1541112042,"iss":"https://idp.grab.com","jti":"WiP03b0DRYWZTsd1IYY66g","nbf":1541112042,"pid":"59da6712-6c8b-4cb8-9a46-b2ac8a6d20d4","sub":"8206f105-7fe0-4a3e-ad3b-2b2b2d2e3d60","svc":"PASSENGER","nonce":"\#(nonce)"}"#
                 return (Data(body.utf8), HTTPResponse.make(status: 200))
             }
         })
@@ -595,23 +629,26 @@ struct GrabVendorFidelityTests {
     func tokenRequestCarriesParametersInQuery() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let pkce = PKCE.generate()
-        var authorize = CapturedRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
-            ("client_id", TestIdentityProvider.grabClientID), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-            ("device_id", ""), ("nonce", "n-1"), ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString),
-            ("response_type", "code"), ("state", "s-1"), ("scope", "openid profile.read"), ("acr_values", "SERVICE:PASSENGER"),
-        ]))
+        var authorize = CapturedRequest(
+            url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/authorize")!.appendingQuery([
+                ("client_id", TestIdentityProvider.grabClientID), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
+                ("device_id", ""), ("nonce", "n-1"), ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString),
+                ("response_type", "code"), ("state", "s-1"), ("scope", "openid profile.read"), ("acr_values", "SERVICE:PASSENGER")
+            ]))
         authorize.httpMethod = "GET"
         let location = try #require(await idp.handle(authorize).1.value(forHTTPHeaderField: "Location"))
         let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
-        var token = CapturedRequest(url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!.appendingQuery([
-            ("client_id", TestIdentityProvider.grabClientID), ("grant_type", "authorization_code"),
-            ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString), ("code_verifier", pkce.verifier.reveal()), ("code", code),
-        ]))
+        var token = CapturedRequest(
+            url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!.appendingQuery([
+                ("client_id", TestIdentityProvider.grabClientID), ("grant_type", "authorization_code"),
+                ("redirect_uri", TestIdentityProvider.grabRedirectURL.absoluteString), ("code_verifier", pkce.verifier.reveal()), ("code", code)
+            ]))
         token.httpMethod = "POST"
         // The same request with a form body, as the engine writes one unwrapped: refused before the code is spent.
-        var form = CapturedRequest(method: .post, url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!,
-                                   headers: ["Content-Type": "application/x-www-form-urlencoded"],
-                                   body: Data(token.url!.query!.utf8))
+        var form = CapturedRequest(
+            method: .post, url: URL(string: "https://partner-api.grab.com/grabid/v1/oauth2/token")!,
+            headers: ["Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(token.url!.query!.utf8))
         form.httpMethod = "POST"
         let (refusedData, refused) = await idp.handle(form)
         let refusal = try JSONValue.parseObject(refusedData)["error"]?.stringValue
@@ -624,8 +661,9 @@ struct GrabVendorFidelityTests {
         // of GrabProvider — the web sign-in's included — works against Grab: query parameters, no body, no body type.
         let engineIDP = TestIdentityProvider.grab(clock: ManualClock())
         let recorder = RecordingTransport(engineIDP.transport)
-        let client = AuthClient(provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: InMemoryTokenStorage(),
-                                transport: recorder, clock: engineIDP.clock)
+        let client = AuthClient(
+            provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: InMemoryTokenStorage(),
+            transport: recorder, clock: engineIDP.clock)
         _ = try await client.signIn(with: HeadlessUserAgent(transport: engineIDP.transport))
         let sent = try #require(await recorder.exchanges(pathSuffix: "/token").first)
         let query = Dictionary(FormEncoding.decode(sent.request.url?.query ?? ""), uniquingKeysWith: { a, _ in a })
@@ -647,8 +685,9 @@ struct GrabVendorFidelityTests {
     func unreachableTokenEndpointKeepsSecretsOut() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let storage = InMemoryTokenStorage()
-        let client = AuthClient(provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: storage,
-                                transport: QuotingFailure(base: idp.transport), clock: idp.clock)
+        let client = AuthClient(
+            provider: try GrabProvider(configuration: ProviderEmulator.grab().configuration), storage: storage,
+            transport: QuotingFailure(base: idp.transport), clock: idp.clock)
         do {
             _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
             Issue.record("the sign-in succeeded without a token endpoint")
@@ -667,16 +706,24 @@ struct GrabVendorFidelityTests {
             let idp = TestIdentityProvider.grab(clock: clock, discovery: .withoutJWKSURI)
             // Without an issuer the document offers nothing to compare an RFC 9207 `iss` with, and a server that names
             // none sends none.
-            if withoutIssuer { await idp.update { $0.sendsIssParameter = false; $0.advertisesIssParameter = false } }
-            let harness = try await helper.harness(clock: clock, idp: idp, wrap: { base in
-                InProcessTransport().adding(host: "partner-api.grab.com") { request in
-                    let (data, response) = try await base.send(request)
-                    guard withoutIssuer, request.url?.path.hasSuffix("openid-configuration") == true,
-                        var document = try? JSONValue.parseObject(data) else { return (data, response) }
-                    document["issuer"] = nil
-                    return (try JSONValue.object(document).jsonData(), response)
+            if withoutIssuer {
+                await idp.update {
+                    $0.sendsIssParameter = false
+                    $0.advertisesIssParameter = false
                 }
-            })
+            }
+            let harness = try await helper.harness(
+                clock: clock, idp: idp,
+                wrap: { base in
+                    InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                        let (data, response) = try await base.send(request)
+                        guard withoutIssuer, request.url?.path.hasSuffix("openid-configuration") == true,
+                            var document = try? JSONValue.parseObject(data)
+                        else { return (data, response) }
+                        document["issuer"] = nil
+                        return (try JSONValue.object(document).jsonData(), response)
+                    }
+                })
             let session = try await helper.login(harness)
             #expect(session.accessToken != nil && session.nonce != nil, "without issuer: \(withoutIssuer)")
             #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1, "Grab vouched for the ID token")
@@ -692,15 +739,17 @@ struct GrabVendorFidelityTests {
     func audienceOtherThanClientIdVerifiedByGrab() async throws {
         let harness = try await helper.harness()
         await harness.idp.update {
-            $0.idTokenClaimOverrides = ["aud": "f795769ebe7446f38dede8fd36ee32fd"]   // the vendor's own fixture
-            $0.tokenResponseOverrides = ["token_type": "TestTokenType"]             // any type is kept, as the vendor's
+            $0.idTokenClaimOverrides = ["aud": "f795769ebe7446f38dede8fd36ee32fd"]  // the vendor's own fixture
+            $0.tokenResponseOverrides = ["token_type": "TestTokenType"]  // any type is kept, as the vendor's
         }
         let session = try await helper.login(harness)
         #expect(session.accessToken != nil && session.tokenType == "TestTokenType")
         #expect(await harness.transport.exchanges(pathSuffix: "/token_info").count == 1)
     }
 
-    @Test("A login that fails at Grab reports the vendor's code: denial securityValidationFailed, token 5xx or invalid_grant exchangeTokenServiceFailed, no answer serviceError without the transport's error; nothing stored")
+    @Test(
+        "A login that fails at Grab reports the vendor's code: denial securityValidationFailed, token 5xx or invalid_grant exchangeTokenServiceFailed, no answer serviceError without the transport's error; nothing stored"
+    )
     func ordinaryFailuresInVendorCodes() async throws {
         // The user refuses on Grab's page: the redirect carries error=access_denied.
         let denied = try await helper.harness()
@@ -748,12 +797,14 @@ struct GrabVendorFidelityTests {
     @Test("Hostile: the verification endpoint's refusal fails the login with invalidIdToken (provider_validation_failed) and stores nothing")
     func verificationEndpointRefusalStoresNothing() async throws {
         let clock = ManualClock()
-        let harness = try await helper.harness(clock: clock, idp: TestIdentityProvider.grab(clock: clock, discovery: .withoutJWKSURI), wrap: { base in
-            InProcessTransport().adding(host: "partner-api.grab.com") { request in
-                guard request.url?.path.hasSuffix("/token_info") == true else { return try await base.send(request) }
-                return (Data(#"{"error":"invalid_token"}"#.utf8), HTTPResponse.make(status: 401))
-            }
-        })
+        let harness = try await helper.harness(
+            clock: clock, idp: TestIdentityProvider.grab(clock: clock, discovery: .withoutJWKSURI),
+            wrap: { base in
+                InProcessTransport().adding(host: "partner-api.grab.com") { request in
+                    guard request.url?.path.hasSuffix("/token_info") == true else { return try await base.send(request) }
+                    return (Data(#"{"error":"invalid_token"}"#.utf8), HTTPResponse.make(status: 401))
+                }
+            })
         let error = await #expect(throws: GrabError.self) { try await helper.login(harness) }
         #expect(error?.authError?.code == .providerValidationFailed && error?.authError?.httpStatus == 401)
         #expect(error?.grabError == GrabError(domain: .exchangeToken, code: .invalidIdToken))

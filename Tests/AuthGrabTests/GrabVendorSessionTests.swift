@@ -1,13 +1,14 @@
-import AuthCore
 import AuthAppSupport
-import AuthGrab
-import GrabCompat
+import AuthCore
 import AuthEmulators
+import AuthGrab
 import AuthTesting
 import Foundation
+import GrabCompat
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// GrabIdPartnerSDK's stored session, moved once into this package's storage, so a migrating developer keeps their
@@ -19,7 +20,10 @@ struct GrabVendorSessionTests {
     /// `GrabIdPartnerSDK`, so the archive names `GrabIdPartnerSDK.LoginSession` as the vendor's does. Fields: code nil,
     /// hint "", codeVerifier, accessTokenExpiresAt 2026-01-01T01:00:00Z, state, tokenType "Bearer", nonce
     /// "vendor-nonce-7d1e", the discovery and endpoint URLs, clientPublicInfoEndpoint nil, idTokenHint "", prompt "".
-    static let archivedLoginSession = Data(base64Encoded: "YnBsaXN0MDDUAQIDBAUGBwpZJGFyY2hpdmVyWCR2ZXJzaW9uVCR0b3BYJG9iamVjdHNfEA9OU0tleWVkQXJjaGl2ZXISAAGGoNEICVRyb290gAGuCwwrLC0yOTo7PD0+P0BVJG51bGzfEA8NDg8QERITFBUWFxgZGhscHR4fICEiHR0lHicoKSpfEBNzZXJ2aWNlRGlzY292ZXJ5VXJsW2lkVG9rZW5IaW50VGNvZGVWJGNsYXNzXGNvZGVWZXJpZmllcl8QG2lkVG9rZW5WZXJpZmljYXRpb25FbmRwb2ludF8QFGFjY2Vzc1Rva2VuRXhwaXJlc0F0VnByb21wdFRoaW50VW5vbmNlXxAYY2xpZW50UHVibGljSW5mb0VuZHBvaW50XxAVYXV0aG9yaXphdGlvbkVuZHBvaW50XXRva2VuRW5kcG9pbnRVc3RhdGVZdG9rZW5UeXBlgAmAAoAAgA2AA4AMgASAAoACgAiAAIALgAqABoAHUF8QK1EyeHh0djhZejVhRzBSa1Y4Y04zb082VnhrMndxMFBtM3QzY1Z3MGNQNVnSLi8wMVdOUy50aW1lViRjbGFzcyNBx4L/SAAAAIAF0jM0NThYJGNsYXNzZXNaJGNsYXNzbmFtZaI2N1ZOU0RhdGVYTlNPYmplY3RWTlNEYXRlXxAkM2YyYzljMWUtOGYwYS00YTU5LTljMGYtNmYxZjNhNGMyZDExVkJlYXJlcl8QEXZlbmRvci1ub25jZS03ZDFlXxBOaHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyLy53ZWxsLWtub3duL29wZW5pZC1jb25maWd1cmF0aW9uXxAzaHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyL3Rva2VuXxA3aHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyL2F1dGhvcml6ZV8QQmh0dHBzOi8vcGFydG5lci1hcGkuZ3JhYi5jb20vZ3JhYmlkL3YxL29hdXRoMi9pZF90b2tlbnMvdG9rZW5faW5mb9JBQkNGWCRjbGFzc2VzWiRjbGFzc25hbWWiREVfEB1HcmFiSWRQYXJ0bmVyU0RLLkxvZ2luU2Vzc2lvblhOU09iamVjdF8QHUdyYWJJZFBhcnRuZXJTREsuTG9naW5TZXNzaW9uAAgAEQAbACQAKQAyAEQASQBMAFEAUwBiAGgAiQCfAKsAsAC3AMQA4gD5AQABBQELASYBPgFMAVIBXAFeAWABYgFkAWYBaAFqAWwBbgFwAXIBdAF2AXgBegF7AakBrgG2Ab0BxgHIAc0B1gHhAeQB6wH0AfsCIgIpAj0CjgLEAv4DQwNIA1EDXANfA38DiAAAAAAAAAIBAAAAAAAAAEcAAAAAAAAAAAAAAAAAAAOo")!
+    static let archivedLoginSession = Data(
+        base64Encoded:
+            "YnBsaXN0MDDUAQIDBAUGBwpZJGFyY2hpdmVyWCR2ZXJzaW9uVCR0b3BYJG9iamVjdHNfEA9OU0tleWVkQXJjaGl2ZXISAAGGoNEICVRyb290gAGuCwwrLC0yOTo7PD0+P0BVJG51bGzfEA8NDg8QERITFBUWFxgZGhscHR4fICEiHR0lHicoKSpfEBNzZXJ2aWNlRGlzY292ZXJ5VXJsW2lkVG9rZW5IaW50VGNvZGVWJGNsYXNzXGNvZGVWZXJpZmllcl8QG2lkVG9rZW5WZXJpZmljYXRpb25FbmRwb2ludF8QFGFjY2Vzc1Rva2VuRXhwaXJlc0F0VnByb21wdFRoaW50VW5vbmNlXxAYY2xpZW50UHVibGljSW5mb0VuZHBvaW50XxAVYXV0aG9yaXphdGlvbkVuZHBvaW50XXRva2VuRW5kcG9pbnRVc3RhdGVZdG9rZW5UeXBlgAmAAoAAgA2AA4AMgASAAoACgAiAAIALgAqABoAHUF8QK1EyeHh0djhZejVhRzBSa1Y4Y04zb082VnhrMndxMFBtM3QzY1Z3MGNQNVnSLi8wMVdOUy50aW1lViRjbGFzcyNBx4L/SAAAAIAF0jM0NThYJGNsYXNzZXNaJGNsYXNzbmFtZaI2N1ZOU0RhdGVYTlNPYmplY3RWTlNEYXRlXxAkM2YyYzljMWUtOGYwYS00YTU5LTljMGYtNmYxZjNhNGMyZDExVkJlYXJlcl8QEXZlbmRvci1ub25jZS03ZDFlXxBOaHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyLy53ZWxsLWtub3duL29wZW5pZC1jb25maWd1cmF0aW9uXxAzaHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyL3Rva2VuXxA3aHR0cHM6Ly9wYXJ0bmVyLWFwaS5ncmFiLmNvbS9ncmFiaWQvdjEvb2F1dGgyL2F1dGhvcml6ZV8QQmh0dHBzOi8vcGFydG5lci1hcGkuZ3JhYi5jb20vZ3JhYmlkL3YxL29hdXRoMi9pZF90b2tlbnMvdG9rZW5faW5mb9JBQkNGWCRjbGFzc2VzWiRjbGFzc25hbWWiREVfEB1HcmFiSWRQYXJ0bmVyU0RLLkxvZ2luU2Vzc2lvblhOU09iamVjdF8QHUdyYWJJZFBhcnRuZXJTREsuTG9naW5TZXNzaW9uAAgAEQAbACQAKQAyAEQASQBMAFEAUwBiAGgAiQCfAKsAsAC3AMQA4gD5AQABBQELASYBPgFMAVIBXAFeAWABYgFkAWYBaAFqAWwBbgFwAXIBdAF2AXgBegF7AakBrgG2Ab0BxgHIAc0B1gHhAeQB6wH0AfsCIgIpAj0CjgLEAv4DQwNIA1EDXANfA38DiAAAAAAAAAIBAAAAAAAAAEcAAAAAAAAAAAAAAAAAAAOo"
+    )!
 
     private let configuration = try! GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)]))
 
@@ -34,8 +38,9 @@ struct GrabVendorSessionTests {
 
     /// Tokens the emulator issued, stored the way GrabIdPartnerSDK stores them.
     private func vendorStore(idp: TestIdentityProvider, clock: ManualClock) async throws -> (InMemoryVendorStore, accessToken: String) {
-        let issuing = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: idp.transport),
-                                    storage: InMemoryTokenStorage(), transport: idp.transport, logger: RecordingLogger(), clock: clock, vendorStore: nil)
+        let issuing = GrabIdPartner(
+            configuration: configuration, webAgent: HeadlessUserAgent(transport: idp.transport),
+            storage: InMemoryTokenStorage(), transport: idp.transport, logger: RecordingLogger(), clock: clock, vendorStore: nil)
         let signedIn = try await issuing.login(loginSession: try await issuing.loadLoginSession())
         let store = InMemoryVendorStore()
         let scope = "openid profile.read"
@@ -46,11 +51,14 @@ struct GrabVendorSessionTests {
         return (store, signedIn.accessToken!.reveal())
     }
 
-    private func partner(idp: TestIdentityProvider, clock: ManualClock, storage: InMemoryTokenStorage, vendorStore: InMemoryVendorStore,
-                         transport: (any HTTPTransport)? = nil) -> (GrabIdPartner, RecordingTransport) {
+    private func partner(
+        idp: TestIdentityProvider, clock: ManualClock, storage: InMemoryTokenStorage, vendorStore: InMemoryVendorStore,
+        transport: (any HTTPTransport)? = nil
+    ) -> (GrabIdPartner, RecordingTransport) {
         let recorder = RecordingTransport(transport ?? idp.transport)
-        let grab = GrabIdPartner(configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), storage: storage,
-                                 transport: recorder, logger: RecordingLogger(), clock: clock, vendorStore: vendorStore)
+        let grab = GrabIdPartner(
+            configuration: configuration, webAgent: HeadlessUserAgent(transport: recorder), storage: storage,
+            transport: recorder, logger: RecordingLogger(), clock: clock, vendorStore: vendorStore)
         return (grab, recorder)
     }
 
@@ -129,10 +137,14 @@ struct GrabVendorSessionTests {
         objects.append([0x50])  // an empty ASCII string ends the chain
         var bytes = Array("bplist00".utf8)
         var offsets: [Int] = []
-        for object in objects { offsets.append(bytes.count); bytes += object }
+        for object in objects {
+            offsets.append(bytes.count)
+            bytes += object
+        }
         let table = bytes.count
         bytes += offsets.map { UInt8($0) }
-        bytes += [0, 0, 0, 0, 0, 0, 1, 1] + withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
+        bytes +=
+            [0, 0, 0, 0, 0, 0, 1, 1] + withUnsafeBytes(of: UInt64(objects.count).bigEndian, Array.init)
             + withUnsafeBytes(of: UInt64(0).bigEndian, Array.init) + withUnsafeBytes(of: UInt64(table).bigEndian, Array.init)
         let error = #expect(throws: AuthError.self) { try BinaryPropertyList.decode(Data(bytes)) }
         #expect(error?.code == .storageCorrupted)

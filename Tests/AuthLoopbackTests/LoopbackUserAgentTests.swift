@@ -1,11 +1,12 @@
 import AuthCore
-import AuthURLSession
 import AuthLoopback
 import AuthTesting
+import AuthURLSession
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A provider registered with a loopback redirect on the in-process identity provider.
@@ -25,9 +26,10 @@ private func get(_ url: URL) async throws -> (Int, String) {
 
 @Suite("LoopbackUserAgent (RFC 8252 §7.3)", .serialized)
 struct LoopbackUserAgentTests {
-    private let idp = TestIdentityProvider(configuration: .init(
-        clients: [.init(id: "cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!])]
-    ))
+    private let idp = TestIdentityProvider(
+        configuration: .init(
+            clients: [.init(id: "cli", redirectURIs: [URL(string: "http://127.0.0.1/callback")!])]
+        ))
 
     private var client: AuthClient {
         AuthClient(provider: LoopbackProvider(), transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
@@ -37,17 +39,19 @@ struct LoopbackUserAgentTests {
     func signInOverLoopback() async throws {
         let idp = idp
         let seenRedirect = LockedURL()
-        let session = try await client.signInWithLoopback(browser: .custom { url in
-            // The "browser": the identity provider answers the authorization URL with a redirect, which the
-            // browser then follows to the loopback listener over real HTTP.
-            let request = AuthorizationRequest(providerID: "loopback-test", url: url, redirectURI: URL(string: "http://127.0.0.1/")!,
-                                               state: "", prefersEphemeralSession: false, expiresAt: .distantFuture)
-            let redirect = try await HeadlessUserAgent(transport: idp.transport).followRedirects(request)
-            await seenRedirect.set(redirect)
-            let (status, page) = try await get(redirect)
-            #expect(status == 200)
-            #expect(page.contains("You can close this window"))
-        }, timeout: .seconds(20))
+        let session = try await client.signInWithLoopback(
+            browser: .custom { url in
+                // The "browser": the identity provider answers the authorization URL with a redirect, which the
+                // browser then follows to the loopback listener over real HTTP.
+                let request = AuthorizationRequest(
+                    providerID: "loopback-test", url: url, redirectURI: URL(string: "http://127.0.0.1/")!,
+                    state: "", prefersEphemeralSession: false, expiresAt: .distantFuture)
+                let redirect = try await HeadlessUserAgent(transport: idp.transport).followRedirects(request)
+                await seenRedirect.set(redirect)
+                let (status, page) = try await get(redirect)
+                #expect(status == 200)
+                #expect(page.contains("You can close this window"))
+            }, timeout: .seconds(20))
         #expect(await session.subject == "user-1234")
         let redirect = try #require(await seenRedirect.value)
         #expect(redirect.host == "127.0.0.1")
@@ -68,8 +72,9 @@ struct LoopbackUserAgentTests {
         }()
         #expect(postStatus == 404)
 
-        let request = AuthorizationRequest(providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
-                                           redirectURI: agent.redirectURI, state: "y", prefersEphemeralSession: false, expiresAt: .distantFuture)
+        let request = AuthorizationRequest(
+            providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
+            redirectURI: agent.redirectURI, state: "y", prefersEphemeralSession: false, expiresAt: .distantFuture)
         async let result = agent.authorize(request)
         try await Task.sleep(for: .milliseconds(50))
         let (okStatus, _) = try await get(URL(string: "http://127.0.0.1:\(port)/callback?code=x&state=y")!)
@@ -85,8 +90,9 @@ struct LoopbackUserAgentTests {
     func foreignRequestIgnored() async throws {
         let agent = try await LoopbackUserAgent.start(redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in }, timeout: .seconds(20))
         let port = try #require(agent.redirectURI.port)
-        let request = AuthorizationRequest(providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
-                                           redirectURI: agent.redirectURI, state: "pending-state", prefersEphemeralSession: false, expiresAt: .distantFuture)
+        let request = AuthorizationRequest(
+            providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
+            redirectURI: agent.redirectURI, state: "pending-state", prefersEphemeralSession: false, expiresAt: .distantFuture)
         async let result = agent.authorize(request)
         // Until authorize has registered the pending state even the right redirect is refused: wait for that.
         try await Task.sleep(for: .milliseconds(50))
@@ -122,8 +128,9 @@ struct LoopbackUserAgentTests {
     @Test("No redirect in time ends with timed_out and closes the listener")
     func timeout() async throws {
         let agent = try await LoopbackUserAgent.start(redirectURI: URL(string: "http://127.0.0.1/callback")!, browser: .custom { _ in }, timeout: .milliseconds(200))
-        let request = AuthorizationRequest(providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
-                                           redirectURI: agent.redirectURI, state: "s", prefersEphemeralSession: false, expiresAt: .distantFuture)
+        let request = AuthorizationRequest(
+            providerID: "loopback-test", url: URL(string: "https://idp.example.test/authorize")!,
+            redirectURI: agent.redirectURI, state: "s", prefersEphemeralSession: false, expiresAt: .distantFuture)
         let error = await #expect(throws: AuthError.self) { _ = try await agent.authorize(request) }
         #expect(error?.code == .timedOut)
         try await Task.sleep(for: .milliseconds(100))
@@ -151,9 +158,9 @@ struct LoopbackUserAgentTests {
 /// Whether a TCP connection to `[::1]:port` is accepted.
 private func canConnectToIPv6Loopback(port: Int) -> Bool {
     #if canImport(Glibc)
-    let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_INET6, Int32(SOCK_STREAM.rawValue), 0)
     #else
-    let descriptor = socket(AF_INET6, SOCK_STREAM, 0)
+        let descriptor = socket(AF_INET6, SOCK_STREAM, 0)
     #endif
     guard descriptor >= 0 else { return false }
     defer { close(descriptor) }

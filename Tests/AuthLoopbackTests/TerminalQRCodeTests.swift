@@ -12,7 +12,7 @@ struct TerminalQRCodeTests {
         "http://127.0.0.1:8775/o/device/?user_code=H58QIJ41",
         "https://login.example.com/device?user_code=BCDF-GHJK&client=" + String(repeating: "x", count: 60),
         "https://accounts.example.org/activate?user_code=WDJB-MJHT&" + String(repeating: "a=b&", count: 35),
-        "https://id.example.net/device?user_code=QRST-VWXZ&pad=" + String(repeating: "0123456789", count: 21),
+        "https://id.example.net/device?user_code=QRST-VWXZ&pad=" + String(repeating: "0123456789", count: 21)
     ]
 
     private static let reference: [(text: Int, version: Int, mask: Int, sha256: String)] = [
@@ -27,7 +27,7 @@ struct TerminalQRCodeTests {
         (2, 9, 7, "8519823f28b4e9cfff1eb955f44b09c869c42c84909304010e472108315e8253"),
         (3, 10, 0, "e8bdb100c8d161544d505d675d6485796f94f594221f039d5da6e5c139f5a062"),
         (3, 10, 5, "af9bd10d8f03687ff3d1f0e260acf95a0f843336576f64802126f309b2953056"),
-        (3, 10, 7, "346a8feeaf841ce637cbe1edb75904c55d1b64a54ed3d1041499d19e05cdcde3"),
+        (3, 10, 7, "346a8feeaf841ce637cbe1edb75904c55d1b64a54ed3d1041499d19e05cdcde3")
     ]
 
     private func digest(_ code: TerminalQRCode) -> String {

@@ -63,7 +63,8 @@ struct MicrosoftProviderTests {
             #expect(configured.idTokenPolicy.issuerTemplate != nil)
         }
         // One tenant by id: its exact issuer, no template.
-        let single = try MicrosoftProvider(configuration: ProviderConfiguration(["client_id": "c", "redirect_uri": "https://app.example/cb", "tenant": .string(Self.work.uppercased())]))
+        let single = try MicrosoftProvider(
+            configuration: ProviderConfiguration(["client_id": "c", "redirect_uri": "https://app.example/cb", "tenant": .string(Self.work.uppercased())]))
         #expect(single.issuer.absoluteString == "https://login.microsoftonline.com/\(Self.work)/v2.0")
         #expect(single.idTokenPolicy == .standard)
     }
@@ -116,7 +117,7 @@ struct MicrosoftProviderTests {
         arguments: [
             ("https://login.microsoftonline.com/{tenantid}/v2.0", work),
             ("https://login.microsoftonline.com/common/v2.0", work),
-            ("https://login.microsoftonline.com/a/b/v2.0", "a/b"),
+            ("https://login.microsoftonline.com/a/b/v2.0", "a/b")
         ]
     )
     func malformedIssuerRefused(issuer: String, tid: String) async throws {

@@ -9,7 +9,7 @@ struct OpenIDProviderTests {
     private let base: [String: JSONValue] = [
         "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString),
         "client_id": .string(TestIdentityProvider.defaultClientID),
-        "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
+        "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString)
     ]
 
     @Test("Each missing required key is its own clear error", arguments: ["issuer", "client_id", "redirect_uri"])
@@ -62,14 +62,16 @@ struct OpenIDProviderTests {
         // The identity provider publishes `https://idp.example.test/`; the app configured it without the slash.
         let idp = TestIdentityProvider(configuration: .init(issuer: URL(string: "https://idp.example.test/")!))
         let client = ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI)
-        let strict = AuthClient(provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client),
-                                transport: idp.transport, clock: idp.clock)
+        let strict = AuthClient(
+            provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client),
+            transport: idp.transport, clock: idp.clock)
         let refused = await #expect(throws: AuthError.self) { _ = try await strict.metadata() }
         #expect(refused?.code == .discoveryIssuerMismatch)
 
         let tolerant = AuthClient(
-            provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client,
-                                     idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
+            provider: OpenIDProvider(
+                issuer: TestIdentityProvider.defaultIssuer, client: client,
+                idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
             transport: idp.transport, clock: idp.clock)
         #expect(try await tolerant.metadata().issuer == "https://idp.example.test")
         let session = try await tolerant.signIn(with: HeadlessUserAgent(transport: idp.transport))
@@ -81,8 +83,9 @@ struct OpenIDProviderTests {
         forged.quirks.discoveryExtras["issuer"] = "https://idp.example.test/other/"
         let elsewhere = TestIdentityProvider(configuration: forged)
         let wrong = AuthClient(
-            provider: OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: client,
-                                     idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
+            provider: OpenIDProvider(
+                issuer: TestIdentityProvider.defaultIssuer, client: client,
+                idTokenPolicy: IDTokenPolicy(issuerComparison: .ignoringTrailingSlash)),
             transport: elsewhere.transport, clock: elsewhere.clock)
         let mismatch = await #expect(throws: AuthError.self) { _ = try await wrong.metadata() }
         #expect(mismatch?.code == .discoveryIssuerMismatch)

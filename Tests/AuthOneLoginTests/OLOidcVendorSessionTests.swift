@@ -1,14 +1,15 @@
-import AuthCore
 import AuthAppSupport
-import AuthOneLogin
-import OneLoginCompat
+import AuthCore
 import AuthEmulators
+import AuthOneLogin
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OneLoginCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// The session OneLogin's OLOidc SDK kept (Keychain account `ol-oidc-authState-<clientId>`, AppAuth's
 /// `OIDAuthState` archived with NSKeyedArchiver) is moved once into this package's storage.
@@ -21,7 +22,10 @@ struct OLOidcVendorSessionTests {
     /// `id_token` (sub `vendor-user-77`), `refresh_token`, `scope`, `request` and `additionalParameters`.
     /// Written as a binary property list with Python's plistlib (UIDs included), since Foundation on Linux archives
     /// Swift classes under module-qualified names.
-    static let archivedAuthState = Data(base64Encoded: "YnBsaXN0MDDUAQIDBAUGUFNZJGFyY2hpdmVyWCRvYmplY3RzVCR0b3BYJHZlcnNpb25fEA9OU0tleWVkQXJjaGl2ZXKvEBQHCBUbHiEkJysxMjM0NTZHSEk1NFUkbnVsbNYJCgsMDQ4PEBESExRWJGNsYXNzXxAZbGFzdEF1dGhvcml6YXRpb25SZXNwb25zZV8QEWxhc3RUb2tlblJlc3BvbnNlXxARbmVlZHNUb2tlblJlZnJlc2hccmVmcmVzaFRva2VuVXNjb3BlgAKAEYAOCIATgBLSFhcYGVgkY2xhc3Nlc1okY2xhc3NuYW1lohkaXE9JREF1dGhTdGF0ZVhOU09iamVjdNIWFxwdoh0aXxAQT0lEVG9rZW5SZXNwb25zZdIWFx8goiAaVk5TRGF0ZdIWFyIjoiMaXE5TRGljdGlvbmFyedIWFyUmoiYaXxAYT0lEQXV0aG9yaXphdGlvblJlc3BvbnNl0gkoKSpXTlMudGltZYAEI0HHgv9IAAAA0wksLS4vMFdOUy5rZXlzWk5TLm9iamVjdHOABaCgXxATdmVuZG9yLWFjY2Vzcy10b2tlblZCZWFyZXJfEQEGZXlKaGJHY2lPaUFpVWxNeU5UWWlMQ0FpYTJsa0lqb2dJblpsYm1SdmNpMXJaWGtpZlEuZXlKcGMzTWlPaUFpYUhSMGNITTZMeTlsZUdGdGNHeGxMbTl1Wld4dloybHVMbU52YlM5dmFXUmpMeklpTENBaWMzVmlJam9nSW5abGJtUnZjaTExYzJWeUxUYzNJaXdnSW1GMVpDSTZJQ0l3YjJFdFpXMTFiR0YwWldRdGIyNWxiRzluYVc0dFkyeHBaVzUwSWl3Z0ltbGhkQ0k2SURFM05qY3lNalUyTURBc0lDSmxlSEFpT2lBeE56WTNNakk1TWpBd2ZRLmMybG5ibUYwZFhKbF8QFHZlbmRvci1yZWZyZXNoLXRva2VuXm9wZW5pZCBwcm9maWxl2Qk3ODk6OzwOPT4/QEFCQ0RFRlxhY2Nlc3NfdG9rZW5fEBRhZGRpdGlvbmFsUGFyYW1ldGVyc1pleHBpcmVzX2luWGlkX3Rva2VuXXJlZnJlc2hfdG9rZW5XcmVxdWVzdFp0b2tlbl90eXBlgAOACYAIgAeAC4AMgACADYAKWXVzZWQtY29kZVp1c2VkLXN0YXRl1Qk4SjxLTEBNTk9UY29kZVVzdGF0ZYAGgA+AAIAQ0VFSVHJvb3SAARIAAYagAAgAEQAbACQAKQAyAEQAWwBhAG4AdQCRAKUAuQDGAMwAzgDQANIA0wDVANcA3ADlAPAA8wEAAQkBDgERASQBKQEsATMBOAE7AUgBTQFQAWsBcAF4AXoBgwGKAZIBnQGfAaABoQG3Ab4CyALfAu4DAQMOAyUDMAM5A0cDTwNaA1wDXgNgA2IDZANmA2gDagNsA3YDgQOMA5EDlwOZA5sDnQOfA6IDpwOpAAAAAAAAAgEAAAAAAAAAVAAAAAAAAAAAAAAAAAAAA64=")!
+    static let archivedAuthState = Data(
+        base64Encoded:
+            "YnBsaXN0MDDUAQIDBAUGUFNZJGFyY2hpdmVyWCRvYmplY3RzVCR0b3BYJHZlcnNpb25fEA9OU0tleWVkQXJjaGl2ZXKvEBQHCBUbHiEkJysxMjM0NTZHSEk1NFUkbnVsbNYJCgsMDQ4PEBESExRWJGNsYXNzXxAZbGFzdEF1dGhvcml6YXRpb25SZXNwb25zZV8QEWxhc3RUb2tlblJlc3BvbnNlXxARbmVlZHNUb2tlblJlZnJlc2hccmVmcmVzaFRva2VuVXNjb3BlgAKAEYAOCIATgBLSFhcYGVgkY2xhc3Nlc1okY2xhc3NuYW1lohkaXE9JREF1dGhTdGF0ZVhOU09iamVjdNIWFxwdoh0aXxAQT0lEVG9rZW5SZXNwb25zZdIWFx8goiAaVk5TRGF0ZdIWFyIjoiMaXE5TRGljdGlvbmFyedIWFyUmoiYaXxAYT0lEQXV0aG9yaXphdGlvblJlc3BvbnNl0gkoKSpXTlMudGltZYAEI0HHgv9IAAAA0wksLS4vMFdOUy5rZXlzWk5TLm9iamVjdHOABaCgXxATdmVuZG9yLWFjY2Vzcy10b2tlblZCZWFyZXJfEQEGZXlKaGJHY2lPaUFpVWxNeU5UWWlMQ0FpYTJsa0lqb2dJblpsYm1SdmNpMXJaWGtpZlEuZXlKcGMzTWlPaUFpYUhSMGNITTZMeTlsZUdGdGNHeGxMbTl1Wld4dloybHVMbU52YlM5dmFXUmpMeklpTENBaWMzVmlJam9nSW5abGJtUnZjaTExYzJWeUxUYzNJaXdnSW1GMVpDSTZJQ0l3YjJFdFpXMTFiR0YwWldRdGIyNWxiRzluYVc0dFkyeHBaVzUwSWl3Z0ltbGhkQ0k2SURFM05qY3lNalUyTURBc0lDSmxlSEFpT2lBeE56WTNNakk1TWpBd2ZRLmMybG5ibUYwZFhKbF8QFHZlbmRvci1yZWZyZXNoLXRva2VuXm9wZW5pZCBwcm9maWxl2Qk3ODk6OzwOPT4/QEFCQ0RFRlxhY2Nlc3NfdG9rZW5fEBRhZGRpdGlvbmFsUGFyYW1ldGVyc1pleHBpcmVzX2luWGlkX3Rva2VuXXJlZnJlc2hfdG9rZW5XcmVxdWVzdFp0b2tlbl90eXBlgAOACYAIgAeAC4AMgACADYAKWXVzZWQtY29kZVp1c2VkLXN0YXRl1Qk4SjxLTEBNTk9UY29kZVVzdGF0ZYAGgA+AAIAQ0VFSVHJvb3SAARIAAYagAAgAEQAbACQAKQAyAEQAWwBhAG4AdQCRAKUAuQDGAMwAzgDQANIA0wDVANcA3ADlAPAA8wEAAQkBDgERASQBKQEsATMBOAE7AUgBTQFQAWsBcAF4AXoBgwGKAZIBnQGfAaABoQG3Ab4CyALfAu4DAQMOAyUDMAM5A0cDTwNaA1wDXgNgA2IDZANmA2gDagNsA3YDgQOMA5EDlwOZA5sDnQOfA6IDpwOpAAAAAAAAAgEAAAAAAAAAVAAAAAAAAAAAAAAAAAAAA64="
+    )!
 
     private func store() async -> InMemoryVendorStore {
         let store = InMemoryVendorStore()
@@ -30,8 +34,9 @@ struct OLOidcVendorSessionTests {
     }
 
     private func olOidc(_ idp: TestIdentityProvider, storage: any TokenStorage, vendorStore: InMemoryVendorStore, transport: (any HTTPTransport)? = nil) async throws -> OLOidc {
-        try await OLOidc(configuration: try OneLoginConfiguration(dict: oneLoginTestConfiguration), secureStorage: storage,
-                         transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
+        try await OLOidc(
+            configuration: try OneLoginConfiguration(dict: oneLoginTestConfiguration), secureStorage: storage,
+            transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
     }
 
     @Test("The archive reads as AppAuth's OIDAuthState with its last token response")

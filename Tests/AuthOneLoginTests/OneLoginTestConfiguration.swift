@@ -1,6 +1,6 @@
-import OneLoginCompat
 import AuthEmulators
 import AuthTesting
+import OneLoginCompat
 
 /// The OneLogin configuration both OneLogin suites sign in with against the emulator: its issuer, client, redirect,
 /// scopes and the `resource` parameter the emulated app requires.
@@ -9,5 +9,5 @@ let oneLoginTestConfiguration: [String: String] = [
     "clientId": TestIdentityProvider.oneLoginClientID,
     "redirectUri": TestIdentityProvider.oneLoginRedirectURI.absoluteString,
     "scopes": "openid profile email",
-    "resource": TestIdentityProvider.oneLoginResource,
+    "resource": TestIdentityProvider.oneLoginResource
 ]

@@ -1,10 +1,10 @@
 import AuthCore
-import AuthOneLogin
-import OneLoginCompat
-import AuthProviders
 import AuthEmulators
+import AuthOneLogin
+import AuthProviders
 import AuthTesting
 import Foundation
+import OneLoginCompat
 import Testing
 
 @Suite("OneLogin")

@@ -1,13 +1,14 @@
 import AuthCore
-import AuthOneLogin
-import OneLoginCompat
 import AuthEmulators
+import AuthOneLogin
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OneLoginCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// `error.olOidcError` against the vendor's `OLOidcError`: its cases, payloads and descriptions, as OLOidcConfig and
 /// OLOidc (`getUserInfo`, the refresh, revocation) report them.
@@ -87,7 +88,9 @@ struct OneLoginVendorErrorTests {
         #expect(invalid?.olOidcError == .configInvalid)
     }
 
-    @Test("HTTP failures carry the vendor's payloads: user info 500 → authorizationError(\"(500). …\"), transport → httpRequestFailed(…), rejected refresh → fetchingFreshTokenError(…)")
+    @Test(
+        "HTTP failures carry the vendor's payloads: user info 500 → authorizationError(\"(500). …\"), transport → httpRequestFailed(…), rejected refresh → fetchingFreshTokenError(…)"
+    )
     func httpFailurePayloads() async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
         let olOidc = try await signedIn(idp)
@@ -160,7 +163,7 @@ struct OneLoginVendorErrorTests {
             (.nonHttpResponse, "Non-HTTP response"),
             (.noResponseData, "HTTP response data is empty"),
             (.jsonSerializationError, "JSON Serialization Error"),
-            (.unknownError, "unknown error"),
+            (.unknownError, "unknown error")
         ]
         for (error, text) in descriptions {
             #expect(error.localizedDescription == text)

@@ -1,13 +1,14 @@
 import AuthCore
-import AuthOneLogin
-import OneLoginCompat
 import AuthEmulators
+import AuthOneLogin
 import AuthTesting
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OneLoginCompat
 import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// OneLogin against the vendor's SDK (OLOidc): each test pins one behaviour of OLOidc (or a documented difference
 /// from it) and is named by that behaviour.
@@ -27,9 +28,11 @@ struct OneLoginVendorFidelityTests {
         )
     }
 
-    @Test("Custom parameters that cannot work are configuration errors at load, naming the key", arguments: [
-        "scope", "state", "client_id", "response_type", "nonce", "redirect_uri", "code_challenge",
-    ])
+    @Test(
+        "Custom parameters that cannot work are configuration errors at load, naming the key",
+        arguments: [
+            "scope", "state", "client_id", "response_type", "nonce", "redirect_uri", "code_challenge"
+        ])
     func customParameterEdges(_ key: String) throws {
         var config = base
         config[key] = "x"
@@ -109,7 +112,7 @@ struct OneLoginVendorFidelityTests {
             var components = try #require(URLComponents(url: request.redirectURI, resolvingAgainstBaseURL: false))
             components.queryItems = [
                 URLQueryItem(name: "error", value: "access_denied"), URLQueryItem(name: "state", value: request.state),
-                URLQueryItem(name: "iss", value: oneLoginTestConfiguration["issuer"]),
+                URLQueryItem(name: "iss", value: oneLoginTestConfiguration["issuer"])
             ]
             return try #require(components.url)
         }
@@ -122,9 +125,11 @@ struct OneLoginVendorFidelityTests {
         }
     }
 
-    @Test("A failed sign-in keeps the previous session, in olAuthState and in storage (the vendor SDK clears it): a documented difference", arguments: [
-        "refused", "closed",
-    ])
+    @Test(
+        "A failed sign-in keeps the previous session, in olAuthState and in storage (the vendor SDK clears it): a documented difference",
+        arguments: [
+            "refused", "closed"
+        ])
     func failedSignInKeepsPreviousSession(_ failure: String) async throws {
         let idp = TestIdentityProvider.oneLogin(clock: ManualClock())
         let storage = InMemoryTokenStorage()

@@ -1,13 +1,14 @@
 import AuthCore
+import AuthEmulators
 import AuthProviders
 import AuthSchibsted
-import SchibstedCompat
-import AuthEmulators
 import AuthTesting
 import Foundation
+import SchibstedCompat
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 @Suite("Schibsted account")
@@ -64,7 +65,7 @@ struct SchibstedTests {
             (["clientId": "c", "redirectURI": "com.x:/l"], .missingConfigurationKey, "'environment'"),
             (["environment": "staging", "clientId": "c", "redirectURI": "com.x:/l"], .invalidConfiguration, "staging"),
             (["environment": "pre", "redirectURI": "com.x:/l"], .missingConfigurationKey, "'clientId'"),
-            (["environment": "pre", "clientId": "c"], .missingConfigurationKey, "'redirectURI'"),
+            (["environment": "pre", "clientId": "c"], .missingConfigurationKey, "'redirectURI'")
         ]
         for (values, code, fragment) in cases {
             let error = #expect(throws: AuthError.self) { try ProviderRegistry.builtIn.provider(named: "schibsted", configuration: ProviderConfiguration(values)) }
@@ -192,7 +193,9 @@ struct SchibstedTests {
     func externalID() {
         let client = harness().client
         #expect(client.getExternalId(pairId: "pair-8f1d2c", externalParty: "consent-partner") == "793e3d1a3bf516ea11629e28a2d2785466302eab43b4878e8f62050f1e049ce2")
-        #expect(client.getExternalId(pairId: "pair-8f1d2c", externalParty: "consent-partner", optionalSuffix: "suffix1") == "c5defe05f3dd2e9165bd651650079e47518b22e6c5799c31f5538920b6e7d9e1")
+        #expect(
+            client.getExternalId(pairId: "pair-8f1d2c", externalParty: "consent-partner", optionalSuffix: "suffix1")
+                == "c5defe05f3dd2e9165bd651650079e47518b22e6c5799c31f5538920b6e7d9e1")
         #expect(client.getExternalId(pairId: "a", externalParty: "b", optionalSuffix: "") == "6783a31eabf68ccc0660f935c0826282bdd2241f3a80a9f2d10d59aea9ebb5d8")
     }
 
@@ -266,7 +269,8 @@ extension MFAType {
     func isSatisfiedForTesting(by amr: [String]) -> Bool {
         // Drive the real rule through the provider's validation hook.
         let provider = SchibstedProvider(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
-        let metadata = ProviderMetadata(issuer: "https://identity-pre.schibsted.com", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
+        let metadata = ProviderMetadata(
+            issuer: "https://identity-pre.schibsted.com", authorizationEndpoint: URL(string: "https://x/a")!, tokenEndpoint: URL(string: "https://x/t")!)
         let request = SignInContext(options: SignInOptions(acrValues: [rawValue]), metadata: metadata, scopes: ["openid"], redirectURI: URL(string: "com.x:/l")!)
         let claims = try? IDTokenClaims(["iss": "i", "sub": "s", "aud": "c", "exp": 2, "iat": 1, "amr": .array(amr.map(JSONValue.string))])
         return (try? provider.validate(SignInResult(tokens: TokenResponse(accessToken: Secret("a")), idTokenClaims: claims), for: request)) != nil
@@ -296,8 +300,9 @@ struct SchibstedTokenResponseTests {
             return (try JSONValue.object(body).jsonData(), response)
         }
         let client = SchibstedAccountClient(
-            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            configuration: SchibstedConfiguration(
+                environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             storage: InMemoryTokenStorage(), transport: transport, logger: RecordingLogger(), clock: idp.clock)
         let request = try await client.getLoginSession(withMFA: nil, withSSO: true)
         let user = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(request))
@@ -311,8 +316,9 @@ struct SchibstedIssuerParameterTests {
     func trailingSlash() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = SchibstedAccountClient(
-            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            configuration: SchibstedConfiguration(
+                environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             storage: InMemoryTokenStorage(), transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
         let issuer = SchibstedEnvironment.pre.serverURL.absoluteString
         await idp.update { $0.authorizationResponseOverrides["iss"] = issuer + "/" }

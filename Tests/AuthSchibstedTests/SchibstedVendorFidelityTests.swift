@@ -1,13 +1,14 @@
-import AuthCore
 import AuthAppSupport
-import AuthSchibsted
-import SchibstedCompat
+import AuthCore
 import AuthEmulators
+import AuthSchibsted
 import AuthTesting
 import Foundation
+import SchibstedCompat
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// SchibstedCompat against account-sdk-ios-web (5.x and 6.x): each test pins one behaviour of the vendor SDK (or a
@@ -24,8 +25,9 @@ struct SchibstedVendorFidelityTests {
         transport: (any HTTPTransport)? = nil
     ) -> SchibstedAccountClient {
         SchibstedAccountClient(
-            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
-                                               redirectURI: TestIdentityProvider.schibstedRedirectURI),
+            configuration: SchibstedConfiguration(
+                environment: .pre, clientId: TestIdentityProvider.schibstedClientID,
+                redirectURI: TestIdentityProvider.schibstedRedirectURI),
             appIdentifierPrefix: appIdentifierPrefix, tracker: tracker, storage: storage, vendorStore: vendorStore,
             transport: transport ?? idp.transport, logger: RecordingLogger(), clock: idp.clock)
     }
@@ -82,19 +84,23 @@ struct SchibstedVendorFidelityTests {
     private func newsAppOnVendorSDK(_ idp: TestIdentityProvider, format: VendorFormat) async throws -> (InMemoryVendorStore, Credential) {
         let newsStorage = InMemoryTokenStorage()
         let news = SchibstedAccountClient(
-            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
-                                               redirectURI: URL(string: "com.example.news:/login")!),
+            configuration: SchibstedConfiguration(
+                environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+                redirectURI: URL(string: "com.example.news:/login")!),
             storage: newsStorage, vendorStore: nil, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
         _ = try await news.login(with: HeadlessUserAgent(transport: idp.transport))
         let key = try #require(await newsStorage.storedKeys().first)
         let credential = try #require(await newsStorage.credential(for: key))
         let store = InMemoryVendorStore()
-        await store.setGenericPassword(format.json(credential, clientID: TestIdentityProvider.schibstedSecondClientID, now: idp.clock.now()),
-                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
+        await store.setGenericPassword(
+            format.json(credential, clientID: TestIdentityProvider.schibstedSecondClientID, now: idp.clock.now()),
+            service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
         return (store, credential)
     }
 
-    @Test("Simplified login end to end — a vendor-SDK app's session in the shared keychain, POST /api/2/user/auth/token with its bearer, assertion + prompt=select_account", arguments: [VendorFormat.v6, .v5])
+    @Test(
+        "Simplified login end to end — a vendor-SDK app's session in the shared keychain, POST /api/2/user/auth/token with its bearer, assertion + prompt=select_account",
+        arguments: [VendorFormat.v6, .v5])
     func simplifiedLoginFromVendorSDKApp(format: VendorFormat) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: format)
@@ -130,7 +136,8 @@ struct SchibstedVendorFidelityTests {
         #expect(await vendorStore.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID) != nil)
     }
 
-    @Test("An expired shared token fails simplified login as the vendor SDK does: no refresh with another app's token, the owner's item untouched", arguments: [VendorFormat.v6, .v5])
+    @Test(
+        "An expired shared token fails simplified login as the vendor SDK does: no refresh with another app's token, the owner's item untouched", arguments: [VendorFormat.v6, .v5])
     func expiredSharedTokenFailsWithoutRefresh(format: VendorFormat) async throws {
         // SchibstedAuthenticator.assertionForSimplifiedLogin (6.x) asks with a plain URL session: "we do not want to
         // attempt a token refresh with a refresh token from another app".
@@ -171,12 +178,14 @@ struct SchibstedVendorFidelityTests {
         }
     }
 
-    @Test("An assertion endpoint answering an error, garbage or no assertion is a specific error, and nothing is stored", arguments: [
-        (500, #"{"error":"server_error"}"#, "http_error"),
-        (200, "<html>not json</html>", "invalid_response"),
-        (200, #"{"data":{"code":"oc_123"}}"#, "invalid_response"),
-        (200, #"{"data":{"assertion":""}}"#, "invalid_response"),
-    ])
+    @Test(
+        "An assertion endpoint answering an error, garbage or no assertion is a specific error, and nothing is stored",
+        arguments: [
+            (500, #"{"error":"server_error"}"#, "http_error"),
+            (200, "<html>not json</html>", "invalid_response"),
+            (200, #"{"data":{"code":"oc_123"}}"#, "invalid_response"),
+            (200, #"{"data":{"assertion":""}}"#, "invalid_response")
+        ])
     func hostileAssertionEndpoint(status: Int, body: String, code: String) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, _) = try await newsAppOnVendorSDK(idp, format: .v6)
@@ -222,7 +231,9 @@ struct SchibstedVendorFidelityTests {
         }
     }
 
-    @Test("Continue-as sends x_domain_id (a new UUID per login, as SDK 6, or the manager's) and the manager's state, extra scopes and withSSO; the other-account login adds withMFA and loginHint")
+    @Test(
+        "Continue-as sends x_domain_id (a new UUID per login, as SDK 6, or the manager's) and the manager's state, extra scopes and withSSO; the other-account login adds withMFA and loginHint"
+    )
     func simplifiedLoginOptions() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
@@ -284,7 +295,9 @@ struct SchibstedVendorFidelityTests {
         #expect(normal.prefersEphemeralSession)
     }
 
-    @Test("requestSimplifiedLogin(with:) does not ask the user (unlike the vendor's, which only shows the sheet): it logs in as the newest shared account at once, or returns nil and stores nothing")
+    @Test(
+        "requestSimplifiedLogin(with:) does not ask the user (unlike the vendor's, which only shows the sheet): it logs in as the newest shared account at once, or returns nil and stores nothing"
+    )
     func requestSimplifiedLoginLogsInAtOnce() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let nobody = InMemoryTokenStorage()
@@ -307,7 +320,10 @@ struct SchibstedVendorFidelityTests {
     @Test("Sessions of another environment, and unreadable items, are never offered")
     func onlyThisEnvironment() async throws {
         let store = InMemoryVendorStore()
-        await store.setGenericPassword(Data(#"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://login.schibsted.com/","sub":"u","legacy_user_id":"1","aud":["c"],"exp":1}},"updatedAt":800000000}"#.utf8), service: "com.schibsted.account", account: "c")
+        await store.setGenericPassword(
+            Data(
+                #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://login.schibsted.com/","sub":"u","legacy_user_id":"1","aud":["c"],"exp":1}},"updatedAt":800000000}"#
+                    .utf8), service: "com.schibsted.account", account: "c")
         await store.setGenericPassword(Data("not json".utf8), service: "com.schibsted.account", account: "d")
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let app = client(idp, vendorStore: store)
@@ -324,8 +340,9 @@ struct SchibstedVendorFidelityTests {
         _ = try await client(idp, storage: earlier).login(with: HeadlessUserAgent(transport: idp.transport))
         let credential = try #require(await earlier.credential(for: earlier.storedKeys()[0]))
         let store = InMemoryVendorStore()
-        await store.setGenericPassword(format.json(credential, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
-                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+        await store.setGenericPassword(
+            format.json(credential, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
+            service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
 
         let storage = InMemoryTokenStorage()
         let app = client(idp, storage: storage, vendorStore: store)
@@ -338,13 +355,15 @@ struct SchibstedVendorFidelityTests {
         #expect(profile.uuid == credential.subject)
     }
 
-    @Test("An unreadable vendor item is left in place and nothing is stored", arguments: [
-        #"{"userTokens":{"accessToken":""}}"#,
-        #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"}},"updatedAt":1e300}"#,
-        #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"},"expiration":-1e300},"updatedAt":800000000}"#,
-        #"{"userTokens":{"accessToken":"a","idTokenClaims":{"sub":"u"}},"updatedAt":800000000}"#,
-        #"[1,2,3]"#,
-    ])
+    @Test(
+        "An unreadable vendor item is left in place and nothing is stored",
+        arguments: [
+            #"{"userTokens":{"accessToken":""}}"#,
+            #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"}},"updatedAt":1e300}"#,
+            #"{"userTokens":{"accessToken":"a","refreshToken":"r","idTokenClaims":{"iss":"https://identity-pre.schibsted.com/","sub":"u"},"expiration":-1e300},"updatedAt":800000000}"#,
+            #"{"userTokens":{"accessToken":"a","idTokenClaims":{"sub":"u"}},"updatedAt":800000000}"#,
+            #"[1,2,3]"#
+        ])
     func unreadableVendorItem(item: String) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let store = InMemoryVendorStore()
@@ -440,7 +459,9 @@ struct SchibstedVendorFidelityTests {
         #expect(data["displayName"] != nil && data["display_name"] == nil && data["pairId"] != nil)
     }
 
-    @Test("The profile exposes the vendor's fields and tolerates what the vendor tolerates (false for a date, [] for a dictionary, 0000-00-00, booleans as strings, a field of the wrong type)")
+    @Test(
+        "The profile exposes the vendor's fields and tolerates what the vendor tolerates (false for a date, [] for a dictionary, 0000-00-00, booleans as strings, a field of the wrong type)"
+    )
     func profileAsTheVendorDecodesIt() async throws {
         // SchibstedAccountAPIResponsesTests.swift (5.1.3): the full-profile vector, field by field.
         let full = try JSONDecoder().decode(UserProfileResponse.self, from: Data(vendorFullProfile.utf8))
@@ -454,9 +475,12 @@ struct SchibstedVendorFidelityTests {
         #expect(phone.value == "+46123456" && phone.type == "other" && phone.isPrimary == false && phone.isVerified == false && phone.verifiedTime == nil)
         #expect(full.displayName == "Unit test")
         #expect(full.name == UserProfileResponse.Name(givenName: "Unit", familyName: "Test", formatted: "Unit Test"))
-        #expect(full.addresses == ["home": UserProfileResponse.Address(
-            formatted: "12345 Test, Sverige", streetAddress: "Test", postalCode: "12345", locality: "Test locality",
-            region: "Test region", country: "Sverige", type: .home)])
+        #expect(
+            full.addresses == [
+                "home": UserProfileResponse.Address(
+                    formatted: "12345 Test, Sverige", streetAddress: "Test", postalCode: "12345", locality: "Test locality",
+                    region: "Test region", country: "Sverige", type: .home)
+            ])
         #expect(full.gender == "withheld" && full.birthdate == "1970-01-01 00:00:00")
         #expect(full.accounts == ["client1": UserProfileResponse.Account(id: "client1", accountName: "Example", domain: "example.com", connected: "1970-01-01 00:00:00")])
         #expect(full.merchants == [12345, 54321])
@@ -467,7 +491,8 @@ struct SchibstedVendorFidelityTests {
         #expect(try JSONDecoder().decode(UserProfileResponse.self, from: JSONEncoder().encode(full)) == full)
 
         // The vendor's tolerance vectors: [] for addresses, false for verification dates, 0000-00-00.
-        let odd = try JSONDecoder().decode(UserProfileResponse.self, from: Data(#"{"addresses": [], "emailVerified": false, "phoneNumberVerified": false, "birthday": "0000-00-00"}"#.utf8))
+        let odd = try JSONDecoder().decode(
+            UserProfileResponse.self, from: Data(#"{"addresses": [], "emailVerified": false, "phoneNumberVerified": false, "birthday": "0000-00-00"}"#.utf8))
         #expect(odd.addresses == [:] && odd.accounts == [:])
         #expect(odd.emailVerifiedDate == nil && odd.phoneNumberVerifiedDate == nil && odd.birthdate == nil)
         // StringBool: true, false, "true", "false", and any other string is false.
@@ -476,7 +501,8 @@ struct SchibstedVendorFidelityTests {
             #expect(profile.emails?.first?.isPrimary == expected, "\(json)")
         }
         // A field of the wrong type is nil, never the whole profile lost; an unreadable dictionary is empty.
-        let wrong = try JSONDecoder().decode(UserProfileResponse.self, from: Data(#"{"uuid": 5, "status": "1", "merchants": "x", "email": "a@b.c", "accounts": {"c": {"connected": 1}}}"#.utf8))
+        let wrong = try JSONDecoder().decode(
+            UserProfileResponse.self, from: Data(#"{"uuid": 5, "status": "1", "merchants": "x", "email": "a@b.c", "accounts": {"c": {"connected": 1}}}"#.utf8))
         #expect(wrong.uuid == nil && wrong.status == nil && wrong.merchants == nil && wrong.email == "a@b.c" && wrong.accounts == [:])
         // Something that is not an object is still an error.
         #expect(throws: DecodingError.self) { try JSONDecoder().decode(UserProfileResponse.self, from: Data("[1]".utf8)) }
@@ -545,7 +571,9 @@ struct SchibstedVendorFidelityTests {
         #expect(await forced.waitForLogouts(1))
     }
 
-    @Test("Simplified login stays two-way, as between vendor-SDK apps: with appIdentifierPrefix the shared item is never deleted at adoption, and this app's session is kept there in a UserSession that SDK 5 and SDK 6 both decode, updated on refresh, removed at logout", arguments: [VendorFormat.v6, .v5])
+    @Test(
+        "Simplified login stays two-way, as between vendor-SDK apps: with appIdentifierPrefix the shared item is never deleted at adoption, and this app's session is kept there in a UserSession that SDK 5 and SDK 6 both decode, updated on refresh, removed at logout",
+        arguments: [VendorFormat.v6, .v5])
     func sharedSessionMirroredForVendorApps(format: VendorFormat) async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorKey, group) = ("com.schibsted.account", "ABCDE12345.com.schibsted.simplifiedLogin")
@@ -579,8 +607,9 @@ struct SchibstedVendorFidelityTests {
 
         // The vendor's other apps (here one on this package) offer it for simplified login.
         let news = SchibstedAccountClient(
-            configuration: SchibstedConfiguration(environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
-                                               redirectURI: URL(string: "com.example.news:/login")!),
+            configuration: SchibstedConfiguration(
+                environment: .pre, clientId: TestIdentityProvider.schibstedSecondClientID,
+                redirectURI: URL(string: "com.example.news:/login")!),
             storage: InMemoryTokenStorage(), vendorStore: store, transport: idp.transport, logger: RecordingLogger(), clock: idp.clock)
         let offered = try #require(try await SimplifiedLoginManager(client: news, sharedStorage: InMemoryTokenStorage()).latestSharedAccount())
         #expect(offered.clientId == TestIdentityProvider.schibstedClientID && offered.writtenByVendorSDK && offered.uuid == credential.subject)
@@ -601,7 +630,9 @@ struct SchibstedVendorFidelityTests {
         #expect(await store.genericPassword(service: vendorKey, account: TestIdentityProvider.schibstedClientID) == nil)
     }
 
-    @Test("Simplified login never shares an item SDK 6 cannot decode (it would break getSharedUser for every app): a session without refresh token is not written; without appIdentifierPrefix nothing is shared and adoption removes the vendor item")
+    @Test(
+        "Simplified login never shares an item SDK 6 cannot decode (it would break getSharedUser for every app): a session without refresh token is not written; without appIdentifierPrefix nothing is shared and adoption removes the vendor item"
+    )
     func neverSharesUndecodableItem() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let obtainer = InMemoryTokenStorage()
@@ -616,8 +647,9 @@ struct SchibstedVendorFidelityTests {
         let unshared = client(idp, vendorStore: store)
         _ = try await unshared.login(with: HeadlessUserAgent(transport: idp.transport))
         #expect(await store.isEmpty)
-        await store.setGenericPassword(VendorFormat.v6.json(tokens, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
-                                       service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
+        await store.setGenericPassword(
+            VendorFormat.v6.json(tokens, clientID: TestIdentityProvider.schibstedClientID, now: idp.clock.now()),
+            service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID)
         _ = try await client(idp, vendorStore: store).resumeLastLoggedInUser()
         #expect(await store.isEmpty)
     }
@@ -712,7 +744,7 @@ struct SchibstedVendorFidelityTests {
         let client = SchibstedAccountClient(configuration: SchibstedConfiguration(environment: .pre, clientId: "c", redirectURI: URL(string: "com.x:/l")!))
         #expect(!(client.authClient.storage is InMemoryTokenStorage))
         #if !canImport(Security)
-        #expect(client.authClient.storage is FileTokenStorage)
+            #expect(client.authClient.storage is FileTokenStorage)
         #endif
     }
 
@@ -753,10 +785,11 @@ struct SchibstedVendorFidelityTests {
         let plain = try await client.getLoginSession()
         #expect(parameters(plain.url)["prompt"] == "select_account" && parameters(plain.url)["acr_values"] == nil)
         _ = try await client.handleAuthenticationResponse(url: try await HeadlessUserAgent(transport: idp.transport).authorize(plain))
-        #expect(await tracker.events == [
-            .loginStarted(mfa: .otp, withSSO: true, xDomainId: nil), .loginCancelled,
-            .loginStarted(mfa: nil, withSSO: true, xDomainId: nil), .loginCompleted,
-        ])
+        #expect(
+            await tracker.events == [
+                .loginStarted(mfa: .otp, withSSO: true, xDomainId: nil), .loginCancelled,
+                .loginStarted(mfa: nil, withSSO: true, xDomainId: nil), .loginCompleted
+            ])
     }
 
     @Test("clientConfiguration.env is the environment")
@@ -768,74 +801,74 @@ struct SchibstedVendorFidelityTests {
 
 /// The full profile of the vendor's `SchibstedAccountAPIResponsesTests` (5.1.3), verbatim.
 private let vendorFullProfile = """
-{
-    "published": "1970-01-01 00:00:00",
-    "gender": "withheld",
-    "utcOffset": "+02:00",
-    "addresses": {
-        "home": {
-            "type": "home",
-            "formatted": "12345 Test, Sverige",
-            "streetAddress": "Test",
-            "locality": "Test locality",
-            "region": "Test region",
-            "postalCode": "12345",
-            "country": "Sverige"
-        }
-    },
-    "phoneNumbers": [
-        {
-            "value": "+46123456",
-            "type": "other",
-            "primary": "false",
-            "verified": "false"
-        }
-    ],
-    "phoneNumber": "+46123456",
-    "emailVerified": "1970-01-01 00:00:00",
-    "phoneNumberVerified": false,
-    "lastAuthenticated": "1970-01-01 00:00:00",
-    "lastLoggedIn": "1970-01-01 00:00:00",
-    "verified": "1970-01-01 00:00:00",
-    "uuid": "96085e85-349b-4dbf-9809-fa721e7bae46",
-    "userId": "12345",
-    "displayName": "Unit test",
-    "email": "test@example.com",
-    "birthday": "1970-01-01 00:00:00",
-    "name": {
-        "familyName": "Test",
-        "givenName": "Unit",
-        "formatted": "Unit Test"
-    },
-    "accounts": {
-        "client1": {
-            "id": "client1",
-            "domain": "example.com",
-            "accountName": "Example",
-            "connected": "1970-01-01 00:00:00"
-        }
-    },
-    "merchants": [
-        12345,
-        54321
-    ],
-    "locale": "sv_SE",
-    "emails": [
-        {
-            "value": "test@example.com",
-            "type": "other",
-            "primary": "true",
-            "verified": "true",
-            "verifiedTime": "1970-01-01 00:00:00"
-        }
-    ],
-    "updated": "1971-01-01 00:00:00",
-    "passwordChanged": "1970-01-01 00:00:00",
-    "status": 1,
-    "pairId": "12345",
-    "sdrn": "sdrn:schibsted:user:12345"
-}
-"""
+    {
+        "published": "1970-01-01 00:00:00",
+        "gender": "withheld",
+        "utcOffset": "+02:00",
+        "addresses": {
+            "home": {
+                "type": "home",
+                "formatted": "12345 Test, Sverige",
+                "streetAddress": "Test",
+                "locality": "Test locality",
+                "region": "Test region",
+                "postalCode": "12345",
+                "country": "Sverige"
+            }
+        },
+        "phoneNumbers": [
+            {
+                "value": "+46123456",
+                "type": "other",
+                "primary": "false",
+                "verified": "false"
+            }
+        ],
+        "phoneNumber": "+46123456",
+        "emailVerified": "1970-01-01 00:00:00",
+        "phoneNumberVerified": false,
+        "lastAuthenticated": "1970-01-01 00:00:00",
+        "lastLoggedIn": "1970-01-01 00:00:00",
+        "verified": "1970-01-01 00:00:00",
+        "uuid": "96085e85-349b-4dbf-9809-fa721e7bae46",
+        "userId": "12345",
+        "displayName": "Unit test",
+        "email": "test@example.com",
+        "birthday": "1970-01-01 00:00:00",
+        "name": {
+            "familyName": "Test",
+            "givenName": "Unit",
+            "formatted": "Unit Test"
+        },
+        "accounts": {
+            "client1": {
+                "id": "client1",
+                "domain": "example.com",
+                "accountName": "Example",
+                "connected": "1970-01-01 00:00:00"
+            }
+        },
+        "merchants": [
+            12345,
+            54321
+        ],
+        "locale": "sv_SE",
+        "emails": [
+            {
+                "value": "test@example.com",
+                "type": "other",
+                "primary": "true",
+                "verified": "true",
+                "verifiedTime": "1970-01-01 00:00:00"
+            }
+        ],
+        "updated": "1971-01-01 00:00:00",
+        "passwordChanged": "1970-01-01 00:00:00",
+        "status": 1,
+        "pairId": "12345",
+        "sdrn": "sdrn:schibsted:user:12345"
+    }
+    """
 
 /// How account-sdk-ios-web 5.x and 6.x encode their `UserSession` (Foundation's `JSONEncoder`, dates as seconds
 /// since 2001).
@@ -848,12 +881,12 @@ enum VendorFormat: String, Sendable, CustomStringConvertible {
         let claims: JSONValue = [
             "iss": "https://identity-pre.schibsted.com/", "sub": .string(credential.subject ?? ""),
             "legacy_user_id": "12345678", "aud": [.string(clientID)], "exp": .number(now.timeIntervalSince1970 + 3600),
-            "nonce": "n0nce12345", "amr": ["pwd"],
+            "nonce": "n0nce12345", "amr": ["pwd"]
         ]
         var tokens: [String: JSONValue] = [
             "accessToken": .string(credential.accessToken.reveal()),
             "refreshToken": .string(credential.refreshToken?.reveal() ?? ""),
-            "idTokenClaims": claims,
+            "idTokenClaims": claims
         ]
         var session: [String: JSONValue] = ["updatedAt": .number(now.timeIntervalSinceReferenceDate)]
         switch self {

@@ -257,9 +257,11 @@ struct SignInWithAppleProviderTests {
     func clientSecretRules() async throws {
         let harness = try AppleHarness()
         func refresh(_ secret: String, clientID: String = TestIdentityProvider.appleServicesID) async throws -> (Int, String?) {
-            let (status, body) = try await harness.post("/auth/token", [
-                ("grant_type", "refresh_token"), ("refresh_token", "rt_unknown"), ("client_id", clientID), ("client_secret", secret),
-            ])
+            let (status, body) = try await harness.post(
+                "/auth/token",
+                [
+                    ("grant_type", "refresh_token"), ("refresh_token", "rt_unknown"), ("client_id", clientID), ("client_secret", secret)
+                ])
             return (status, body["error"]?.stringValue)
         }
         // A valid secret reaches the grant check (an unknown refresh token).
@@ -307,10 +309,12 @@ struct SignInWithAppleProviderTests {
         #expect(report.revokedAccessToken)
         #expect(report.revocationError == nil)
         #expect(await harness.storedCount() == 0)
-        let (status, body) = try await harness.post("/auth/token", [
-            ("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal()),
-            ("client_id", TestIdentityProvider.appleServicesID), ("client_secret", try harness.secret()),
-        ])
+        let (status, body) = try await harness.post(
+            "/auth/token",
+            [
+                ("grant_type", "refresh_token"), ("refresh_token", refreshToken.reveal()),
+                ("client_id", TestIdentityProvider.appleServicesID), ("client_secret", try harness.secret())
+            ])
         #expect(status == 400)
         #expect(body["error"]?.stringValue == "invalid_grant")
     }

@@ -23,7 +23,7 @@ private struct StandardProvider: AuthProvider {
 }
 
 /// The HTTP emulators' login page and faults, driven through the identity provider's handler (the same code
-/// `auth-emulator emulate` serves; Scripts/emulators-http.sh drives it over real HTTP).
+/// `auth-emulator emulate` serves; Scripts/e2e/emulators-http.sh drives it over real HTTP).
 @Suite("the emulators' login page, faults, and serving at another origin")
 struct InteractiveLoginTests {
     private let origin = URL(string: "http://127.0.0.1:8799")!
@@ -40,7 +40,7 @@ struct InteractiveLoginTests {
         let url = idp.endpoint("/authorize").appendingQuery([
             ("response_type", "code"), ("client_id", TestIdentityProvider.defaultClientID),
             ("redirect_uri", "http://127.0.0.1:53111/callback"), ("scope", "openid email"), ("state", state),
-            ("nonce", "n-1"), ("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"), ("code_challenge_method", "S256"),
+            ("nonce", "n-1"), ("code_challenge", "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM"), ("code_challenge_method", "S256")
         ])
         let (data, response) = await idp.handle(CapturedRequest(url: url))
         return (String(decoding: data, as: UTF8.self), response.status.code, state)
@@ -53,9 +53,10 @@ struct InteractiveLoginTests {
     }
 
     private func submit(_ idp: TestIdentityProvider, _ fields: [(String, String)]) async -> (Data, HTTPResponse) {
-        await idp.handle(CapturedRequest(
-            method: .post, url: idp.endpoint("/_emulator/login"),
-            headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(FormEncoding.encode(fields).utf8)))
+        await idp.handle(
+            CapturedRequest(
+                method: .post, url: idp.endpoint("/_emulator/login"),
+                headers: ["Content-Type": "application/x-www-form-urlencoded"], body: Data(FormEncoding.encode(fields).utf8)))
     }
 
     @Test("Served at an origin: issuer and endpoints move there with their paths, and the loopback redirect is accepted")
@@ -65,16 +66,19 @@ struct InteractiveLoginTests {
         let served = configuration.served(at: origin)
         #expect(served.issuer.absoluteString == "http://127.0.0.1:8799")
         #expect(served.endpointBase?.absoluteString == "http://127.0.0.1:8799/grabid/v1/oauth2")
-        #expect(served.quirks.discoveryExtras["id_token_verification_endpoint"]?.stringValue
-            == "http://127.0.0.1:8799/grabid/v1/oauth2/id_tokens/token_info")
+        #expect(
+            served.quirks.discoveryExtras["id_token_verification_endpoint"]?.stringValue
+                == "http://127.0.0.1:8799/grabid/v1/oauth2/id_tokens/token_info")
         #expect(served.clients.allSatisfy { $0.redirectURIs.contains(TestIdentityProvider.loopbackRedirectURI) })
         #expect(served.showsLoginPage)
         // The quirks are the vendor's own: a request without acr_values is still refused.
         let idp = TestIdentityProvider(configuration: served)
-        let (_, response) = await idp.handle(CapturedRequest(url: idp.endpoint("/authorize").appendingQuery([
-            ("response_type", "code"), ("client_id", TestIdentityProvider.grabClientID),
-            ("redirect_uri", "http://127.0.0.1:5000/callback"), ("state", "s"), ("code_challenge", "x"), ("code_challenge_method", "S256"),
-        ])))
+        let (_, response) = await idp.handle(
+            CapturedRequest(
+                url: idp.endpoint("/authorize").appendingQuery([
+                    ("response_type", "code"), ("client_id", TestIdentityProvider.grabClientID),
+                    ("redirect_uri", "http://127.0.0.1:5000/callback"), ("state", "s"), ("code_challenge", "x"), ("code_challenge_method", "S256")
+                ])))
         #expect(response.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
     }
 
@@ -94,8 +98,12 @@ struct InteractiveLoginTests {
     func approve() async throws {
         let idp = servedIDP()
         let (page, _, state) = await authorize(idp)
-        let (_, response) = await submit(idp, [("login_id", try loginID(in: page)), ("username", "alice@example.com"),
-                                               ("password", TestIdentityProvider.testPassword), ("action", "approve")])
+        let (_, response) = await submit(
+            idp,
+            [
+                ("login_id", try loginID(in: page)), ("username", "alice@example.com"),
+                ("password", TestIdentityProvider.testPassword), ("action", "approve")
+            ])
         let location = try #require(response.value(forHTTPHeaderField: "Location").flatMap(URL.init(string:)))
         #expect(location.absoluteString.hasPrefix("http://127.0.0.1:53111/callback?code="))
         #expect(location.absoluteString.contains("state=\(state)"))
@@ -109,8 +117,12 @@ struct InteractiveLoginTests {
         let (_, response) = await submit(idp, [("login_id", id), ("action", "deny")])
         let location = try #require(response.value(forHTTPHeaderField: "Location"))
         #expect(location.contains("error=access_denied") && location.contains("state=\(state)") && !location.contains("code="))
-        let (_, replay) = await submit(idp, [("login_id", id), ("username", "alice@example.com"),
-                                             ("password", TestIdentityProvider.testPassword), ("action", "approve")])
+        let (_, replay) = await submit(
+            idp,
+            [
+                ("login_id", id), ("username", "alice@example.com"),
+                ("password", TestIdentityProvider.testPassword), ("action", "approve")
+            ])
         #expect(replay.status.code == 400)
     }
 
@@ -124,8 +136,12 @@ struct InteractiveLoginTests {
         #expect(response.value(forHTTPHeaderField: "Location") == nil)
         #expect(String(decoding: data, as: UTF8.self).contains("Wrong username or password."))
         // The same login can still be completed with the right password.
-        let (_, retry) = await submit(idp, [("login_id", id), ("username", "alice@example.com"),
-                                            ("password", TestIdentityProvider.testPassword), ("action", "approve")])
+        let (_, retry) = await submit(
+            idp,
+            [
+                ("login_id", id), ("username", "alice@example.com"),
+                ("password", TestIdentityProvider.testPassword), ("action", "approve")
+            ])
         #expect(retry.value(forHTTPHeaderField: "Location")?.contains("code=") == true)
     }
 

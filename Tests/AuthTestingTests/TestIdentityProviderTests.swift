@@ -2,8 +2,9 @@ import AuthCore
 import AuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The identity provider is strict like a real server: these prove it rejects what a real one rejects,
@@ -41,18 +42,23 @@ struct TestIdentityProviderTests {
         #expect(noPKCE.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
 
         let pkce = PKCE.generate()
-        let ok = await authorize(idp, [
-            ("client_id", "test-client"), ("redirect_uri", redirect), ("response_type", "code"), ("state", "s"),
-            ("scope", "openid"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-        ])
+        let ok = await authorize(
+            idp,
+            [
+                ("client_id", "test-client"), ("redirect_uri", redirect), ("response_type", "code"), ("state", "s"),
+                ("scope", "openid"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")
+            ])
         let location = try #require(ok.value(forHTTPHeaderField: "Location"))
         let code = try #require(URLComponents(string: location)?.queryItems?.first { $0.name == "code" }?.value)
 
-        let wrongVerifier = await token(idp, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", PKCE.generate().verifier.reveal())])
+        let wrongVerifier = await token(
+            idp,
+            [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", PKCE.generate().verifier.reveal())])
         #expect(wrongVerifier.1 == 400)
         #expect(wrongVerifier.0?["error"] == "invalid_grant")
         // The failed attempt consumed the code: a real server must not allow guessing.
-        let retry = await token(idp, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", pkce.verifier.reveal())])
+        let retry = await token(
+            idp, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", pkce.verifier.reveal())])
         #expect(retry.0?["error"] == "invalid_grant")
     }
 
@@ -60,12 +66,15 @@ struct TestIdentityProviderTests {
     func refreshRotationAndReuse() async throws {
         let idp = TestIdentityProvider()
         let pkce = PKCE.generate()
-        let response = await authorize(idp, [
-            ("client_id", "test-client"), ("redirect_uri", redirect), ("response_type", "code"), ("state", "s"),
-            ("scope", "openid offline_access"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-        ])
+        let response = await authorize(
+            idp,
+            [
+                ("client_id", "test-client"), ("redirect_uri", redirect), ("response_type", "code"), ("state", "s"),
+                ("scope", "openid offline_access"), ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")
+            ])
         let code = try #require(URLComponents(string: response.value(forHTTPHeaderField: "Location") ?? "")?.queryItems?.first { $0.name == "code" }?.value)
-        let (tokens, status) = await token(idp, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", pkce.verifier.reveal())])
+        let (tokens, status) = await token(
+            idp, [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", redirect), ("client_id", "test-client"), ("code_verifier", pkce.verifier.reveal())])
         #expect(status == 200)
         let first = try #require(tokens?["refresh_token"]?.stringValue)
 

@@ -4,8 +4,9 @@ import AuthTesting
 import AuthURLSession
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A transport written for the earlier `URLRequest` seam, migrated by changing its conformance only: it answers
@@ -34,9 +35,11 @@ private struct LegacyTransport: URLRequestTransport {
 }
 
 private func provider() -> OpenIDProvider {
-    OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: ClientRegistration(
-        clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI,
-        scopes: ["openid", "email", "offline_access"]))
+    OpenIDProvider(
+        issuer: TestIdentityProvider.defaultIssuer,
+        client: ClientRegistration(
+            clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI,
+            scopes: ["openid", "email", "offline_access"]))
 }
 
 @Suite("the HTTPTypes seam, URLSession in its own module, and the migration of URLRequest transports")
@@ -60,8 +63,9 @@ struct URLSessionSeamTests {
         let storage = InMemoryTokenStorage()
         var options = AuthClient.Options()
         options.maximumResponseSize = 4096
-        let client = AuthClient(provider: provider(), storage: storage, transport: LegacyTransport(idp: idp, padding: 8192),
-                                logger: RecordingLogger(), clock: idp.clock, options: options)
+        let client = AuthClient(
+            provider: provider(), storage: storage, transport: LegacyTransport(idp: idp, padding: 8192),
+            logger: RecordingLogger(), clock: idp.clock, options: options)
         let error = await #expect(throws: AuthError.self) { _ = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport)) }
         #expect(error?.code == .responseTooLarge)
         #expect(await storage.storedKeys().isEmpty)
@@ -72,8 +76,9 @@ struct URLSessionSeamTests {
         let idp = TestIdentityProvider()
         var options = AuthClient.Options()
         options.requestTimeout = .milliseconds(300)
-        let client = AuthClient(provider: provider(), transport: LegacyTransport(idp: idp, hangs: true),
-                                logger: RecordingLogger(), clock: idp.clock, options: options)
+        let client = AuthClient(
+            provider: provider(), transport: LegacyTransport(idp: idp, hangs: true),
+            logger: RecordingLogger(), clock: idp.clock, options: options)
         let started = ContinuousClock.now
         let error = await #expect(throws: AuthError.self) { _ = try await client.metadata() }
         #expect(error?.code == .timedOut)

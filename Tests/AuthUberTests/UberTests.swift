@@ -1,14 +1,15 @@
-import AuthCore
 import AuthAppSupport
-import AuthProviders
+import AuthCore
 import AuthEmulators
+import AuthProviders
 import AuthTesting
 import AuthUber
-import UberCompat
 import Foundation
 import Testing
+import UberCompat
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// An `UberAuth` for the emulated Uber service with the test client and redirect: the web agent and every request go
@@ -23,9 +24,10 @@ func makeUberAuth(
     vendorStore: (any VendorStore)? = nil
 ) -> UberAuth {
     let transport = transport ?? idp.transport
-    return UberAuth(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
-                    webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: apps, storage: storage,
-                    transport: transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
+    return UberAuth(
+        configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI),
+        webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: apps, storage: storage,
+        transport: transport, logger: RecordingLogger(), clock: idp.clock, vendorStore: vendorStore)
 }
 
 @Suite("Uber")
@@ -229,11 +231,12 @@ struct UberTests {
     func emulatorStrict() async throws {
         let idp = TestIdentityProvider.uber()
         let pkce = PKCE.generate()
-        var request = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/riders/authorize")!.appendingQuery([
-            ("client_id", TestIdentityProvider.uberClientID), ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
-            ("response_type", "code"), ("state", "s"), ("prompt", "login"),
-            ("code_challenge", pkce.challenge), ("code_challenge_method", "S256"),
-        ]))
+        var request = CapturedRequest(
+            url: URL(string: "https://auth.uber.com/oauth/v2/riders/authorize")!.appendingQuery([
+                ("client_id", TestIdentityProvider.uberClientID), ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+                ("response_type", "code"), ("state", "s"), ("prompt", "login"),
+                ("code_challenge", pkce.challenge), ("code_challenge_method", "S256")
+            ]))
         request.httpMethod = "GET"
         #expect(await idp.handle(request).1.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
     }
@@ -300,7 +303,8 @@ struct UberStatelessCallbackTests {
 
     /// A native login through the emulated Uber (rides) app, the callbacks it sent recorded.
     private func nativeLogin(appsDropState: Bool, context: AuthContext = AuthContext(authDestination: .native([.rides])))
-        async throws -> (UberClient, [URL], TestIdentityProvider) {
+        async throws -> (UberClient, [URL], TestIdentityProvider)
+    {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp, callsBackWithoutState: appsDropState)
@@ -335,7 +339,13 @@ struct UberStatelessCallbackTests {
     func abandonedInAppLoginDoesNotBlockNativeLogin() async throws {
         /// The in-app web session: the user closes it (ASWebAuthenticationSession's `user_cancelled`), then it breaks
         /// with a non-auth error, then it works.
-        actor Attempts { var count = 0; func next() -> Int { count += 1; return count } }
+        actor Attempts {
+            var count = 0
+            func next() -> Int {
+                count += 1
+                return count
+            }
+        }
         struct ClosingThenWorking: UserAgent {
             struct Broken: Error {}
             let attempts = Attempts()
@@ -378,8 +388,9 @@ struct UberStatelessCallbackTests {
     func attributionRules() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
-        let client = AuthClient(provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
-                                storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+        let client = AuthClient(
+            provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
+            storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
         let stateless = TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "123")])
 
         let first = try await client.prepareSignIn()
@@ -431,7 +442,8 @@ private struct FixedRedirect: UserAgent {
 @Suite("Uber: the vendor SDK's stored token")
 struct UberVendorSessionTests {
     /// What UberAuth's `KeychainUtility.save` writes: `JSONEncoder().encode(AccessToken)` (scope as an array).
-    static let vendorJSON = #"{"access_token":"vendor-access-token","refresh_token":"vendor-refresh-token","token_type":"Bearer","expires_in":2592000,"scope":["profile","history"]}"#
+    static let vendorJSON =
+        #"{"access_token":"vendor-access-token","refresh_token":"vendor-refresh-token","token_type":"Bearer","expires_in":2592000,"scope":["profile","history"]}"#
 
     @Test("A user logged in with UberAuth is logged in after the switch, offline; the vendor's item is removed once adopted")
     func adopted() async throws {
@@ -498,9 +510,12 @@ struct UberBackendExchangeTests {
         var redeem = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
         redeem.httpMethod = "POST"
         redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        redeem.httpBody = Data(FormEncoding.encode([("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
-                                                    ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
-                                                    ("grant_type", "authorization_code")]).utf8)
+        redeem.httpBody = Data(
+            FormEncoding.encode([
+                ("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
+                ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+                ("grant_type", "authorization_code")
+            ]).utf8)
         #expect(await idp.handle(redeem).1.statusCode == 200)
     }
 
@@ -524,9 +539,12 @@ struct UberBackendExchangeTests {
         var redeem = CapturedRequest(url: URL(string: "https://auth.uber.com/oauth/v2/token")!)
         redeem.httpMethod = "POST"
         redeem.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        redeem.httpBody = Data(FormEncoding.encode([("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
-                                                    ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
-                                                    ("grant_type", "authorization_code")]).utf8)
+        redeem.httpBody = Data(
+            FormEncoding.encode([
+                ("code", code.reveal()), ("client_id", TestIdentityProvider.uberClientID),
+                ("redirect_uri", TestIdentityProvider.uberRedirectURI.absoluteString),
+                ("grant_type", "authorization_code")
+            ]).utf8)
         #expect(await idp.handle(redeem).1.statusCode == 200)
     }
 
@@ -534,8 +552,9 @@ struct UberBackendExchangeTests {
     func withoutPKCEStaysCodeOnly() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
-        let client = AuthClient(provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
-                                storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
+        let client = AuthClient(
+            provider: UberProvider(configuration: UberConfiguration(clientID: TestIdentityProvider.uberClientID, redirectURI: TestIdentityProvider.uberRedirectURI)),
+            storage: InMemoryTokenStorage(), transport: idp.transport, clock: clock)
         var options = SignInOptions()
         options.omitsPKCEForBackendExchange = true
         let request = try await client.prepareSignIn(options: options)
@@ -722,7 +741,10 @@ struct UberLoginButtonTests {
 
         await button.tap()
         #expect(await apps.opened.first?.path == "/oauth/v2/eats/authorize", "the data source's destination")
-        guard case .success(let client)? = recorder.logins.last else { Issue.record("expected a login, got \(recorder.logins)"); return }
+        guard case .success(let client)? = recorder.logins.last else {
+            Issue.record("expected a login, got \(recorder.logins)")
+            return
+        }
         #expect(client.accessToken != nil && button.isLoggedIn && button.title == "Sign out")
 
         await button.tap()
@@ -764,7 +786,10 @@ struct UberLoginButtonTests {
         #expect(button.title == "Sign in with Uber")
 
         await button.tap()
-        guard case .success(let client)? = recorder.logins.last else { Issue.record("expected a login, got \(recorder.logins)"); return }
+        guard case .success(let client)? = recorder.logins.last else {
+            Issue.record("expected a login, got \(recorder.logins)")
+            return
+        }
         #expect(client.accessToken != nil && client.authorizationCode == nil, "the vendor's factory exchanges the code")
         #expect(await transport.exchanges(pathSuffix: "/oauth/v2/par").count == 1, "the prefill was pushed")
         #expect(await !storage.isEmpty)

@@ -4,8 +4,9 @@ import AuthOIDC
 import AuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// The whole stack over real HTTP against django-oauth-toolkit (started by `Scripts/test.sh`):
@@ -19,7 +20,7 @@ struct DjangoOAuthToolkitTests {
     init() throws {
         environment = try #require(
             IntegrationEnvironment.current,
-            "AUTH_IT_* variables are missing: start the server with Scripts/idp/dot.sh start and export $(Scripts/idp/dot.sh env)"
+            "AUTH_IT_* variables are missing: start the server with Scripts/services/idp/dot.sh start and export $(Scripts/services/idp/dot.sh env)"
         )
     }
 
@@ -43,8 +44,10 @@ struct DjangoOAuthToolkitTests {
         return Harness(
             client: AuthClient(provider: provider, storage: storage, transport: transport, logger: RecordingLogger()),
             transport: transport,
-            browser: browser ?? FormLoginBrowser(username: environment.username, password: environment.password,
-                                                 serverPort: environment.issuer.port ?? 80),
+            browser: browser
+                ?? FormLoginBrowser(
+                    username: environment.username, password: environment.password,
+                    serverPort: environment.issuer.port ?? 80),
             storage: storage
         )
     }

@@ -1,8 +1,9 @@
 import AuthCore
 import AuthURLSession
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A scripted browser for django-oauth-toolkit: follows redirects itself, keeps the CSRF and session cookies,

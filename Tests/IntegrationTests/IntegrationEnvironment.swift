@@ -1,11 +1,12 @@
 import AuthCore
 import AuthURLSession
 import Foundation
+
 #if AsyncHTTPClientTransport
-import AuthAsyncHTTPClient
+    import AuthAsyncHTTPClient
 #endif
 
-/// The real identity server the integration tests talk to, from the variables `Scripts/idp/dot.sh env` prints.
+/// The real identity server the integration tests talk to, from the variables `Scripts/services/idp/dot.sh env` prints.
 ///
 /// `Scripts/test.sh` starts the server, exports these variables and `AUTH_IT_REQUIRED=1`; a plain `swift test`
 /// without them skips the suite. With `AUTH_IT_REQUIRED=1` and no server, the tests fail instead of skipping.
@@ -42,7 +43,7 @@ struct IntegrationEnvironment: Sendable {
     /// the process, as a service would hold it). `Scripts/test.sh` runs the suite both ways.
     static let backChannelTransport: any HTTPTransport = {
         #if AsyncHTTPClientTransport
-        if ProcessInfo.processInfo.environment["AUTH_IT_TRANSPORT"] == "async-http-client" { return AsyncHTTPClientTransport() }
+            if ProcessInfo.processInfo.environment["AUTH_IT_TRANSPORT"] == "async-http-client" { return AsyncHTTPClientTransport() }
         #endif
         return URLSessionTransport()
     }()

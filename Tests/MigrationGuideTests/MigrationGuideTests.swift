@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// (The migration-guide snippets below are compared, character for character, with the DocC guides.)
 // The code of each migration guide (Sources/<Vendor>Compat/<Vendor>Compat.docc/Migrating*.md), compiled and run
 // against the provider's emulator so the guides cannot rot.
 import AuthCore

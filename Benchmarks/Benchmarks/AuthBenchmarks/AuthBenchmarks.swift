@@ -246,7 +246,7 @@ let benchmarks: @Sendable () -> Void = {
     // MARK: 8. Every request of a signed-in browser: the middleware's cost against the same route bare
 
     // In process (Hummingbird's router test mode: no sockets), so the figures are the middleware's and the route's
-    // own; Scripts/web-load.sh measures the same over HTTP with wrk. 1,000 requests per sample.
+    // own; Scripts/bench/web-load.sh measures the same over HTTP with wrk. 1,000 requests per sample.
     Benchmark(
         "Web request: bare JSON route (no middleware)",
         configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal], warmupIterations: 3, scalingFactor: .kilo, maxDuration: .seconds(2))
@@ -260,7 +260,7 @@ let benchmarks: @Sendable () -> Void = {
         try await measureRequests(benchmark, path: "/app/me", store: InMemoryWebSessionStore(), signedIn: true)
     }
 
-    // Registered only with PostgreSQL configured (Scripts/postgres.sh start; eval "$(Scripts/postgres.sh env)").
+    // Registered only with PostgreSQL configured (Scripts/services/postgres.sh start; eval "$(Scripts/services/postgres.sh env)").
     if WebSignInFront.postgresClient() != nil {
         Benchmark(
             "Web request: same route, signed-in browser through the middleware (PostgreSQL store)",

@@ -76,7 +76,7 @@ struct WebSignInFront: Sendable {
         return String(session)
     }
 
-    /// A PostgreSQL store from `AUTH_PG_*` (Scripts/postgres.sh), or `nil` when none is configured.
+    /// A PostgreSQL store from `AUTH_PG_*` (Scripts/services/postgres.sh), or `nil` when none is configured.
     static func postgresClient() -> PostgresClient? {
         let environment = ProcessInfo.processInfo.environment
         guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else { return nil }

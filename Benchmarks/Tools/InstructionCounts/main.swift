@@ -1,4 +1,4 @@
-// Runs one hot path a given number of times, for Scripts/instruction-counts.sh to count its instructions under
+// Runs one hot path a given number of times, for Scripts/bench/instruction-counts.sh to count its instructions under
 // callgrind. Wall-clock benchmarks on a shared 2-core VM move by tens of percent between runs; an instruction count
 // moves by a fraction of a percent, so it is what a regression check of the ID token path compares.
 //
@@ -22,7 +22,7 @@ func consume<T>(_ value: T) {
     withExtendedLifetime(value) {}
 }
 
-// Scripts/instruction-counts.sh counts only the synchronous paths: valgrind 3.19 crashes in the dispatch threads of an
+// Scripts/bench/instruction-counts.sh counts only the synchronous paths: valgrind 3.19 crashes in the dispatch threads of an
 // async program, so `authorization-request` and `full-sign-in` (which await actors) are for `perf record` only.
 // Everything a path needs is built before the loop, so the count per iteration is the path alone.
 switch arguments[1] {

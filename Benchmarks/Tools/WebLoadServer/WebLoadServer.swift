@@ -1,4 +1,4 @@
-// The server of the web throughput comparison (Scripts/web-load.sh): AuthHummingbird's routes in front of the OIDC
+// The server of the web throughput comparison (Scripts/bench/web-load.sh): AuthHummingbird's routes in front of the OIDC
 // emulator over real HTTP, and two JSON routes that answer the same bytes — one bare, one behind the web sign-in
 // middleware for a signed-in browser — so that wrk measures what the middleware costs every request.
 //
@@ -32,7 +32,7 @@ struct WebLoadServer {
         var signInCookieKey: Data?
         if arguments.has("--postgres") {
             let environment = ProcessInfo.processInfo.environment
-            guard let pgPort = environment["AUTH_PG_PORT"].flatMap(Int.init) else { fail("--postgres needs AUTH_PG_* (Scripts/postgres.sh env)") }
+            guard let pgPort = environment["AUTH_PG_PORT"].flatMap(Int.init) else { fail("--postgres needs AUTH_PG_* (Scripts/services/postgres.sh env)") }
             let client = PostgresClient(configuration: .init(
                 host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: pgPort, username: environment["AUTH_PG_USER"] ?? "auth",
                 password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable

@@ -23,9 +23,10 @@ public enum WebSessionOutcome {
             return .failure(AuthError(.userCancelled, "The sign-in page was closed before the sign-in finished.", providerID: providerID))
         }
         if url != nil {
-            return .failure(AuthError(
-                .authorizationFailed, "The web sign-in returned to a URL that is not this sign-in's redirect URI.", providerID: providerID
-            ))
+            return .failure(
+                AuthError(
+                    .authorizationFailed, "The web sign-in returned to a URL that is not this sign-in's redirect URI.", providerID: providerID
+                ))
         }
         return .failure(AuthError(.authorizationFailed, "The web sign-in failed.", providerID: providerID, underlying: error))
     }

@@ -1,5 +1,5 @@
-package import Foundation
 import Crypto
+package import Foundation
 
 /// The key pair a DPoP session proves possession of (RFC 9449): P-256, made fresh for every sign-in, kept in the
 /// ``Credential`` next to the tokens it is bound to, and never shown (it prints as its thumbprint only).
@@ -61,7 +61,7 @@ package struct DPoPKey: Sendable, Hashable, Codable, CustomStringConvertible, Cu
             "jti": .string(SecureRandom.token(byteCount: 16)),
             "htm": .string(method),
             "htu": .string(target),
-            "iat": .number(now.timeIntervalSince1970.rounded(.down)),
+            "iat": .number(now.timeIntervalSince1970.rounded(.down))
         ]
         if let accessToken { claims["ath"] = .string(Self.accessTokenHash(accessToken)) }
         if let nonce { claims["nonce"] = .string(nonce) }

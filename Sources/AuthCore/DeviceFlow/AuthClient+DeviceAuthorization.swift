@@ -14,7 +14,9 @@ extension AuthClient {
         do {
             let metadata = try await metadata()
             guard let endpoint = metadata.deviceAuthorizationEndpoint else {
-                throw AuthError(.endpointUnavailable, "The provider has no device authorization endpoint (RFC 8628); sign in with a browser instead.", endpoint: "device_authorization_endpoint")
+                throw AuthError(
+                    .endpointUnavailable, "The provider has no device authorization endpoint (RFC 8628); sign in with a browser instead.", endpoint: "device_authorization_endpoint"
+                )
             }
             let requested = scopes ?? provider.client.scopes
             for name in parameters.keys where ["client_id", "scope", "client_secret", "client_assertion", "client_assertion_type"].contains(name) {
@@ -26,7 +28,9 @@ extension AuthClient {
             form += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
             let data = try await providerHTTP.postForm(endpoint, endpoint: "device_authorization_endpoint", parameters: form, headers: headers)
             let authorization = try deviceAuthorization(from: data, metadata: metadata, scopes: requested)
-            log(.info, "device.started", "Device sign-in started; waiting for the user's approval.", ["expires_in": String(Int(authorization.expiresAt.timeIntervalSince(clock.now())))])
+            log(
+                .info, "device.started", "Device sign-in started; waiting for the user's approval.",
+                ["expires_in": String(Int(authorization.expiresAt.timeIntervalSince(clock.now())))])
             return authorization
         } catch let error as AuthError {
             throw error.attributed(to: provider.id)
@@ -105,7 +109,8 @@ extension AuthClient {
                 } catch let error as AuthError where error.oauthError == "access_denied" {
                     throw AuthError(.accessDenied, "The user declined the sign-in on the verification page.", oauthError: "access_denied", httpStatus: error.httpStatus)
                 } catch let error as AuthError where error.oauthError == "expired_token" {
-                    throw AuthError(.deviceCodeExpired, "The device code expired before the sign-in was approved; start again.", oauthError: "expired_token", httpStatus: error.httpStatus)
+                    throw AuthError(
+                        .deviceCodeExpired, "The device code expired before the sign-in was approved; start again.", oauthError: "expired_token", httpStatus: error.httpStatus)
                 }
                 return try await finishDeviceSignIn(tokens, authorization: authorization, dpopKey: dpopKey)
             }

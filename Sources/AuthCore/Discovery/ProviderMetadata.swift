@@ -107,7 +107,9 @@ public struct ProviderMetadata: Sendable, Hashable {
     /// Every endpoint the metadata names, for security checks.
     package var allEndpoints: [URL] {
         [authorizationEndpoint, tokenEndpoint]
-            + [jwksURI, userinfoEndpoint, revocationEndpoint, introspectionEndpoint, endSessionEndpoint,
-               pushedAuthorizationRequestEndpoint, deviceAuthorizationEndpoint].compactMap { $0 }
+            + [
+                jwksURI, userinfoEndpoint, revocationEndpoint, introspectionEndpoint, endSessionEndpoint,
+                pushedAuthorizationRequestEndpoint, deviceAuthorizationEndpoint
+            ].compactMap { $0 }
     }
 }

@@ -1,5 +1,5 @@
-package import Foundation
 import Crypto
+package import Foundation
 
 /// Validates an ID token as OpenID Connect Core §3.1.3.7 requires, with pinned algorithms.
 ///

@@ -38,7 +38,8 @@ package struct CompactJWS: Sendable {
         let parsed = token.withUTF8 { bytes -> Result<(JOSEHeader, [UInt8], [UInt8], Int), AuthError> in
             let text = UnsafeRawBufferPointer(bytes)
             var dotCount = 0
-            var first = -1, second = -1
+            var first = -1
+            var second = -1
             if let base = text.baseAddress {
                 for index in 0..<text.count where base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: ".") {
                     dotCount += 1
@@ -46,10 +47,11 @@ package struct CompactJWS: Sendable {
                 }
             }
             guard dotCount == 2 else {
-                return .failure(AuthError(
-                    .malformedIDToken,
-                    "The token has \(dotCount + 1) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
-                ))
+                return .failure(
+                    AuthError(
+                        .malformedIDToken,
+                        "The token has \(dotCount + 1) segments; a signed JWT has 3 (an encrypted one has 5 and is not supported)."
+                    ))
             }
             // Built only on failure: an AuthError sanitizes its message, which costs more than parsing a header.
             func malformed() -> AuthError { AuthError(.malformedIDToken, "A token segment is not valid base64url.") }

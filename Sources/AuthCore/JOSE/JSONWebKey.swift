@@ -1,5 +1,5 @@
-package import Foundation
 import Crypto
+package import Foundation
 import _CryptoExtras
 
 /// A public key from a provider's JWKS (RFC 7517), converted to a swift-crypto verification key.

@@ -46,7 +46,8 @@ public struct ClientRegistration: Sendable, Hashable {
         self.redirectURI = redirectURI
         self.scopes = scopes
         self.signingKey = signingKey
-        self.authenticationMethod = authenticationMethod
+        self.authenticationMethod =
+            authenticationMethod
             ?? (signingKey != nil ? .privateKeyJWT : clientSecret == nil ? .none : .clientSecretBasic)
     }
 

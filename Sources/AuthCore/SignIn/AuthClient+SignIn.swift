@@ -4,7 +4,7 @@ extension AuthClient {
     /// Parameters only the engine may set; a provider or app that tries is told so.
     package static let reservedParameters: Set<String> = [
         "response_type", "client_id", "redirect_uri", "state", "nonce", "code_challenge", "code_challenge_method",
-        "dpop_jkt",
+        "dpop_jkt"
     ]
 
     /// Signs a user in: prepares the request, lets `userAgent` show it, and completes with the redirect.
@@ -62,7 +62,7 @@ extension AuthClient {
             ("client_id", client.clientID),
             ("redirect_uri", redirectURI.absoluteString),
             ("scope", scopes.joined(separator: " ")),
-            ("state", state),
+            ("state", state)
         ]
         parameters.reserveCapacity(16)
         if let nonce { parameters.append(("nonce", nonce)) }
@@ -124,10 +124,12 @@ extension AuthClient {
             metadata: metadata
         )
         let url = metadata.authorizationEndpoint.appendingQuery(parameters)
-        log(.debug, "signin.prepared", "Authorization request prepared.", [
-            "endpoint": metadata.authorizationEndpoint.host ?? "?",
-            "scopes": scopes.joined(separator: " "),
-        ])
+        log(
+            .debug, "signin.prepared", "Authorization request prepared.",
+            [
+                "endpoint": metadata.authorizationEndpoint.host ?? "?",
+                "scopes": scopes.joined(separator: " ")
+            ])
         let authorization = AuthorizationRequest(
             providerID: provider.id,
             url: url,
@@ -217,7 +219,8 @@ extension AuthClient {
             // without `state` from a provider whose apps never echo it is attributed to the one login pending for this
             // redirect — never guessed among several. A wrong code then fails at the token endpoint.
             guard let only = await pendingSignIns.consumeOnly(redirect: redirect, now: clock.now()) else {
-                throw AuthError(.missingState, "The authorization response has no 'state', and not exactly one login is waiting for this redirect, so it cannot be attributed safely.")
+                throw AuthError(
+                    .missingState, "The authorization response has no 'state', and not exactly one login is waiting for this redirect, so it cannot be attributed safely.")
             }
             log(.info, "signin.stateless_response", "A response without 'state' was attributed to the only pending, PKCE-protected login.")
             pending = only
@@ -263,7 +266,9 @@ extension AuthClient {
 
     private func exchangeOperation(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata) async throws -> SignInResult {
         guard let codeVerifier = pending.codeVerifier else {
-            throw AuthError(.invalidConfiguration, "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
+            throw AuthError(
+                .invalidConfiguration,
+                "This authorization was requested without PKCE for a backend exchange; complete it with completeAuthorization(redirect:) and let the backend redeem the code.")
         }
         let grant = TokenGrant.authorizationCode(code: code, codeVerifier: codeVerifier, redirectURI: pending.redirectURI)
         let tokens = try await tokenEndpoint.request(grant, metadata: metadata, dpopKey: pending.dpopKey)

@@ -1,5 +1,5 @@
-import Foundation
 import Crypto
+import Foundation
 
 /// A PKCE verifier and its S256 challenge (RFC 7636). The `plain` method is never used.
 package struct PKCE: Sendable {

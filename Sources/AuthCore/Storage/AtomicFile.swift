@@ -1,13 +1,14 @@
 package import Foundation
+
 #if canImport(Glibc)
-import Glibc
-private let systemWrite = Glibc.write
+    import Glibc
+    private let systemWrite = Glibc.write
 #elseif canImport(Musl)
-import Musl
-private let systemWrite = Musl.write
+    import Musl
+    private let systemWrite = Musl.write
 #elseif canImport(Darwin)
-import Darwin
-private let systemWrite = Darwin.write
+    import Darwin
+    private let systemWrite = Darwin.write
 #endif
 
 /// Crash-safe writes of small secret files: readable by the owner only, never half-written.

@@ -1,5 +1,5 @@
-public import Foundation
 import Crypto
+public import Foundation
 
 /// Keeps credentials in files, one per account, readable by the owner only.
 ///

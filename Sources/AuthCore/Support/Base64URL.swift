@@ -90,7 +90,10 @@ package enum Base64URL {
             var index = 0
             var invalid: UInt32 = 0
             while index + 4 <= text.count {
-                let a = value(index), b = value(index + 1), c = value(index + 2), d = value(index + 3)
+                let a = value(index)
+                let b = value(index + 1)
+                let c = value(index + 2)
+                let d = value(index + 3)
                 // A valid character's value is below 64; the table's 0xFF for any other byte is not.
                 invalid |= a | b | c | d
                 let chunk = a << 18 | b << 12 | c << 6 | d
@@ -103,11 +106,14 @@ package enum Base64URL {
             guard invalid < 64 else { return false }
             switch text.count - index {
             case 2:
-                let a = value(index), b = value(index + 1)
+                let a = value(index)
+                let b = value(index + 1)
                 guard (a | b) < 64, b & 0x0F == 0 else { return false }
                 out.storeBytes(of: UInt8(truncatingIfNeeded: a << 2 | b >> 4), toByteOffset: written, as: UInt8.self)
             case 3:
-                let a = value(index), b = value(index + 1), c = value(index + 2)
+                let a = value(index)
+                let b = value(index + 1)
+                let c = value(index + 2)
                 guard (a | b | c) < 64, c & 0x03 == 0 else { return false }
                 let chunk = a << 12 | b << 6 | c
                 out.storeBytes(of: UInt8(truncatingIfNeeded: chunk >> 10), toByteOffset: written, as: UInt8.self)

@@ -48,7 +48,10 @@ package enum FormEncoding {
                     position += 1
                 }
                 for (index, (key, value)) in pairs.enumerated() {
-                    if index > 0 { output[position] = UInt8(ascii: "&"); position += 1 }
+                    if index > 0 {
+                        output[position] = UInt8(ascii: "&")
+                        position += 1
+                    }
                     write(key, to: output, at: &position)
                     output[position] = UInt8(ascii: "=")
                     position += 1

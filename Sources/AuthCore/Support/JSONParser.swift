@@ -40,9 +40,15 @@ struct JSONParser {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expect("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expect("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expect("null"); return .null
+        case UInt8(ascii: "t"):
+            try expect("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expect("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expect("null")
+            return .null
         default: return .number(try parseNumber())
         }
     }
@@ -53,7 +59,10 @@ struct JSONParser {
         defer { depth -= 1 }
         index += 1
         skipWhitespace()
-        if peek() == UInt8(ascii: "}") { index += 1; return .object([:]) }
+        if peek() == UInt8(ascii: "}") {
+            index += 1
+            return .object([:])
+        }
         var object = [String: JSONValue](minimumCapacity: Self.initialObjectCapacity)
         while true {
             skipWhitespace()
@@ -67,7 +76,9 @@ struct JSONParser {
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(object)
+            case UInt8(ascii: "}"):
+                index += 1
+                return .object(object)
             default: throw Failure()
             }
         }
@@ -80,14 +91,19 @@ struct JSONParser {
         index += 1
         var array: [JSONValue] = []
         skipWhitespace()
-        if peek() == UInt8(ascii: "]") { index += 1; return .array(array) }
+        if peek() == UInt8(ascii: "]") {
+            index += 1
+            return .array(array)
+        }
         while true {
             skipWhitespace()
             array.append(try parseValue())
             skipWhitespace()
             switch peek() {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(array)
+            case UInt8(ascii: "]"):
+                index += 1
+                return .array(array)
             default: throw Failure()
             }
         }

@@ -30,7 +30,7 @@ extension JSONValue {
             seconds = value
         case .string(let text):
             guard !text.isEmpty, text.utf8.count <= 12, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }),
-                  let value = TimeInterval(text)
+                let value = TimeInterval(text)
             else { return nil }
             seconds = value
         default:

@@ -12,7 +12,7 @@
 /// `appendInterpolation(_:orDescriptionToLogIt:)` overloads below. Were it to compile, the header would read
 /// `Bearer <redacted>` (or `Bearer Optional(Secret(<redacted>))`): a mistake migrating code makes where a vendor SDK
 /// returned plain strings. Write `"Bearer " + token.reveal()` to send the value, or `token.description` to write the
-/// redacted form on purpose. `Scripts/secret-interpolation-check.sh` type-checks both mistakes against the built
+/// redacted form on purpose. `Scripts/ci/secret-interpolation-check.sh` type-checks both mistakes against the built
 /// module and expects exactly this error. Generic code that interpolates a value of type `T` is not affected, and
 /// gets `<redacted>`, never the value.
 public struct Secret: Sendable, Hashable, Codable, CustomStringConvertible, CustomDebugStringConvertible,

@@ -25,7 +25,7 @@ extension URL {
         for octet in octets {
             // Decimal only, no leading zeros (an octal-looking "0177" is not an IP literal we accept), at most 3 digits.
             guard (1...3).contains(octet.count), octet.utf8.allSatisfy({ $0 >= 48 && $0 <= 57 }),
-                  octet.count == 1 || octet.first != "0", let value = Int(octet), value <= 255
+                octet.count == 1 || octet.first != "0", let value = Int(octet), value <= 255
             else { return false }
             values.append(value)
         }

@@ -42,9 +42,12 @@ extension AuthClient {
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
         let key = credential.storageKey
         let (instrumentation, providerID) = (self.instrumentation, provider.id)
-        return try await refreshes.run(key, joined: {
-            instrumentation.record(AuthInstrumentationEvent(kind: .refreshCoalesced, providerID: providerID))
-        }) { [self] in
+        return try await refreshes.run(
+            key,
+            joined: {
+                instrumentation.record(AuthInstrumentationEvent(kind: .refreshCoalesced, providerID: providerID))
+            }
+        ) { [self] in
             try await instrumented(.refresh) { [self] in try await refreshOperation(credential) }
         }
     }

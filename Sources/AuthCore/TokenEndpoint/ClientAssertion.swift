@@ -17,7 +17,7 @@ package enum ClientAssertion {
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
         let claims: [String: JSONValue] = [
             "iss": .string(clientID), "sub": .string(clientID), "aud": .string(audience),
-            "jti": .string(SecureRandom.token()), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
+            "jti": .string(SecureRandom.token()), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime)
         ]
         return Secret(try key.signedJWT(type: "JWT", claims: claims))
     }

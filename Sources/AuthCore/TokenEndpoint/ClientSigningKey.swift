@@ -1,5 +1,5 @@
-package import Foundation
 import Crypto
+package import Foundation
 import _CryptoExtras
 
 /// A confidential client's private key for `private_key_jwt` client authentication (RFC 7523 §2.2) and signed
@@ -52,7 +52,8 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
         self.algorithm = algorithm
         self.keyID = keyID
         do {
-            key = algorithm.isRSA
+            key =
+                algorithm.isRSA
                 ? .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
                 : .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
         } catch {

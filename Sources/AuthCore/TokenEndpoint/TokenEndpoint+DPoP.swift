@@ -52,7 +52,8 @@ extension TokenEndpoint {
                 return members
             }
             // A form-encoded error body reads as the JSON one would.
-            let errorBody = TokenResponse.isFormEncoded(contentType)
+            let errorBody =
+                TokenResponse.isFormEncoded(contentType)
                 ? ((try? TokenResponse.members(of: data, contentType: contentType)).flatMap { try? JSONValue.object($0).jsonData() } ?? data)
                 : data
             let error = http.error(forStatus: response.status.code, body: errorBody)

@@ -33,7 +33,7 @@ struct TokenEndpoint: Sendable {
             parameters += [
                 ("code", code.reveal()),
                 ("redirect_uri", redirectURI.absoluteString),
-                ("code_verifier", verifier.reveal()),
+                ("code_verifier", verifier.reveal())
             ]
         case .refreshToken(let token):
             parameters.append(("refresh_token", token.reveal()))
@@ -65,9 +65,11 @@ struct TokenEndpoint: Sendable {
             return (parameters, headers)
         }
 
-        http.log(.debug, "token.request", "Requesting tokens.", [
-            "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?",
-        ])
+        http.log(
+            .debug, "token.request", "Requesting tokens.",
+            [
+                "grant_type": grant.grantType, "endpoint": metadata.tokenEndpoint.host ?? "?"
+            ])
         // Retries happen only where the provider documents them (`ProviderBehavior/tokenRequestRetries`, 0 by default): a code or a
         // rotating refresh token whose response was lost may already be spent, and replaying it blindly would get
         // the whole grant revoked by a provider with reuse detection.
@@ -78,13 +80,15 @@ struct TokenEndpoint: Sendable {
             }
         } catch let error as AuthError where error.code == .network || error.code == .timedOut {
             var lost = error
-            lost.message += " The request may have reached the provider and its answer been lost; the "
+            lost.message +=
+                " The request may have reached the provider and its answer been lost; the "
                 + (grant.grantType == "refresh_token" ? "refresh token" : grant.grantType == "authorization_code" ? "authorization code" : "device code")
                 + " was not sent again, because the provider may already have used it up."
             throw lost
         } catch let error as AuthError where error.code == .httpError && error.httpStatus == 400 {
             var unexplained = error
-            unexplained.message = grant.grantType == "refresh_token"
+            unexplained.message =
+                grant.grantType == "refresh_token"
                 ? "The token endpoint refused the refresh with HTTP 400 and no OAuth error. This usually means the refresh token was already used (rotated) by another process or session; sign in again if it persists."
                 : "The token endpoint refused the code exchange with HTTP 400 and no OAuth error. This usually means the code was already redeemed or the redirect URI differs from the registered one; sign in again."
             throw unexplained
@@ -166,7 +170,7 @@ struct TokenEndpoint: Sendable {
             )
             parameters += [
                 ("client_id", client.clientID), ("client_assertion_type", ClientAssertion.type),
-                ("client_assertion", assertion.reveal()),
+                ("client_assertion", assertion.reveal())
             ]
         }
     }

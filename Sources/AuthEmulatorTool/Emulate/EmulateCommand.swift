@@ -45,7 +45,8 @@ struct EmulateCommand: AsyncParsableCommand {
     @Option(help: "Where to write the configuration files (default: a new private temporary directory).")
     var configDir: String?
 
-    @Option(help: ArgumentHelp("A client's back-channel logout endpoint, as NAME=URL (repeatable): /_emulator/backchannel-logout POSTs a logout token there.", valueName: "name=url"))
+    @Option(
+        help: ArgumentHelp("A client's back-channel logout endpoint, as NAME=URL (repeatable): /_emulator/backchannel-logout POSTs a logout token there.", valueName: "name=url"))
     var backchannelLogoutURI: [String] = []
 
     func run() async throws {
@@ -170,7 +171,8 @@ struct EmulateCommand: AsyncParsableCommand {
         let origin = served.origin.absoluteString
         let accounts = served.accounts.map { "\($0.username) / \($0.password) (subject \($0.user.subject))" }
         let written = (try? Data(contentsOf: file)).map { String(decoding: $0, as: UTF8.self) } ?? "?"
-        let signIn = name == "govuk"
+        let signIn =
+            name == "govuk"
             ? "an app whose universal link is \(TestIdentityProvider.govUKRedirectURI.absoluteString) (auth-cli: use govuk-service)"
             : "auth-cli login --provider \(served.emulator.providerID) --config \(file.path) --browser system"
         return """

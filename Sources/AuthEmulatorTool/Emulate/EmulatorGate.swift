@@ -2,8 +2,9 @@ import AuthCore
 import AuthEmulators
 import AuthTesting
 import Foundation
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking  // the emulator tool posts logout tokens; it is a test tool, not a server library
+    import FoundationNetworking  // the emulator tool posts logout tokens; it is a test tool, not a server library
 #endif
 
 /// What an emulator served over HTTP checks before its identity provider sees a request, and the test-control
@@ -53,7 +54,8 @@ struct EmulatorGate: Sendable {
             return nil
         }
         guard let uri = backChannelLogoutURI else {
-            return Self.json(["error": "invalid_request", "error_description": "No back-channel logout URI is registered (auth-emulator emulate --backchannel-logout-uri)."], status: 400)
+            return Self.json(
+                ["error": "invalid_request", "error_description": "No back-channel logout URI is registered (auth-emulator emulate --backchannel-logout-uri)."], status: 400)
         }
         let form = Dictionary(FormEncoding.decode(String(decoding: request.body ?? Data(), as: UTF8.self)), uniquingKeysWith: { first, _ in first })
         guard let account = idp.loginAccounts.first(where: { $0.username == form["username"] }) else {

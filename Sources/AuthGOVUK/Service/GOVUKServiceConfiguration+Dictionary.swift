@@ -75,7 +75,8 @@ extension GOVUKServiceConfiguration {
         let didURL = try configuration["did_url"] == nil ? environment?.didDocumentURL : configuration.requiredURL("did_url", providerID: id)
         let requestsIdentity = vectors.contains(where: \.requestsIdentity)
         if requestsIdentity, identityIssuer == nil || didURL == nil {
-            throw AuthError(.missingConfigurationKey, "Identity with a custom 'issuer' needs 'identity_issuer' and 'did_url' (where the identity key is published).", providerID: id)
+            throw AuthError(
+                .missingConfigurationKey, "Identity with a custom 'issuer' needs 'identity_issuer' and 'did_url' (where the identity key is published).", providerID: id)
         }
         try self.init(
             issuer: issuer,

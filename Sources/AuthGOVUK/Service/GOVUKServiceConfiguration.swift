@@ -176,12 +176,14 @@ public struct GOVUKServiceConfiguration: Sendable {
         guard scopes.contains("openid") else { throw refuse("The GOV.UK One Login scopes must include openid.") }
         let unknown = scopes.filter { !Self.supportedScopes.contains($0) }
         guard unknown.isEmpty else {
-            throw refuse("GOV.UK One Login accepts the scopes openid, email and phone only (it issues no refresh token, so no offline_access); remove \(unknown.joined(separator: ", ")).")
+            throw refuse(
+                "GOV.UK One Login accepts the scopes openid, email and phone only (it issues no refresh token, so no offline_access); remove \(unknown.joined(separator: ", ")).")
         }
         guard !vectorsOfTrust.isEmpty else { throw refuse("Give at least one vector of trust, such as Cl.Cm or Cl.Cm.P2.") }
         if requestsIdentity {
             guard vectorsOfTrust.allSatisfy(\.requestsIdentity) else {
-                throw refuse("The vectors of trust \(VectorOfTrust.parameter(for: vectorsOfTrust)) mix identity (P1 and above) with non-identity vectors; GOV.UK One Login refuses that.")
+                throw refuse(
+                    "The vectors of trust \(VectorOfTrust.parameter(for: vectorsOfTrust)) mix identity (P1 and above) with non-identity vectors; GOV.UK One Login refuses that.")
             }
             guard case .privateKey = clientAuthentication else {
                 throw refuse("Identity (\(VectorOfTrust.parameter(for: vectorsOfTrust))) needs private_key_jwt: configure the service's private key instead of a client secret.")

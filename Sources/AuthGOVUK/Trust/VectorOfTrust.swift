@@ -118,10 +118,12 @@ public struct VectorOfTrust: Sendable, Hashable, CustomStringConvertible {
         }
         // GOV.UK's ID tokens carry the credential trust only (the level of confidence travels in the core identity
         // JWT); should one carry a level too, it must reach the requested one as well.
-        let satisfied = requested.isEmpty || requested.contains { wanted in
-            achieved.credentialTrust >= wanted.credentialTrust
-                && (achieved.levelOfConfidence.map { $0 >= (wanted.levelOfConfidence ?? .p0) } ?? true)
-        }
+        let satisfied =
+            requested.isEmpty
+            || requested.contains { wanted in
+                achieved.credentialTrust >= wanted.credentialTrust
+                    && (achieved.levelOfConfidence.map { $0 >= (wanted.levelOfConfidence ?? .p0) } ?? true)
+            }
         guard satisfied else {
             throw AuthError(
                 .vectorOfTrustNotSatisfied,

@@ -75,138 +75,198 @@ extension HostileScenario {
     public static let all: [HostileScenario] = discovery + authorizationResponse + tokenResponse + idToken
 
     static let discovery: [HostileScenario] = [
-        .init(id: "oidcc-client-test-discovery-issuer-mismatch", summary: "discovery document names another issuer",
-              reference: "OIDC Discovery §4.3", stage: .discovery, expectation: .rejected(.discoveryIssuerMismatch)) {
+        .init(
+            id: "oidcc-client-test-discovery-issuer-mismatch", summary: "discovery document names another issuer",
+            reference: "OIDC Discovery §4.3", stage: .discovery, expectation: .rejected(.discoveryIssuerMismatch)
+        ) {
             $0.discoveryOverrides["issuer"] = "https://impostor.example.test"
         },
-        .init(id: "rfc9700-discovery-insecure-endpoint", summary: "a non-loopback endpoint over plain http",
-              reference: "RFC 9700 §4.13 / RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+        .init(
+            id: "rfc9700-discovery-insecure-endpoint", summary: "a non-loopback endpoint over plain http",
+            reference: "RFC 9700 §4.13 / RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)
+        ) {
             $0.discoveryOverrides["token_endpoint"] = "http://idp.example.test/token"
         },
-        .init(id: "rfc9700-authorization-endpoint-file-scheme", summary: "the authorization endpoint is a file: URL",
-              reference: "RFC 9700 §4.13, RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+        .init(
+            id: "rfc9700-authorization-endpoint-file-scheme", summary: "the authorization endpoint is a file: URL",
+            reference: "RFC 9700 §4.13, RFC 8414 §2", stage: .discovery, expectation: .rejected(.insecureEndpoint)
+        ) {
             $0.discoveryOverrides["authorization_endpoint"] = "file:///etc/passwd"
         },
-        .init(id: "rfc9700-token-endpoint-loopback-lookalike-name", summary: "token endpoint on http://127.evil.test, a name, not an IP",
-              reference: "RFC 8252 §8.3, RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+        .init(
+            id: "rfc9700-token-endpoint-loopback-lookalike-name", summary: "token endpoint on http://127.evil.test, a name, not an IP",
+            reference: "RFC 8252 §8.3, RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)
+        ) {
             $0.discoveryOverrides["token_endpoint"] = "http://127.evil.test/token"
         },
-        .init(id: "rfc8252-localhost-name-not-loopback", summary: "user info on http://localhost (a name resolved elsewhere)",
-              reference: "RFC 8252 §8.3, RFC 6761 §6.3", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+        .init(
+            id: "rfc8252-localhost-name-not-loopback", summary: "user info on http://localhost (a name resolved elsewhere)",
+            reference: "RFC 8252 §8.3, RFC 6761 §6.3", stage: .discovery, expectation: .rejected(.insecureEndpoint)
+        ) {
             $0.discoveryOverrides["userinfo_endpoint"] = "http://localhost/userinfo"
         },
-        .init(id: "rfc9700-jwks-uri-custom-scheme", summary: "jwks_uri with an smb: scheme",
-              reference: "RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)) {
+        .init(
+            id: "rfc9700-jwks-uri-custom-scheme", summary: "jwks_uri with an smb: scheme",
+            reference: "RFC 9700 §4.13", stage: .discovery, expectation: .rejected(.insecureEndpoint)
+        ) {
             $0.discoveryOverrides["jwks_uri"] = "smb://idp.example.test/jwks"
         },
-        .init(id: "oauth-discovery-algorithms-not-widened", summary: "metadata advertises none and HS256, token uses none",
-              reference: "OIDC Core §3.1.3.7 step 7", stage: .idToken, expectation: .rejected(.unsupportedAlgorithm)) {
+        .init(
+            id: "oauth-discovery-algorithms-not-widened", summary: "metadata advertises none and HS256, token uses none",
+            reference: "OIDC Core §3.1.3.7 step 7", stage: .idToken, expectation: .rejected(.unsupportedAlgorithm)
+        ) {
             $0.discoveryOverrides["id_token_signing_alg_values_supported"] = ["none", "HS256", "RS256"]
             $0.signing = .unsigned
-        },
+        }
     ]
 
     static let authorizationResponse: [HostileScenario] = [
-        .init(id: "oidcc-client-test-wrong-state", summary: "state differs from the one sent",
-              reference: "RFC 6749 §10.12, RFC 9700 §4.7", stage: .authorizationResponse, expectation: .rejected(.stateMismatch)) {
+        .init(
+            id: "oidcc-client-test-wrong-state", summary: "state differs from the one sent",
+            reference: "RFC 6749 §10.12, RFC 9700 §4.7", stage: .authorizationResponse, expectation: .rejected(.stateMismatch)
+        ) {
             $0.authorizationResponseOverrides["state"] = "forged-state"
         },
-        .init(id: "oidcc-client-test-missing-state", summary: "state missing",
-              reference: "RFC 6749 §4.1.2", stage: .authorizationResponse, expectation: .rejected(.missingState)) {
+        .init(
+            id: "oidcc-client-test-missing-state", summary: "state missing",
+            reference: "RFC 6749 §4.1.2", stage: .authorizationResponse, expectation: .rejected(.missingState)
+        ) {
             $0.authorizationResponseRemovals = ["state"]
         },
-        .init(id: "rfc9207-wrong-iss", summary: "iss names another issuer (mix-up)",
-              reference: "RFC 9207 §2.4, RFC 9700 §4.4", stage: .authorizationResponse, expectation: .rejected(.issuerParameterMismatch)) {
+        .init(
+            id: "rfc9207-wrong-iss", summary: "iss names another issuer (mix-up)",
+            reference: "RFC 9207 §2.4, RFC 9700 §4.4", stage: .authorizationResponse, expectation: .rejected(.issuerParameterMismatch)
+        ) {
             $0.authorizationResponseOverrides["iss"] = "https://attacker.example"
         },
-        .init(id: "rfc9207-missing-iss", summary: "iss missing though metadata declares support",
-              reference: "RFC 9207 §2.4", stage: .authorizationResponse, expectation: .rejected(.missingIssuerParameter)) {
+        .init(
+            id: "rfc9207-missing-iss", summary: "iss missing though metadata declares support",
+            reference: "RFC 9207 §2.4", stage: .authorizationResponse, expectation: .rejected(.missingIssuerParameter)
+        ) {
             $0.sendsIssParameter = false
         },
-        .init(id: "oauth-authorization-error-response", summary: "error=access_denied with a description",
-              reference: "RFC 6749 §4.1.2.1", stage: .authorizationResponse, expectation: .rejected(.authorizationFailed)) {
+        .init(
+            id: "oauth-authorization-error-response", summary: "error=access_denied with a description",
+            reference: "RFC 6749 §4.1.2.1", stage: .authorizationResponse, expectation: .rejected(.authorizationFailed)
+        ) {
             $0.authorizationError = ("access_denied", "The user declined")
         },
-        .init(id: "oauth-duplicate-response-parameter", summary: "code appears twice",
-              reference: "RFC 6749 §3.1", stage: .authorizationResponse, expectation: .rejected(.duplicateParameter)) {
+        .init(
+            id: "oauth-duplicate-response-parameter", summary: "code appears twice",
+            reference: "RFC 6749 §3.1", stage: .authorizationResponse, expectation: .rejected(.duplicateParameter)
+        ) {
             $0.authorizationResponseOverrides["code"] = "second-code"
             $0.duplicatesCodeParameter = true
         },
-        .init(id: "rfc9700-front-channel-tokens-ignored", summary: "access_token and id_token in the redirect",
-              reference: "RFC 9700 §2.1.2", stage: .authorizationResponse, expectation: .accepted) {
+        .init(
+            id: "rfc9700-front-channel-tokens-ignored", summary: "access_token and id_token in the redirect",
+            reference: "RFC 9700 §2.1.2", stage: .authorizationResponse, expectation: .accepted
+        ) {
             $0.authorizationResponseOverrides["access_token"] = "front-channel-token"
             $0.authorizationResponseOverrides["id_token"] = "eyJhbGciOiJub25lIn0.eyJzdWIiOiJtYWxsb3J5In0."
-        },
+        }
     ]
 
     static let tokenResponse: [HostileScenario] = [
-        .init(id: "oauth-token-error-response", summary: "400 with error=invalid_request",
-              reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.tokenRequestFailed)) {
+        .init(
+            id: "oauth-token-error-response", summary: "400 with error=invalid_request",
+            reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.tokenRequestFailed)
+        ) {
             $0.tokenResponseReplacement = (400, Data(#"{"error":"invalid_request"}"#.utf8), ["Content-Type": "application/json"])
         },
-        .init(id: "oauth-token-server-error", summary: "500 without a body",
-              reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.serverError)) {
+        .init(
+            id: "oauth-token-server-error", summary: "500 without a body",
+            reference: "RFC 6749 §5.2", stage: .tokenResponse, expectation: .rejected(.serverError)
+        ) {
             $0.tokenResponseReplacement = (500, Data(), [:])
         },
-        .init(id: "oauth-token-malformed-json", summary: "200 with a body that is not JSON",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "oauth-token-malformed-json", summary: "200 with a body that is not JSON",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             $0.tokenResponseReplacement = (200, Data("{\"access_token\": ".utf8), ["Content-Type": "application/json"])
         },
-        .init(id: "oauth-token-oversized", summary: "a 2 MiB token response",
-              reference: "RFC 9700 §4 (resource exhaustion)", stage: .tokenResponse, expectation: .rejected(.responseTooLarge)) {
+        .init(
+            id: "oauth-token-oversized", summary: "a 2 MiB token response",
+            reference: "RFC 9700 §4 (resource exhaustion)", stage: .tokenResponse, expectation: .rejected(.responseTooLarge)
+        ) {
             $0.tokenResponseOverrides["padding"] = .string(String(repeating: "x", count: 2 << 20))
         },
-        .init(id: "oauth-token-unknown-token-type", summary: "token_type=mac",
-              reference: "RFC 6749 §7.1", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)) {
+        .init(
+            id: "oauth-token-unknown-token-type", summary: "token_type=mac",
+            reference: "RFC 6749 §7.1", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)
+        ) {
             $0.tokenResponseOverrides["token_type"] = "mac"
         },
-        .init(id: "oauth-token-type-dpop-unrequested", summary: "token_type=DPoP though no DPoP proof was sent",
-              reference: "RFC 9449 §5", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)) {
+        .init(
+            id: "oauth-token-type-dpop-unrequested", summary: "token_type=DPoP though no DPoP proof was sent",
+            reference: "RFC 9449 §5", stage: .tokenResponse, expectation: .rejected(.unsupportedTokenType)
+        ) {
             $0.tokenResponseOverrides["token_type"] = "DPoP"
         },
-        .init(id: "oauth-token-type-case-insensitive", summary: "token_type=bEaReR",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .accepted) {
+        .init(
+            id: "oauth-token-type-case-insensitive", summary: "token_type=bEaReR",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .accepted
+        ) {
             $0.tokenResponseOverrides["token_type"] = "bEaReR"
         },
-        .init(id: "oauth-token-missing-expires-in", summary: "no expires_in",
-              reference: "RFC 6749 §5.1 (RECOMMENDED)", stage: .tokenResponse, expectation: .accepted) {
+        .init(
+            id: "oauth-token-missing-expires-in", summary: "no expires_in",
+            reference: "RFC 6749 §5.1 (RECOMMENDED)", stage: .tokenResponse, expectation: .accepted
+        ) {
             $0.tokenResponseRemovals = ["expires_in"]
         },
-        .init(id: "oauth-token-redirect-refused", summary: "302 to another host",
-              reference: "RFC 9700 §4.11", stage: .tokenResponse, expectation: .rejected(.unexpectedRedirect)) {
+        .init(
+            id: "oauth-token-redirect-refused", summary: "302 to another host",
+            reference: "RFC 9700 §4.11", stage: .tokenResponse, expectation: .rejected(.unexpectedRedirect)
+        ) {
             $0.tokenResponseReplacement = (302, Data(), ["Location": "https://attacker.example/token"])
         },
-        .init(id: "hostile-token-expires-in-huge", summary: "expires_in 1e19 (overflows an integer)",
-              reference: "RFC 6749 §5.1; clamped to 10 years", stage: .tokenResponse, expectation: .accepted) {
+        .init(
+            id: "hostile-token-expires-in-huge", summary: "expires_in 1e19 (overflows an integer)",
+            reference: "RFC 6749 §5.1; clamped to 10 years", stage: .tokenResponse, expectation: .accepted
+        ) {
             $0.tokenResponseOverrides["expires_in"] = 1e19
         },
-        .init(id: "hostile-token-expires-in-negative", summary: "expires_in -3600",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "hostile-token-expires-in-negative", summary: "expires_in -3600",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             $0.tokenResponseOverrides["expires_in"] = -3600
         },
-        .init(id: "hostile-token-expires-in-hex-string", summary: "expires_in \"0x1p64\" (a hex float string)",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "hostile-token-expires-in-hex-string", summary: "expires_in \"0x1p64\" (a hex float string)",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             $0.tokenResponseOverrides["expires_in"] = "0x1p64"
         },
-        .init(id: "hostile-token-expires-in-exponent-string", summary: "expires_in \"1e400\" (an exponent string)",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "hostile-token-expires-in-exponent-string", summary: "expires_in \"1e400\" (an exponent string)",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             $0.tokenResponseOverrides["expires_in"] = "1e400"
         },
-        .init(id: "hostile-token-expires-in-nan-text", summary: "expires_in \"NaN\"",
-              reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "hostile-token-expires-in-nan-text", summary: "expires_in \"NaN\"",
+            reference: "RFC 6749 §5.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             $0.tokenResponseOverrides["expires_in"] = "NaN"
         },
-        .init(id: "rfc8259-token-invalid-utf8", summary: "a token response string with invalid UTF-8 bytes",
-              reference: "RFC 8259 §8.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)) {
+        .init(
+            id: "rfc8259-token-invalid-utf8", summary: "a token response string with invalid UTF-8 bytes",
+            reference: "RFC 8259 §8.1", stage: .tokenResponse, expectation: .rejected(.invalidResponse)
+        ) {
             var body = Data(#"{"access_token":"abc"#.utf8)
             body.append(contentsOf: [0xC0, 0xAF, 0xFF])
             body.append(contentsOf: Data(#"","token_type":"Bearer"}"#.utf8))
             $0.tokenResponseReplacement = (200, body, ["Content-Type": "application/json"])
         },
-        .init(id: "oidcc-client-test-missing-id-token", summary: "no id_token though openid was requested",
-              reference: "OIDC Core §3.1.3.3", stage: .tokenResponse, expectation: .rejected(.missingIDToken)) {
+        .init(
+            id: "oidcc-client-test-missing-id-token", summary: "no id_token though openid was requested",
+            reference: "OIDC Core §3.1.3.3", stage: .tokenResponse, expectation: .rejected(.missingIDToken)
+        ) {
             $0.tokenResponseRemovals = ["id_token"]
-        },
+        }
     ]
 
     static let idToken: [HostileScenario] = [
@@ -333,7 +393,7 @@ extension HostileScenario {
         },
         claim("oidcc-client-test-at-hash-mismatch", "at_hash of another access token", "OIDC Core §3.2.2.9", .accessTokenHashMismatch) {
             $0.idTokenClaimOverrides["at_hash"] = "AAAAAAAAAAAAAAAAAAAAAA"
-        },
+        }
     ]
 
     private static func claim(
@@ -344,8 +404,9 @@ extension HostileScenario {
         algorithm: JWSAlgorithm = .rs256,
         _ configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
     ) -> HostileScenario {
-        HostileScenario(id: id, summary: summary, reference: reference, stage: .idToken, algorithm: algorithm,
-                        expectation: .rejected(code), configure: configure)
+        HostileScenario(
+            id: id, summary: summary, reference: reference, stage: .idToken, algorithm: algorithm,
+            expectation: .rejected(code), configure: configure)
     }
 
     private static func accepted(

@@ -90,8 +90,10 @@ public enum ProviderConformance {
         try expect(await storage.isEmpty, "sign-out clears storage", "credentials remained after sign-out")
 
         let secrets = await transport.exchanges.flatMap { exchange in
-            [exchange.formParameters["code"], exchange.formParameters["code_verifier"], exchange.formParameters["refresh_token"],
-             exchange.request.value(forHTTPHeaderField: "Authorization")].compactMap { $0 }
+            [
+                exchange.formParameters["code"], exchange.formParameters["code_verifier"], exchange.formParameters["refresh_token"],
+                exchange.request.value(forHTTPHeaderField: "Authorization")
+            ].compactMap { $0 }
         }
         let leaked = secrets.filter { secret in logger.lines.contains { $0.contains(secret) } }
         try expect(leaked.isEmpty, "no secrets logged", "\(leaked.count) secret value(s) appeared in the log")

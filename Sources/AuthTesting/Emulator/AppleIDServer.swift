@@ -1,6 +1,6 @@
 package import AuthCore
-package import Foundation
 package import Crypto
+package import Foundation
 
 /// Sign in with Apple's server in front of a `TestIdentityProvider`: what Apple does that a standard OpenID Connect
 /// server does not, and the provider cannot express.
@@ -160,9 +160,11 @@ package final class AppleIDServer: Sendable {
     package static func clientSecret(pem: String, teamID: String, keyID: String, clientID: String, now: Date, lifetime: TimeInterval = 3600) throws -> String {
         let key = try ClientSigningKey(pem: pem, algorithm: .es256, keyID: keyID)
         let issuedAt = now.timeIntervalSince1970.rounded(.down)
-        return try key.signedJWT(type: "JWT", claims: [
-            "iss": .string(teamID), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
-            "aud": "https://appleid.apple.com", "sub": .string(clientID),
-        ])
+        return try key.signedJWT(
+            type: "JWT",
+            claims: [
+                "iss": .string(teamID), "iat": .number(issuedAt), "exp": .number(issuedAt + lifetime),
+                "aud": "https://appleid.apple.com", "sub": .string(clientID)
+            ])
     }
 }

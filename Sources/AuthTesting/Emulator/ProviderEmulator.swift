@@ -79,7 +79,7 @@ public struct ProviderEmulator: Sendable {
             "issuer": .string(idp.configuration.issuer.absoluteString),
             "client_id": .string(TestIdentityProvider.defaultClientID),
             "redirect_uri": .string(redirectURI.absoluteString),
-            "scope": "openid email profile offline_access",
+            "scope": "openid email profile offline_access"
         ]
         if idp.configuration.dpop != nil { client["dpop"] = true }
         return ProviderEmulator(

@@ -117,10 +117,11 @@ extension TestIdentityProvider {
         else { return refuse("bad signature") }
         guard claims["iss"]?.stringValue == client.id else { return refuse("wrong iss") }
         guard let expiry = claims["exp"]?.numberValue, expiry > clock.now().timeIntervalSince1970 else { return refuse("expired") }
-        let audience = switch configuration.quirks.requestObjectAudience {
-        case .issuer: configuration.issuer.absoluteString
-        case .authorizationEndpoint: endpoint(configuration.paths.authorize).absoluteString
-        }
+        let audience =
+            switch configuration.quirks.requestObjectAudience {
+            case .issuer: configuration.issuer.absoluteString
+            case .authorizationEndpoint: endpoint(configuration.paths.authorize).absoluteString
+            }
         let audienceMatches = claims["aud"]?.stringValue == audience
         if !audienceMatches { requestObjectFailures.append("wrong aud") }
         let registered: Set<String> = ["iss", "aud", "iat", "exp", "nbf", "jti"]

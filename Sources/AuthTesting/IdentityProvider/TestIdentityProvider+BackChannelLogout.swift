@@ -17,7 +17,7 @@ extension TestIdentityProvider {
         var claims: [String: JSONValue] = [
             "iss": .string(configuration.issuer.absoluteString), "aud": .string(clientID), "iat": .number(now),
             "exp": .number(now + 120), "jti": .string(SecureRandom.token()),
-            "events": .object([AuthClient.backChannelLogoutEvent: .object([:])]),
+            "events": .object([AuthClient.backChannelLogoutEvent: .object([:])])
         ]
         if let subject { claims["sub"] = .string(subject) }
         if let sessionID { claims["sid"] = .string(sessionID) }

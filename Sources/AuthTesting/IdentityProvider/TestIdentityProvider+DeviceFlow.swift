@@ -4,7 +4,11 @@ import Foundation
 extension TestIdentityProvider {
     /// A device sign-in (RFC 8628) the provider has handed out.
     struct DeviceGrant: Sendable {
-        enum Status: Sendable { case pending, approved(User), denied, redeemed }
+        enum Status: Sendable {
+            case pending
+            case approved(User)
+            case denied, redeemed
+        }
         let clientID: String
         let scope: String
         let userCode: String
@@ -57,12 +61,13 @@ extension TestIdentityProvider {
         deviceGrants[deviceCode] = DeviceGrant(
             clientID: client.id, scope: form["scope"] ?? "", userCode: userCode, expiresAt: clock.now().addingTimeInterval(lifetime))
         let verification = endpoint(configuration.paths.deviceVerification)
-        return json([
-            "device_code": .string(deviceCode), "user_code": .string(userCode),
-            "verification_uri": .string(verification.absoluteString),
-            "verification_uri_complete": .string(verification.appendingQuery([("user_code", userCode)]).absoluteString),
-            "expires_in": .number(lifetime), "interval": .number(Double(behavior.devicePollInterval)),
-        ], url: url, headers: ["Cache-Control": "no-store"])
+        return json(
+            [
+                "device_code": .string(deviceCode), "user_code": .string(userCode),
+                "verification_uri": .string(verification.absoluteString),
+                "verification_uri_complete": .string(verification.appendingQuery([("user_code", userCode)]).absoluteString),
+                "expires_in": .number(lifetime), "interval": .number(Double(behavior.devicePollInterval))
+            ], url: url, headers: ["Cache-Control": "no-store"])
     }
 
     /// The token request with `grant_type=urn:ietf:params:oauth:grant-type:device_code` (RFC 8628 §3.4–3.5).
@@ -85,8 +90,9 @@ extension TestIdentityProvider {
             let family = issue("family")
             familyClaims[family] = [:]
             familyParameters[family] = ["scope": grant.scope]
-            return tokenResponse(client: client, scope: grant.scope, family: family, nonce: nil,
-                                 includeRefresh: configuration.issuesRefreshTokens, url: url)
+            return tokenResponse(
+                client: client, scope: grant.scope, family: family, nonce: nil,
+                includeRefresh: configuration.issuesRefreshTokens, url: url)
         }
     }
 

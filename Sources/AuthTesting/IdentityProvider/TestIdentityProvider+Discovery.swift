@@ -22,7 +22,7 @@ extension TestIdentityProvider {
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
             "scopes_supported": ["openid", "email", "profile", "offline_access"],
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
-            "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter),
+            "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter)
         ]
         if let device = configuration.paths.deviceAuthorization {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)

@@ -15,9 +15,10 @@ extension TestIdentityProvider {
             return (Data(), .make(status: 302, headers: ["Location": target.appendingQuery(pairs).absoluteString]))
         }
         guard let hint = query["id_token_hint"] else { return redirect(fallback) }
-        let keys = JSONWebKeySet(keys: (TestSigningKeys.primary.publicJWKs + TestSigningKeys.rotated.publicJWKs).compactMap {
-            $0.objectValue.flatMap { try? JSONWebKey($0) }
-        })
+        let keys = JSONWebKeySet(
+            keys: (TestSigningKeys.primary.publicJWKs + TestSigningKeys.rotated.publicJWKs).compactMap {
+                $0.objectValue.flatMap { try? JSONWebKey($0) }
+            })
         guard let jws = try? CompactJWS(parsing: hint), let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
             let key = try? keys.key(id: jws.header.keyID, for: algorithm),
             key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm),

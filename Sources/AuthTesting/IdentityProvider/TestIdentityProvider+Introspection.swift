@@ -10,11 +10,12 @@ extension TestIdentityProvider {
         guard let token = form["token"], let record = accessTokens[token], isActive(record) else {
             return json(["active": false], url: url)
         }
-        return json([
-            "active": true, "client_id": .string(record.clientID), "scope": .string(record.scope),
-            "sub": .string(record.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
-            "token_type": record.dpopKeyThumbprint == nil ? "Bearer" : "DPoP",
-            "cnf": record.dpopKeyThumbprint.map { ["jkt": .string($0)] } ?? .null,
-        ].filter { $0.value != .null }, url: url)
+        return json(
+            [
+                "active": true, "client_id": .string(record.clientID), "scope": .string(record.scope),
+                "sub": .string(record.subject), "exp": .number(record.expiresAt.timeIntervalSince1970.rounded(.down)),
+                "token_type": record.dpopKeyThumbprint == nil ? "Bearer" : "DPoP",
+                "cnf": record.dpopKeyThumbprint.map { ["jkt": .string($0)] } ?? .null
+            ].filter { $0.value != .null }, url: url)
     }
 }

@@ -59,7 +59,8 @@ extension TestIdentityProvider {
         codes[code] = issued
         guard issued.clientID == client.id, issued.redirectURI == form["redirect_uri"], issued.expiresAt > clock.now()
         else { return oauthError("invalid_grant", url: url) }
-        let verified = issued.challenge.map { challenge in form["code_verifier"].map { PKCE.challenge(for: Secret($0)) == challenge } ?? false }
+        let verified =
+            issued.challenge.map { challenge in form["code_verifier"].map { PKCE.challenge(for: Secret($0)) == challenge } ?? false }
             ?? (form["code_verifier"] == nil)  // without a challenge, a verifier proves nothing and is refused
         guard verified else {
             return oauthError("invalid_grant", description: "PKCE verification failed", url: url)
@@ -131,7 +132,7 @@ extension TestIdentityProvider {
             "access_token": .string(accessToken),
             "token_type": boundTo == nil ? "Bearer" : "DPoP",
             "expires_in": .number(configuration.accessTokenLifetime),
-            "scope": .string(scope),
+            "scope": .string(scope)
         ]
         if includeRefresh {
             let refreshToken = issue("rt")
@@ -174,7 +175,7 @@ extension TestIdentityProvider {
 
         let keys = behavior.signing == .rotatedKey ? TestSigningKeys.rotated : TestSigningKeys.primary
         var header: [String: JSONValue] = [
-            "alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "JWT",
+            "alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "JWT"
         ]
         switch behavior.signing {
         case .unsigned: header["alg"] = "none"

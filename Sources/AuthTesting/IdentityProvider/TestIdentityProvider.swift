@@ -1,6 +1,6 @@
 public import AuthCore
-public import Foundation
 import Crypto
+public import Foundation
 
 /// An OpenID Connect identity provider that runs in-process, reached through an `InProcessTransport`.
 ///

@@ -1,6 +1,6 @@
 public import AuthCore
-public import Foundation
 import Crypto
+public import Foundation
 import _CryptoExtras
 
 /// Signing keys for the in-process identity provider: one RSA-2048 and one P-256 key, each with a key id.
@@ -52,13 +52,13 @@ public struct TestSigningKeys: Sendable {
             [
                 "kty": "RSA", "kid": .string(rsaKeyID), "use": "sig", "alg": "RS256",
                 "n": .string(Base64URL.encode(primitives.modulus)),
-                "e": .string(Base64URL.encode(primitives.publicExponent)),
+                "e": .string(Base64URL.encode(primitives.publicExponent))
             ],
             [
                 "kty": "EC", "kid": .string(p256KeyID), "use": "sig", "alg": "ES256", "crv": "P-256",
                 "x": .string(Base64URL.encode(point.prefix(32))),
-                "y": .string(Base64URL.encode(point.suffix(32))),
-            ],
+                "y": .string(Base64URL.encode(point.suffix(32)))
+            ]
         ]
     }
 
@@ -99,35 +99,35 @@ public enum TestJWT {
 
 /// TEST ONLY. A published RSA-2048 private key for the in-process identity provider; it protects nothing.
 let fixedRSAPrivateKeyPEM = """
------BEGIN PRIVATE KEY-----
-MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDcnZGxuu7JkEsJ
-ILc1/DoCZ8bBOCHlUTmIm1D14tyPU64hDR/EqCBh6tpTNHpq78C24sHjCFIeIseI
-yOkWOMXRPc9sp6oroU7QgPv6GbT3yWn9IHrwauQq8M10WiALnSO9FAgR2ChlNT+b
-UpVHBkmVIwUxq+5svpedXg4PQ0EAQ95tU526tEM4KlDr7j2QDdDX5/UP6CsljDYY
-JsHr4V4TaOWF4q0BLevs7GT5qeBXsOvnfFf6TzimnLR2y8XLQeytjUog+AH/q/wp
-WdUhcFwY8Ot0tF8vHE0Z3edIDinQac2KvxEp0Qy98xTaewSG5iWsjQv0eCLASzzR
-cCx19VOhAgMBAAECggEAAJFfIwRCWjg5Ey0UOzFPmWzvP1I3RDu2pnq3NOiXiGYP
-R29YuL5D5Ttx8N5KSHTEhcH9Tib8w+tWQRJZNDh4YIo57O4HBKpcxFp49WKTDHpP
-HwSGfvCC/wPJvxhxdnClEGElHONw65BLER4L8JBEl/9Y2VQPnC/79aHMAFwVlbpd
-xITMVyg9EPmK7Vz0EwZ3cKjyrbodWn7T6t8C4Px5MYKED5h5k0/F1T3thb5bE3qq
-V/1KQQbhzyBnysp5iYQGDHylmAo5JcDF4zTN6gul+oxqnqhPIIZTeMhiC0oO8OOf
-GZTVoVMTR4WUY/P5P+oSC+pJTjwMVGrAUK94luGjQQKBgQD+iHf+VqHiaqUSUeq7
-zNvFRpRjBEAfs27vEAWcduNtIGT0YXCN7gr/ZKo846V7B+V4e3Z+P1/zrzXQnG8s
-uxm2LtEbK8xXyON4Q2kj5PhgUGVCGRVVAX/4+dyOwEc/vwwYDl9s1v5JO+tn140+
-jUhXdbrWJi5aS//NzUGaoHdcwQKBgQDd4w8vCZZZHYuIVpo8/+ar+tRquVpYX4d4
-v9njrMV74U92lZfJyQBX85smZhuAgxclSmhJhhiOtxIqzsKfWJ+xYYfxDqtKx+a1
-nx/9Ww2Fy4qbzrGtRItpfqoVyw3ryA6VS8XWxjwtMslwBq7q5hiiFX+YHDm1MUyj
-P7V8/0pO4QKBgQCvzPAb4hgjuwbSVXPsTD0Kz4nTre7gNl2LjqRhghfomnQ/+kD0
-NpKv/QY70fvMsxKCGbwozHroY36m3DVJTt0eYM2al7CmfSDnQqAO46nNVBnsAkki
-kkuiWmlEy3cqhzjCMMMl+IRfbpxT96QdrRVnGvB10p83TMCck4UZWHW4wQKBgDbI
-mfYeIt3r2oiWAUzwTc7Ghm23R+Qr6fHZRH3fKX81mP4JX0m18/zDK9pmOYIYW72c
-SnVkw2lxL+4b0JexNPSBxSOyYH59LqxHFoniUktnftiLRvklxFoOqQXqdYxyf49C
-/xzRIwhx0qRzMfrTRt+1+SPgTCs9edOQpkmvanRhAoGAd8MnK+r7/i1+2gog8eDw
-jvQ2NGzWqCjL6WVqZ7T5rchAsZLlMpiG02sYNmmCwub2U3ieJUpEqN184ILYw/sr
-rwyvgPI1XKSEqI7VILqBl720fBpcpo7+Dt6TwBUF1ozEfVokMD6jBvG7Mn0U7Jaz
-9znH7Fh77Y1ow9FA7eRyJiU=
------END PRIVATE KEY-----
-"""
+    -----BEGIN PRIVATE KEY-----
+    MIIEvQIBADANBgkqhkiG9w0BAQEFAASCBKcwggSjAgEAAoIBAQDcnZGxuu7JkEsJ
+    ILc1/DoCZ8bBOCHlUTmIm1D14tyPU64hDR/EqCBh6tpTNHpq78C24sHjCFIeIseI
+    yOkWOMXRPc9sp6oroU7QgPv6GbT3yWn9IHrwauQq8M10WiALnSO9FAgR2ChlNT+b
+    UpVHBkmVIwUxq+5svpedXg4PQ0EAQ95tU526tEM4KlDr7j2QDdDX5/UP6CsljDYY
+    JsHr4V4TaOWF4q0BLevs7GT5qeBXsOvnfFf6TzimnLR2y8XLQeytjUog+AH/q/wp
+    WdUhcFwY8Ot0tF8vHE0Z3edIDinQac2KvxEp0Qy98xTaewSG5iWsjQv0eCLASzzR
+    cCx19VOhAgMBAAECggEAAJFfIwRCWjg5Ey0UOzFPmWzvP1I3RDu2pnq3NOiXiGYP
+    R29YuL5D5Ttx8N5KSHTEhcH9Tib8w+tWQRJZNDh4YIo57O4HBKpcxFp49WKTDHpP
+    HwSGfvCC/wPJvxhxdnClEGElHONw65BLER4L8JBEl/9Y2VQPnC/79aHMAFwVlbpd
+    xITMVyg9EPmK7Vz0EwZ3cKjyrbodWn7T6t8C4Px5MYKED5h5k0/F1T3thb5bE3qq
+    V/1KQQbhzyBnysp5iYQGDHylmAo5JcDF4zTN6gul+oxqnqhPIIZTeMhiC0oO8OOf
+    GZTVoVMTR4WUY/P5P+oSC+pJTjwMVGrAUK94luGjQQKBgQD+iHf+VqHiaqUSUeq7
+    zNvFRpRjBEAfs27vEAWcduNtIGT0YXCN7gr/ZKo846V7B+V4e3Z+P1/zrzXQnG8s
+    uxm2LtEbK8xXyON4Q2kj5PhgUGVCGRVVAX/4+dyOwEc/vwwYDl9s1v5JO+tn140+
+    jUhXdbrWJi5aS//NzUGaoHdcwQKBgQDd4w8vCZZZHYuIVpo8/+ar+tRquVpYX4d4
+    v9njrMV74U92lZfJyQBX85smZhuAgxclSmhJhhiOtxIqzsKfWJ+xYYfxDqtKx+a1
+    nx/9Ww2Fy4qbzrGtRItpfqoVyw3ryA6VS8XWxjwtMslwBq7q5hiiFX+YHDm1MUyj
+    P7V8/0pO4QKBgQCvzPAb4hgjuwbSVXPsTD0Kz4nTre7gNl2LjqRhghfomnQ/+kD0
+    NpKv/QY70fvMsxKCGbwozHroY36m3DVJTt0eYM2al7CmfSDnQqAO46nNVBnsAkki
+    kkuiWmlEy3cqhzjCMMMl+IRfbpxT96QdrRVnGvB10p83TMCck4UZWHW4wQKBgDbI
+    mfYeIt3r2oiWAUzwTc7Ghm23R+Qr6fHZRH3fKX81mP4JX0m18/zDK9pmOYIYW72c
+    SnVkw2lxL+4b0JexNPSBxSOyYH59LqxHFoniUktnftiLRvklxFoOqQXqdYxyf49C
+    /xzRIwhx0qRzMfrTRt+1+SPgTCs9edOQpkmvanRhAoGAd8MnK+r7/i1+2gog8eDw
+    jvQ2NGzWqCjL6WVqZ7T5rchAsZLlMpiG02sYNmmCwub2U3ieJUpEqN184ILYw/sr
+    rwyvgPI1XKSEqI7VILqBl720fBpcpo7+Dt6TwBUF1ozEfVokMD6jBvG7Mn0U7Jaz
+    9znH7Fh77Y1ow9FA7eRyJiU=
+    -----END PRIVATE KEY-----
+    """
 
 /// TEST ONLY. A published P-256 private key scalar for the in-process identity provider; it protects nothing.
 let fixedP256PrivateKeyHex = "2c19f2f1791b62ec8f85e152f334beb958489de1f7f57afcecd99584120c972f"

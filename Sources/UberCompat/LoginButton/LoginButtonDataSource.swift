@@ -1,4 +1,5 @@
 import AuthUber
+
 /// Supplies the context a ``LoginButton`` logs in with (the vendor's `LoginButtonDataSource`).
 @MainActor
 public protocol LoginButtonDataSource: AnyObject {

@@ -2,8 +2,9 @@ import AuthCore
 import AuthTesting
 import Foundation
 import Testing
+
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// Hostile inputs that need more than one sign-in, a stored file, a concurrent operation or a transport that
@@ -13,7 +14,7 @@ struct HostileInputTests {
     static let documentedIDs = [
         "hostile-expires-in-clamped", "hostile-stored-credential-out-of-range", "rfc6750-bearer-only-over-https",
         "hostile-transport-ignores-deadline", "hostile-signout-during-refresh", "oauth-jwks-withdrawn-key-expires",
-        "oauth-jwks-cache-control-max-age", "hostile-provider-text-sanitized", "rfc8252-loopback-ip-literals-only",
+        "oauth-jwks-cache-control-max-age", "hostile-provider-text-sanitized", "rfc8252-loopback-ip-literals-only"
     ]
 
     @Test("hostile-expires-in-clamped: expires_in 1e19 is stored as ten years, and every later step handles it")
@@ -74,8 +75,10 @@ struct HostileInputTests {
         var options = AuthClient.Options()
         options.requestTimeout = .milliseconds(300)
         let client = AuthClient(
-            provider: PlainOIDCProvider(issuer: TestIdentityProvider.defaultIssuer, client: ClientRegistration(
-                clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI, scopes: ["openid"])),
+            provider: PlainOIDCProvider(
+                issuer: TestIdentityProvider.defaultIssuer,
+                client: ClientRegistration(
+                    clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI, scopes: ["openid"])),
             storage: storage, transport: hanging, logger: RecordingLogger(), clock: idp.clock, options: options
         )
         let started = ContinuousClock.now
@@ -94,9 +97,11 @@ struct HostileInputTests {
         let recording = RecordingTransport(gate)
         let storage = InMemoryTokenStorage()
         let client = AuthClient(
-            provider: PlainOIDCProvider(issuer: TestIdentityProvider.defaultIssuer, client: ClientRegistration(
-                clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI,
-                scopes: ["openid", "offline_access"])),
+            provider: PlainOIDCProvider(
+                issuer: TestIdentityProvider.defaultIssuer,
+                client: ClientRegistration(
+                    clientID: TestIdentityProvider.defaultClientID, redirectURI: TestIdentityProvider.defaultRedirectURI,
+                    scopes: ["openid", "offline_access"])),
             storage: storage, transport: recording, logger: RecordingLogger(), clock: idp.clock
         )
         let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
@@ -182,7 +187,7 @@ struct HostileInputTests {
             ("http://localhost/", false), ("http://127.evil.test/", false), ("http://127.0.0.1.nip.io/", false),
             ("http://0177.0.0.1/", false), ("http://127.1/", false), ("http://128.0.0.1/", false), ("http://[::2]/", false),
             ("http://[::ffff:127.0.0.1]/", false), ("file:///etc/passwd", false), ("smb://127.0.0.1/share", false),
-            ("com.example.app:/cb", false), ("https:///nohost", false), ("http://127.0.0.256/", false),
+            ("com.example.app:/cb", false), ("https:///nohost", false), ("http://127.0.0.256/", false)
         ]
     )
     func loopbackLiterals(url: String, secure: Bool) throws {

@@ -5,8 +5,9 @@ import Testing
 
 @Suite("Hostile identity provider scenarios")
 struct HostileScenarioTests {
-    @Test("Each scenario ends in its own outcome, stores nothing when rejected, and leaks no secret",
-          arguments: HostileScenario.all)
+    @Test(
+        "Each scenario ends in its own outcome, stores nothing when rejected, and leaks no secret",
+        arguments: HostileScenario.all)
     func scenario(_ scenario: HostileScenario) async throws {
         let outcome = try await scenario.run { idp in
             PlainOIDCProvider(

@@ -33,7 +33,7 @@ struct InteroperabilityTests {
     func invalidForeignTokens() throws {
         let cases: [(String, AuthError.Code)] = [
             ("expired", .tokenExpired), ("alg-none", .unsupportedAlgorithm), ("hs256", .unsupportedAlgorithm),
-            ("crit", .unsupportedCriticalHeader), ("aud-array", .invalidAudience), ("five-segments", .malformedIDToken),
+            ("crit", .unsupportedCriticalHeader), ("aud-array", .invalidAudience), ("five-segments", .malformedIDToken)
         ]
         for (name, code) in cases {
             let error = #expect(throws: AuthError.self) {

@@ -11,7 +11,7 @@ struct SecurityRegressionTests {
         "oauth-replayed-state", "oauth-unsolicited-response", "oauth-expired-state",
         "oidcc-client-test-kid-rotation", "oauth-jwks-refetch-rate-limited", "oauth-jwks-failure-keeps-cache",
         "oauth-malformed-jws", "oidcc-refresh-iss-changed", "oidcc-refresh-sub-changed", "oidcc-userinfo-sub-mismatch",
-        "oauth-refresh-keeps-refresh-token", "oauth-error-description-plain-text",
+        "oauth-refresh-keeps-refresh-token", "oauth-error-description-plain-text"
     ]
 
     @Test("oauth-error-description-plain-text: an error description is reduced to printable text, no token call")
@@ -41,7 +41,7 @@ struct SecurityRegressionTests {
     func unsolicitedResponse() async throws {
         let fixture = Fixture()
         let forged = TestIdentityProvider.defaultRedirectURI.appendingQuery([
-            ("code", "stolen-code"), ("state", "whatever"), ("iss", TestIdentityProvider.defaultIssuer.absoluteString),
+            ("code", "stolen-code"), ("state", "whatever"), ("iss", TestIdentityProvider.defaultIssuer.absoluteString)
         ])
         let error = await authError { _ = try await fixture.client.completeSignIn(redirect: forged) }
         #expect(error?.code == .stateMismatch)
@@ -109,7 +109,7 @@ struct SecurityRegressionTests {
         let keySet = JSONWebKeySet(keys: [])
         let inputs = [
             "", "a", "a.b", "a.b.c.d", "a.b.c.d.e", "!!!.e30.", "e30.e30.e30", "eyJhbGciOiJSUzI1NiJ9.@@@.AA",
-            "W10.e30.AA", "eyJhbGciOjF9.e30.AA", String(repeating: "A", count: 70_000) + ".e30.AA",
+            "W10.e30.AA", "eyJhbGciOjF9.e30.AA", String(repeating: "A", count: 70_000) + ".e30.AA"
         ]
         for input in inputs {
             let error = #expect(throws: AuthError.self) {

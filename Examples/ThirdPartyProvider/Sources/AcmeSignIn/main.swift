@@ -25,13 +25,15 @@ let idp = TestIdentityProvider(configuration: configuration)
 let transport = CountingTransport(idp.transport)
 var registry = ProviderRegistry()
 registry.registerAcme()
-let provider = try registry.provider(named: "acme", configuration: ProviderConfiguration([
-    "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString),
-    "client_id": .string(TestIdentityProvider.defaultClientID),
-    "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
-    "scope": "openid email offline_access",
-    "tenant": "acme-eu",
-]))
+let provider = try registry.provider(
+    named: "acme",
+    configuration: ProviderConfiguration([
+        "issuer": .string(TestIdentityProvider.defaultIssuer.absoluteString),
+        "client_id": .string(TestIdentityProvider.defaultClientID),
+        "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
+        "scope": "openid email offline_access",
+        "tenant": "acme-eu"
+    ]))
 let client = AuthClient(provider: provider, transport: transport, logger: RecordingLogger(), clock: idp.clock)
 let session = try await client.signIn(with: HeadlessUserAgent(transport: idp.transport))
 print("signed in as \(await session.idTokenClaims?.subject ?? "?") with Acme's tenant parameter")

@@ -17,7 +17,7 @@ func acmeEmulator() -> ProviderEmulator {
             "client_id": .string(TestIdentityProvider.defaultClientID),
             "redirect_uri": .string(TestIdentityProvider.defaultRedirectURI.absoluteString),
             "scope": "openid email offline_access",
-            "tenant": "acme-eu",
+            "tenant": "acme-eu"
         ]),
         transport: idp.transport,
         userAgent: HeadlessUserAgent(transport: idp.transport),
