@@ -167,7 +167,7 @@ for entry in "oidc:oidc:Example OpenID Provider" "grab:grab:Grab" "schibsted:sch
 done
 echo "emulators-http: every provider's login page works in Chromium (screenshots in .build/emulator-pages/)"
 
-# The security review's finding 8 from outside: without --config-dir the configurations go into a directory made the
+# From outside: without --config-dir the configurations go into a directory made the
 # way mkdtemp makes one — new, owned by whoever ran auth-emulator, mode 0700, a name no one could predict — even when
 # another user has planted the old predictable names (/tmp/auth-cli-emulate-<pid>) for the next processes.
 planted="$(cat /proc/sys/kernel/ns_last_pid 2>/dev/null || echo 0)"

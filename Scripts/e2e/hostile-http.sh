@@ -162,7 +162,7 @@ else
   fail "after a SIGKILLed lock holder the next refresh failed"; cat "$work/after-kill"
 fi
 
-# Audience injection (draft-ietf-oauth-rfc7523bis; the security review's finding 4): a private_key_jwt client must not
+# Audience injection (draft-ietf-oauth-rfc7523bis): a private_key_jwt client must not
 # send an assertion made for another server's token endpoint to this provider's device endpoint.
 openssl genpkey -algorithm EC -pkeyopt ec_paramgen_curve:P-256 -out "$work/client-key.pem" 2>/dev/null
 printf '{"issuer": "%s", "client_id": "hostile-client", "redirect_uri": "http://127.0.0.1/callback", "private_key_file": "%s", "private_key_alg": "ES256"}\n' \

@@ -1,25 +1,25 @@
 #!/usr/bin/env python3
-"""The security review's web attacks, run over HTTP against a running Examples/WebSignIn (each must fail).
+"""Attacks on web sign-in, run over HTTP against a running Examples/WebSignIn (each must fail).
 
 Usage: web-attacks.py BASE_URL USERNAME CHECK [CHECK ...]
 
 BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test account of its emulator. Checks:
 
-  concurrent-logout  N browsers sign in as the same user, then all sign out at once (finding 1:
+  concurrent-logout  N browsers sign in as the same user, then all sign out at once (once
                      a per-account lock that pinned a pooled connection deadlocked PostgreSQL's pool). Every sign-out
                      must answer 303 and the sample must keep answering signed-in requests within seconds.
   concurrent-refresh a browser signs in with an access token its provider says expires in 1 s (the emulator's
                      short_lived_token fault); then N requests of that one session to /me (the provider's user
                      info, which needs a valid token) go at once to this instance and the other (OTHER_INSTANCE):
                      one account's refreshes in parallel on two instances, under the store's per-account lock
-                     (finding 1). All must answer 200 for the user, the stored credential must have been refreshed,
+                    . All must answer 200 for the user, the stored credential must have been refreshed,
                      and the sample must keep answering.
   two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
-                     out (finding 2: one shared credential let B re-attach to C's tokens and carry C's ID token in its
+                     out (one shared credential let B re-attach to C's tokens and carry C's ID token in its
                      logout URL). B's logout URL must carry no ID token, and C must stay signed in.
   backchannel-logout two browsers sign in as the user on this instance and are seen on the other instance
                      (OTHER_INSTANCE, sharing the store, which then holds them in its session cache); the emulator
-                     (EMULATOR_URL) signs the user out and POSTs a logout token to the sample (finding 6): both
+                     (EMULATOR_URL) signs the user out and POSTs a logout token to the sample: both
                      sessions end at once here, and on the other instance within its 2 s session cache.
   emulator-gate      the emulator (EMULATOR_URL) refuses a fault queued by another site (Origin) and any request
                      whose Host is not its own (DNS rebinding).
@@ -35,7 +35,7 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
                      command that runs one SQL statement, as a local attacker with database access would — finding
                      5): the session stays expired on both instances, because the sealed expiry decides.
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
-                     after (finding 3: each start used to be stored for ten minutes). Real users must sign in; with
+                     after (each start used to be stored for ten minutes). Real users must sign in; with
                      WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
 
 Prints one line per check and exits non-zero on the first failure. Cookies are kept by hand: the sample's

@@ -3,7 +3,7 @@
 # (Scripts/services/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
-# Then the security review's attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
+# Then the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
 # 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/. Run by
 # Scripts/ci/test.sh after a build with the WebSignIn trait.
 set -euo pipefail
@@ -20,7 +20,7 @@ browser_python="$(Scripts/browser/setup.sh)"
 export AUTH_PG_DATABASE=auth_web_sample
 pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
 pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
-# The security review's finding 5 from outside: another local user, without the generated password, gets no connection
+# From outside: another local user, without the generated password, gets no connection
 # (the review's `COPY … TO PROGRAM` needs one), over TCP or otherwise.
 if env -u PGPASSWORD psql -w -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" -d postgres \
     -c "COPY (SELECT 1) TO PROGRAM 'true'" > "$work/nopassword.out" 2>&1; then
@@ -77,7 +77,7 @@ echo "web-sign-in: every provider on instance B"
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
-echo "web-sign-in: the security review's attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
+echo "web-sign-in: the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
 OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
 HALT_COMMAND="Scripts/services/postgres.sh halt" RESUME_COMMAND="Scripts/services/postgres.sh resume" \

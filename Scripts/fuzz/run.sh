@@ -30,7 +30,7 @@ mkdir -p fuzz-artifacts
 fuzz() {  # TARGET CORPUS: runs one fuzzer for $seconds; its output in $work/TARGET.log, its exit status in $work/TARGET.status
   local target="$1" corpus="$2" status=0 max_len=70000
   mkdir -p "$work/$corpus"
-  # The keyed-archive seeds include the security review's 916 KB amplification file: it must be read whole.
+  # The keyed-archive seeds include a 916 KB amplification file: it must be read whole.
   [ "$corpus" = keyed-archive ] && max_len=1048576
   # New inputs go to the scratch corpus (first directory); the committed seeds stay untouched.
   SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$bin/$target" \

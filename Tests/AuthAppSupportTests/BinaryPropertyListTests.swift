@@ -6,7 +6,7 @@ import Testing
 
 @Suite("The keyed-archive reader against hostile property lists")
 struct BinaryPropertyListTests {
-    /// The security review's files, kept as fuzz seeds in Fuzz/Corpus/keyed-archive.
+    /// Hostile property lists, kept as fuzz seeds in Fuzz/Corpus/keyed-archive.
     private static func seed(_ name: String) throws -> Data {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         return try Data(contentsOf: root.appendingPathComponent("Fuzz/Corpus/keyed-archive/\(name)"))

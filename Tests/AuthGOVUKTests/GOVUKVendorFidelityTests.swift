@@ -20,7 +20,7 @@ struct GOVUKVendorFidelityTests {
     static let issuer = URL(string: "https://token.integration.account.gov.uk")!
     static let redirect = "https://app.example.gov.uk/oauth/redirect"
 
-    @Test("The seed README's configuration compiles — Scope enum, redirect and vector as text, no token endpoint")
+    @Test("The vendor README's configuration compiles — Scope enum, redirect and vector as text, no token endpoint")
     func seedConfiguration() throws {
         let url = Self.authorize
         let configuration = try GOVUKAppConfiguration(

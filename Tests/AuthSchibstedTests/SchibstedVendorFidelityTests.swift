@@ -403,7 +403,7 @@ struct SchibstedVendorFidelityTests {
         _ = try await client.login(with: HeadlessUserAgent(transport: idp.transport))
     }
 
-    @Test("The seed's BankID redirect {scheme}:/bankId is not handled and leaves the login pending; cancel is checked after the URL-is-ours check")
+    @Test("The vendor SDK's BankID redirect {scheme}:/bankId is not handled and leaves the login pending; cancel is checked after the URL-is-ours check")
     func bankIDAndCancelOrder() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let client = client(idp)
@@ -657,7 +657,7 @@ struct SchibstedVendorFidelityTests {
     @Test("Tokens obtained externally are validated in full before they are stored")
     func importedTokens() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
-        // The seed's external flow, run by hand: authorize, then the token request with X-OIDC: v1.
+        // The vendor README's external flow, run by hand: authorize, then the token request with X-OIDC: v1.
         let obtainer = InMemoryTokenStorage()
         _ = try await client(idp, storage: obtainer).login(with: HeadlessUserAgent(transport: idp.transport))
         let tokens = try #require(await obtainer.credential(for: obtainer.storedKeys()[0]))
