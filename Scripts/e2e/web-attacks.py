@@ -32,8 +32,8 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
                      reaches this instance, which completes it.
   sealed-expiry      a browser signs in on SHORT_LIVED_INSTANCE (sessions of SESSION_LIFETIME seconds, same store);
                      once its session has expired, the row's expires_at column is pushed 100 days on with PSQL (a
-                     command that runs one SQL statement, as a local attacker with database access would — finding
-                     5): the session stays expired on both instances, because the sealed expiry decides.
+                     command that runs one SQL statement, as a local attacker with database access would):
+                     the session stays expired on both instances, because the sealed expiry decides.
   flood              3,000 unauthenticated sign-in starts from 16 threads while a real user signs in, and another
                      after (each start used to be stored for ten minutes). Real users must sign in; with
                      WEB_PID set, the sample's resident memory must grow by less than 64 MiB.
