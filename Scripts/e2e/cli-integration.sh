@@ -26,7 +26,7 @@ grep -q '"unknown_provider"' "$work/unknown" || { echo "cli-integration: wrong e
 start_background --stdout "$work/out" "$work/err" "$cli" login --issuer "$AUTH_IT_ISSUER" \
   --client-id "$AUTH_IT_PUBLIC_CLIENT" --redirect-uri "$redirect" --browser print --json --store "$store" --timeout 60
 login_pid=$background_pid
-wait_for_file "$work/out" --timeout 10 --pid "$login_pid" --log "$work/err"
+wait_for_first_line "$work/out" --timeout 10 --pid "$login_pid" --log "$work/err"
 url="$(head -n 1 "$work/out")"
 case "$url" in http*) ;; *) echo "cli-integration: auth-cli printed no URL"; cat "$work/err"; exit 1 ;; esac
 grep -q "waiting up to" "$work/err" || { echo "cli-integration: no waiting message"; exit 1; }
@@ -108,7 +108,7 @@ device_store="$work/device-session.json"
 start_background --stdout "$work/device.out" "$work/device.err" "$cli" login --issuer "$AUTH_IT_ISSUER" \
   --client-id "$AUTH_IT_DEVICE_CLIENT" --scope "openid email offline_access" --device --json --store "$device_store"
 login_pid=$background_pid
-wait_for_file "$work/device.out" --timeout 10 --pid "$login_pid" --log "$work/device.err"
+wait_for_first_line "$work/device.out" --timeout 10 --pid "$login_pid" --log "$work/device.err"
 device_url="$(head -n 1 "$work/device.out")"
 case "$device_url" in "$AUTH_IT_ISSUER"/device/\?user_code=*) ;; *) echo "cli-integration: --device printed no verification URL"; cat "$work/device.err"; exit 1 ;; esac
 grep -q "enter the code" "$work/device.err" || { echo "cli-integration: --device showed no code"; exit 1; }

@@ -25,7 +25,7 @@ login() {
   start_background --stdout "$work/login.out" "$work/login.err" "$cli" login --provider "$provider" \
     --config "$work/emu/$name.json" --browser print --json --store "$store" --timeout 30
   login_pid=$background_pid
-  wait_for_file "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
+  wait_for_first_line "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
   local url; url="$(head -n 1 "$work/login.out")"
   case "$url" in http://127.0.0.1:*) ;; *) cat "$work/login.out" "$work/login.err"; fail "$name: auth-cli printed no authorization URL" ;; esac
   if ! python3 Scripts/browser/emulator-login.py "$url" "$(account "$name")" "$password" "$action" > "$work/browser.out" 2>&1; then
@@ -88,7 +88,7 @@ device_login() {
   start_background --stdout "$work/device.out" "$work/device.err" "$cli" login --provider oidc --config "$work/emu/oidc.json" \
     --device --json --store "$1"
   login_pid=$background_pid
-  wait_for_file "$work/device.out" --timeout 10 --pid "$login_pid" --log "$work/device.err"
+  wait_for_first_line "$work/device.out" --timeout 10 --pid "$login_pid" --log "$work/device.err"
   local url; url="$(head -n 1 "$work/device.out")"
   case "$url" in http://127.0.0.1:*/device\?user_code=*) ;; *) cat "$work/device.out" "$work/device.err"; fail "device: no verification URL" ;; esac
   grep -q "enter the code" "$work/device.err" || fail "device: no code shown"
@@ -159,7 +159,7 @@ for entry in "oidc:oidc:Example OpenID Provider" "grab:grab:Grab" "schibsted:sch
   start_background --stdout "$work/login.out" "$work/login.err" "$cli" login --provider "$provider" \
     --config "$work/emu/$name.json" --browser print --json --store "$store" --timeout 60
   login_pid=$background_pid
-  wait_for_file "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
+  wait_for_first_line "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
   "$browser_python" Scripts/browser/emulator-page-chromium.py "$(head -n 1 "$work/login.out")" "$(account "$name")" emulator-password \
     ".build/emulator-pages/$name.png" "$display" || fail "$name: the login page in Chromium"
   wait_background "$login_pid" || { cat "$work/login.out" "$work/login.err"; fail "$name: login through Chromium failed"; }

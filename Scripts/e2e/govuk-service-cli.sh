@@ -19,7 +19,7 @@ grep -q '"private_key_file"' "$work/govuk/govuk-service.json" || { echo "govuk-s
 start_background --stdout "$work/login.out" "$work/login.err" "$cli" login --provider govuk \
   --config "$work/govuk/govuk-service.json" --browser print --json --store "$work/session.json" --timeout 60
 login_pid=$background_pid
-wait_for_file "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
+wait_for_first_line "$work/login.out" --timeout 10 --pid "$login_pid" --log "$work/login.err"
 url="$(head -n 1 "$work/login.out")"
 case "$url" in http://127.0.0.1:*/authorize\?*) ;; *) echo "govuk-service: auth-cli printed no authorization URL"; cat "$work/login.err"; exit 1 ;; esac
 case "$url" in *vtr=*claims=*|*claims=*vtr=*) ;; *) echo "govuk-service: the request lacks vtr or claims: $url"; exit 1 ;; esac

@@ -159,6 +159,10 @@ _file_filled() {
   [ -s "$1" ]
 }
 
+_first_line_written() {
+  [ -f "$1" ] && [ "$(wc -l < "$1")" -ge 1 ]
+}
+
 _line_matches() {
   grep -qE -- "$2" "$1" 2> /dev/null
 }
@@ -187,6 +191,13 @@ wait_for_url() {
 wait_for_file() {
   _split_options "$@"
   wait_for "${_wait_options[@]}" "nothing was written to ${_wait_arguments[0]}" _file_filled "${_wait_arguments[0]}"
+}
+
+# wait_for_first_line FILE: until FILE holds one whole line (a long URL arrives in several writes; a reader that
+# took the first bytes would get half of it).
+wait_for_first_line() {
+  _split_options "$@"
+  wait_for "${_wait_options[@]}" "no whole line was written to ${_wait_arguments[0]}" _first_line_written "${_wait_arguments[0]}"
 }
 
 wait_for_line() {
