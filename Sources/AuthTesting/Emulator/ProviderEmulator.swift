@@ -28,7 +28,7 @@ public struct ProviderEmulator: Sendable {
     /// answers alone.
     package var front: (@Sendable (CapturedRequest) async -> (Data, HTTPResponse))?
 
-    /// Answers one HTTP request as the emulated vendor's server would: through its ``front`` when it has one, else
+    /// Answers one HTTP request as the emulated vendor's server would: through its front (the vendor layer some emulators put before the identity provider) when it has one, else
     /// the identity provider. Fronts that serve the emulator over real HTTP (`auth-emulator emulate`, the web sign-in
     /// sample) call this, so a browser sees what the in-process ``transport`` gives a test.
     public func handle(_ request: CapturedRequest) async -> (Data, HTTPResponse) {
