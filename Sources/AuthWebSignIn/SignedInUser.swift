@@ -14,7 +14,7 @@
         /// A name to greet the user with.
         public var displayName: String { record.displayName }
 
-        /// The engine's session for this user: ``Session/send(_:body:)`` calls an API with the token (refreshed
+        /// The engine's session for this user: `Session/send(_:body:)` calls an API with the token (refreshed
         /// single-flight when it is about to expire, bound to its DPoP key where the provider uses DPoP).
         ///
         /// - Throws: `not_signed_in` when the credential is gone (signed out elsewhere, or rejected at refresh).

@@ -7,7 +7,7 @@
         /// `POST /auth/{provider}/native/nonce`: a nonce for a sign-in the app performs with the platform's own UI
         /// (Sign in with Apple's `ASAuthorizationAppleIDRequest.nonce`), as JSON `{"nonce": …, "expires_at": …}`.
         ///
-        /// The engine remembers it (``AuthClient/prepareNativeSignIn()``) until it expires and accepts it once: the
+        /// The engine remembers it (`AuthClient/prepareNativeSignIn()`) until it expires and accepts it once: the
         /// native sign-in must reach the instance that issued it (with several instances, route these two requests to
         /// the same one). Issuing writes nothing to the store.
         public func nativeNonce(provider name: String) async -> WebResponse {
@@ -26,7 +26,7 @@
 
         /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a form (`id_token`, `code`,
         /// `nonce` from ``nativeNonce(provider:)``, and Apple's first-sign-in `user` when it came), verified in full by
-        /// ``AuthClient/completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)``
+        /// `AuthClient/completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)`
         /// — the nonce issued here and unused, the ID token's signature, issuer, audience (the app's client id), expiry
         /// and nonce, the code redeemed for the same user — then a browser session as a web sign-in starts one: the
         /// session cookie, and JSON `{"signed_in": true, "provider", "subject", "name", "csrf_token"}`.

@@ -155,7 +155,7 @@
         }
 
         /// The name to greet a user with: the ID token's `name`; for a provider whose ID token names nobody (GitHub has
-        /// no ID token, Apple's carries only an email), what the provider said beside it (``Credential/profile``: GitHub's
+        /// no ID token, Apple's carries only an email), what the provider said beside it (`Credential/profile`: GitHub's
         /// user API, Apple's first-sign-in `user`): `name`, then `login`; then an email, the ID token's or the profile's.
         static func displayName(claims: IDTokenClaims?, profile: [String: String]?) -> String? {
             let candidates = [claims?["name"]?.stringValue, profile?["name"], profile?["login"], claims?["email"]?.stringValue, profile?["email"]]

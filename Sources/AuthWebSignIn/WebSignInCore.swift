@@ -57,7 +57,7 @@
         /// Creates the core for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
         ///
         /// - Parameters:
-        ///   - providers: the providers, for example from a ``ProviderRegistry`` by name.
+        ///   - providers: the providers, for example from a `ProviderRegistry` by name.
         ///   - store: where sessions and credentials live: ``InMemoryWebSessionStore`` for one instance,
         ///     `PostgresWebSessionStore` (AuthPostgres) for several.
         ///   - transport: how the server reaches the providers (`AsyncHTTPClientTransport` on a server).
