@@ -108,7 +108,7 @@
         /// registry's name: `/auth/grab/login` for `"grab"`).
         ///
         /// - Throws: `unknown_provider` for a name the registry does not know; the provider's configuration errors; as
-        ///   ``init(providers:store:transport:configuration:clock:logger:)``.
+        ///   `init(providers:store:transport:configuration:clock:logger:)`.
         public init(
             registry: ProviderRegistry,
             configurations: [String: ProviderConfiguration],
