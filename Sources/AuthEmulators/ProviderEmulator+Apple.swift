@@ -24,7 +24,7 @@ extension ProviderEmulator {
     ///   carries; its code is redeemed without `redirect_uri`.
     ///
     /// Over HTTP (`origin` set: `auth-emulator emulate`, the web sign-in sample) the login page shows first, and the
-    /// same Apple layer answers (``ProviderEmulator/handle(_:)``): a browser gets the auto-submitting form and, on the
+    /// same Apple layer answers (`ProviderEmulator.handle(_:)`, in AuthTesting): a browser gets the auto-submitting form and, on the
     /// first authorization, the `user` JSON.
     ///
     /// - Parameters:

@@ -1,7 +1,7 @@
 public import AuthCore
 import Foundation
 
-/// Typed access to the claims Apple puts in its ID tokens, over validated ``IDTokenClaims``.
+/// Typed access to the claims Apple puts in its ID tokens, over validated `IDTokenClaims` (AuthCore).
 ///
 /// Apple sends its booleans as JSON booleans or as the strings `"true"`/`"false"` (both occur, and Apple's examples
 /// show strings), so each is read in either form
