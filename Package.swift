@@ -44,6 +44,7 @@ let package = Package(
         // Servers.
         .library(name: "AuthWebSignIn", targets: ["AuthWebSignIn"]),
         .library(name: "AuthHummingbird", targets: ["AuthHummingbird"]),
+        .library(name: "AuthVapor", targets: ["AuthVapor"]),
         .library(name: "AuthPostgres", targets: ["AuthPostgres"]),
         // Tests and emulators.
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
@@ -66,26 +67,40 @@ let package = Package(
         .executable(name: "google-example", targets: ["GoogleExample"]),
         .executable(name: "microsoft-example", targets: ["MicrosoftExample"]),
         .executable(name: "apple-example", targets: ["AppleExample"]),
-        .executable(name: "web-sign-in", targets: ["WebSignInExample"])
+        .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
+        .executable(name: "web-sign-in-vapor", targets: ["VaporWebSignInExample"])
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
-    // `traits: ["WebSignIn"]` brings AuthHummingbird, `traits: ["PostgresStorage"]` AuthPostgres as well.
+    // `traits: ["WebSignIn"]` brings AuthHummingbird, `traits: ["VaporSignIn"]` AuthVapor, `traits: ["PostgresStorage"]`
+    // AuthPostgres; each brings the framework-neutral core (AuthWebSignIn) with it.
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
-        // A server signs in through AsyncHTTPClient, so this trait brings that transport too.
+        // The core every web framework's adapter routes to; it brings no web framework. A server signs in through
+        // AsyncHTTPClient, so it brings that transport too.
+        .trait(
+            name: "WebSignInCore",
+            description: "AuthWebSignIn: the framework-neutral web sign-in core (enabled by WebSignIn, VaporSignIn and PostgresStorage)",
+            enabledTraits: ["AsyncHTTPClientTransport"]
+        ),
+        // One trait per web framework: a Vapor app never resolves Hummingbird, and the other way round.
         .trait(
             name: "WebSignIn",
             description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory",
-            enabledTraits: ["AsyncHTTPClientTransport"]
+            enabledTraits: ["WebSignInCore"]
         ),
-        // PostgreSQL is a trait of its own: a Hummingbird app that keeps sessions in memory or in its own store never
-        // resolves postgres-nio.
+        .trait(
+            name: "VaporSignIn",
+            description: "AuthVapor: \"Sign in with …\" routes for Vapor 4 web apps, sessions in memory",
+            enabledTraits: ["WebSignInCore"]
+        ),
+        // PostgreSQL is a trait of its own: an app that keeps sessions in memory or in its own store never resolves
+        // postgres-nio. It goes with either framework's trait.
         .trait(
             name: "PostgresStorage",
-            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio)",
-            enabledTraits: ["WebSignIn"]
+            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio), for WebSignIn or VaporSignIn",
+            enabledTraits: ["WebSignInCore"]
         )
     ],
     dependencies: [
@@ -105,6 +120,8 @@ let package = Package(
         // AuthHummingbird and the web sign-in sample only, behind the "WebSignIn" trait. Hummingbird's own default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
+        // AuthVapor and its sample only, behind the "VaporSignIn" trait.
+        .package(url: "https://github.com/vapor/vapor", from: "4.122.3"),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // Documentation only: `swift package generate-documentation`.
@@ -228,7 +245,8 @@ let package = Package(
         // MARK: Servers
 
         // The framework-neutral web sign-in core (no web framework, no database driver): what the Hummingbird
-        // adapter, and any other framework's, route requests to. Compiles to nothing without the "WebSignIn" trait.
+        // adapter, the Vapor adapter and any other framework's, route requests to. Compiles to nothing without the "WebSignInCore"
+        // trait (which WebSignIn, VaporSignIn and PostgresStorage enable).
         .target(
             name: "AuthWebSignIn",
             dependencies: [
@@ -245,6 +263,16 @@ let package = Package(
             dependencies: [
                 "AuthCore", "AuthWebSignIn",
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+            ],
+            swiftSettings: strictSettings
+        ),
+        // Compiles to nothing without the "VaporSignIn" trait: apps that do not enable it never resolve Vapor.
+        .target(
+            name: "AuthVapor",
+            dependencies: [
+                "AuthCore", "AuthWebSignIn",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["VaporSignIn"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -386,10 +414,34 @@ let package = Package(
             path: "Examples/OneLoginExample",
             swiftSettings: strictSettings
         ),
+        // What the two web sign-in samples share: the page, the providers from the emulators' files, the settings.
+        .target(
+            name: "WebSignInSampleSupport",
+            dependencies: [
+                "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators",
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"]))
+            ],
+            path: "Examples/WebSignInSupport",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "VaporWebSignInExample",
+            dependencies: [
+                "AuthVapor", "AuthWebSignIn", "AuthPostgres", "AuthAsyncHTTPClient", "WebSignInSampleSupport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"])),
+                .product(name: "Vapor", package: "vapor", condition: .when(traits: ["VaporSignIn"]))
+            ],
+            path: "Examples/VaporWebSignIn",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "WebSignInExample",
             dependencies: [
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
+                "WebSignInSampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"]))
@@ -473,6 +525,15 @@ let package = Package(
                 // The PostgreSQL suite shares the web sign-in harness.
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthOIDC", "AuthTesting",
                 .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+            ],
+            swiftSettings: strictSettings
+        ),
+        // The Vapor adapter's routes, middleware and body limit, in Vapor's own test client and over real HTTP.
+        .testTarget(
+            name: "AuthVaporTests",
+            dependencies: [
+                "AuthVapor", "AuthWebSignIn", "AuthOIDC", "AuthTesting",
+                .product(name: "VaporTesting", package: "vapor", condition: .when(traits: ["VaporSignIn"]))
             ],
             swiftSettings: strictSettings
         ),

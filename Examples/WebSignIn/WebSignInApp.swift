@@ -1,9 +1,11 @@
 // The web sign-in sample: a Hummingbird 2 app with a "Sign in with …" button per provider (AuthHummingbird's
-// routes), pointed at the provider emulators over HTTP. Needs the PostgresStorage trait (which brings WebSignIn):
+// routes), pointed at the provider emulators over HTTP. Needs the WebSignIn and PostgresStorage traits; its Vapor twin
+// is Examples/VaporWebSignIn (web-sign-in-vapor), and the page, providers and settings both show are in
+// Examples/WebSignInSupport:
 //
-//     swift run --traits PostgresStorage web-sign-in                  # emulators in this process, sessions in memory
-//     swift run --traits PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
-#if PostgresStorage
+//     swift run --traits WebSignIn,PostgresStorage web-sign-in        # emulators in this process, sessions in memory
+//     swift run --traits WebSignIn,PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
+#if PostgresStorage && WebSignIn
     import ArgumentParser
     import AuthAsyncHTTPClient
     import AuthCore
@@ -17,6 +19,7 @@
     import Logging
     import PostgresNIO
     import ServiceLifecycle
+    import WebSignInSampleSupport
 
     @main
     struct WebSignInApp: AsyncParsableCommand {
@@ -50,7 +53,7 @@
         var sessionLifetime: Double?
 
         func run() async throws {
-            let publicURL = try Self.url(publicURL ?? "http://127.0.0.1:\(port)")
+            let publicURL = try SampleSettings.url(publicURL ?? "http://127.0.0.1:\(port)")
             var services: [any Service] = []
             let emulators: [SampleProvider]
             if let emulatorsDir {
@@ -66,10 +69,10 @@
             // a sign-in started on one completes on another; in memory, one instance draws its own.
             var signInCookieKey: Data?
             if postgres {
-                let client = try Self.postgresClient()
+                let client = try SampleSettings.postgresClient()
                 services.append(client)
-                signInCookieKey = try Self.encryptionKey()
-                let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try Self.encryptionKey())
+                signInCookieKey = try SampleSettings.encryptionKey()
+                let postgresStore = try PostgresWebSessionStore(client: client, encryptionKey: try SampleSettings.encryptionKey())
                 store = postgresStore
                 prepare = { try await postgresStore.prepare() }
             } else {
@@ -79,7 +82,7 @@
             var configuration = WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
             if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
             let webSignIn = try WebSignIn<BasicWebSignInRequestContext>(
-                providers: Dictionary(uniqueKeysWithValues: emulators.map { ($0.name, $0.provider) }),
+                providers: SampleProvider.byName(emulators),
                 store: store,
                 transport: transport,
                 configuration: configuration
@@ -87,12 +90,10 @@
             let router = Router(context: BasicWebSignInRequestContext.self)
             router.add(middleware: webSignIn.middleware)
             webSignIn.addRoutes(to: router)
-            let pages = Pages(webSignIn: webSignIn, providers: emulators, instance: instance)
-            router.get("/") { _, context in pages.home(context.signedInUser) }
-            // An API route that uses the user's tokens, as an app's own routes do: the provider's user info, called with the
-            // session's access token — refreshed first when it is about to expire, once for all of the session's
-            // concurrent requests on every instance (the store's per-account lock).
-            router.get("/me") { _, context in try await Self.me(context.signedInUser) }
+            let pages = SamplePages(core: webSignIn.core, providers: emulators, instance: instance, server: "Hummingbird")
+            router.get("/") { _, context in Response(pages.home(context.signedInUser)) }
+            // An API route that uses the user's tokens, as an app's own routes do (SamplePages.me).
+            router.get("/me") { _, context in Response(await pages.me(context.signedInUser)) }
 
             var app = Application(
                 router: router,
@@ -114,58 +115,13 @@
             }
             try await transport.shutdown()
         }
-
-        static func me(_ user: SignedInUser?) async throws -> Response {
-            guard let user else { return json(["signed_in": .bool(false)], status: .unauthorized) }
-            do {
-                let info = try await user.session().userInfo()
-                return json(["signed_in": .bool(true), "provider": .string(user.providerName), "subject": .string(info.subject), "claims": .object(info.claims)])
-            } catch let error as AuthError where error.code == .notSignedIn {
-                return json(["signed_in": .bool(false), "error": .string(error.code.rawValue)], status: .unauthorized)
-            } catch let error as AuthError {
-                return json(["signed_in": .bool(true), "error": .string(error.code.rawValue)], status: .badGateway)
-            }
-        }
-
-        static func json(_ object: [String: JSONValue], status: HTTPResponse.Status = .ok) -> Response {
-            let body = (try? JSONValue.object(object).jsonData()) ?? Data("{}".utf8)
-            return Response(
-                status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-        }
-
-        static func url(_ text: String) throws -> URL {
-            guard let url = URL(string: text), url.scheme != nil, url.host != nil else {
-                throw ValidationError("'\(text)' is not an absolute URL.")
-            }
-            return url
-        }
-
-        static func postgresClient() throws -> PostgresClient {
-            let environment = ProcessInfo.processInfo.environment
-            guard let port = environment["AUTH_PG_PORT"].flatMap(Int.init) else {
-                throw ValidationError("--postgres needs AUTH_PG_PORT (and AUTH_PG_HOST, AUTH_PG_USER, AUTH_PG_DATABASE); Scripts/services/postgres.sh env prints them.")
-            }
-            return PostgresClient(
-                configuration: .init(
-                    host: environment["AUTH_PG_HOST"] ?? "127.0.0.1", port: port, username: environment["AUTH_PG_USER"] ?? "auth",
-                    password: environment["AUTH_PG_PASSWORD"], database: environment["AUTH_PG_DATABASE"] ?? "auth", tls: .disable
-                ))
-        }
-
-        static func encryptionKey() throws -> Data {
-            guard let text = ProcessInfo.processInfo.environment["AUTH_WEB_ENCRYPTION_KEY"], let key = Data(base64Encoded: text), key.count == 32 else {
-                throw ValidationError("--postgres needs AUTH_WEB_ENCRYPTION_KEY: 32 random bytes in base64 (openssl rand -base64 32), the same on every instance.")
-            }
-            return key
-        }
     }
 
 #else
     @main
     struct WebSignInApp {
         static func main() {
-            print("web-sign-in needs the PostgresStorage trait (which brings WebSignIn): swift run --traits PostgresStorage web-sign-in")
+            print("web-sign-in needs the WebSignIn and PostgresStorage traits: swift run --traits WebSignIn,PostgresStorage web-sign-in")
         }
     }
 #endif

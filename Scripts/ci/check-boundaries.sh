@@ -69,8 +69,13 @@ if grep -rniE "VendorStore|vendor store|KeyedArchive|keyed.archive|BinaryPropert
   fail "AuthCore mentions vendor stores, keyed archives or app hand-off (lines above); they belong in AuthAppSupport"
 fi
 
-if grep -rnE "import PostgresNIO|import PostgresKit" Sources/AuthHummingbird; then
-  fail "AuthHummingbird imports a PostgreSQL driver (lines above); it belongs in AuthPostgres"
+if grep -rnE "import PostgresNIO|import PostgresKit" Sources/AuthHummingbird Sources/AuthVapor Sources/AuthWebSignIn; then
+  fail "a web adapter or the web core imports a PostgreSQL driver (lines above); it belongs in AuthPostgres"
+fi
+# Each web framework's adapter knows its framework only, and the core none: a Vapor app never compiles Hummingbird.
+if grep -rnE "import (Vapor|Hummingbird)" Sources/AuthWebSignIn || grep -rnE "import Vapor" Sources/AuthHummingbird \
+  || grep -rnE "import Hummingbird" Sources/AuthVapor; then
+  fail "the web core imports a web framework, or one adapter the other's framework (lines above)"
 fi
 
 while read -r lines file; do
@@ -80,14 +85,16 @@ done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
 
 for tool in ldd nm; do command -v "$tool" > /dev/null || fail "$tool is needed (binutils / libc-bin) to check the binaries"; done
 bin="$(swift build --show-bin-path)"
-if [ -x "$bin/web-sign-in" ]; then
-  libraries="$(ldd "$bin/web-sign-in")" || fail "ldd could not read $bin/web-sign-in"
-  if grep -iE "FoundationNetworking|libcurl" <<<"$libraries"; then
-    fail "the web sign-in sample links FoundationNetworking or libcurl (above)"
+for sample in web-sign-in web-sign-in-vapor; do
+  if [ -x "$bin/$sample" ]; then
+    libraries="$(ldd "$bin/$sample")" || fail "ldd could not read $bin/$sample"
+    if grep -iE "FoundationNetworking|libcurl" <<<"$libraries"; then
+      fail "the web sign-in sample $sample links FoundationNetworking or libcurl (above)"
+    fi
+  else
+    fail "$bin/$sample is not built (build with --traits …,WebSignIn,VaporSignIn,PostgresStorage first)"
   fi
-else
-  fail "$bin/web-sign-in is not built (build with --traits …,PostgresStorage first)"
-fi
+done
 if [ -x "$bin/auth-cli" ]; then
   # Swift mangles a declaration's module into its symbol: 11AuthTesting, 13AuthEmulators. The same count on
   # auth-emulator proves the pattern finds them when they are there.
@@ -105,4 +112,4 @@ else
 fi
 
 [ "$failures" -eq 0 ] || { echo "check-boundaries: $failures violation(s)" >&2; exit 1; }
-echo "check-boundaries: providers (${providers[*]}) import AuthCore/Foundation/Crypto/HTTPTypes only; AuthCore has no app-support code; AuthHummingbird no database driver; no Sources file over 400 lines; web-sign-in links no libcurl; auth-cli no test code"
+echo "check-boundaries: providers (${providers[*]}) import AuthCore/Foundation/Crypto/HTTPTypes only; AuthCore has no app-support code; the web adapters no database driver and no other framework; no Sources file over 400 lines; neither web sample links libcurl; auth-cli no test code"

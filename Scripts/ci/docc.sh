@@ -20,7 +20,7 @@ fi
 [ ${#targets[@]} -gt 0 ] || fail "no DocC catalog under Sources/*/"
 echo "docc: ${#targets[@]} catalogs: ${targets[*]}"
 
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
 make_work_dir
 arguments=()
 for target in "${targets[@]}"; do arguments+=(--target "$target"); done

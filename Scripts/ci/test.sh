@@ -15,7 +15,7 @@ source "$(dirname "$0")/../lib/common.sh"
 # Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
 # transport, web sign-in, PostgreSQL storage), so nothing is built twice; the last step checks that the trait-gated
 # targets also build without them.
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
 logs=".build/test-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -99,7 +99,7 @@ grep -qE "Test run with [0-9]+ tests in [0-9]+ suites passed" "$logs/swift-test.
   || { tail -60 "$logs/swift-test.log"; fail "swift test failed"; }
 # The trait-gated suites compile to nothing without their traits: make sure they ran.
 for suite in "Tracing and metrics (AuthObservability)" "AsyncHTTPClientTransport against a hostile server over real HTTP" \
-  "web sign-in for Hummingbird (AuthHummingbird), in-memory store" \
+  "web sign-in for Hummingbird (AuthHummingbird), in-memory store" "web sign-in for Vapor (AuthVapor)" \
   "web sign-in across instances with PostgreSQL (PostgresWebSessionStore)"; do
   grep -qF "Suite \"$suite\" passed" "$logs/swift-test.log" || fail "the suite '$suite' did not run"
 done
@@ -129,8 +129,10 @@ Scripts/e2e/govuk-service-cli.sh
 step "every provider's emulator over real HTTP (auth-emulator emulate all), its login page in Chromium"
 Scripts/e2e/emulators-http.sh
 
-step "web sign-in: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
-Scripts/e2e/web-sign-in.sh
+step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
+Scripts/e2e/web-sign-in.sh hummingbird
+step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"
+Scripts/e2e/web-sign-in.sh vapor
 
 step "auth-cli over real HTTP against a hostile identity provider (Scripts/e2e/hostile-idp.py), over AsyncHTTPClient"
 Scripts/e2e/hostile-http.sh
@@ -144,7 +146,7 @@ Scripts/services/postgres.sh stop
 step "waiting for the third-party package's and the fuzz targets' builds"
 join_background "$side_builds_pid" "building the third-party package or the fuzz targets" "$logs/side-builds.log"
 
-step "a third-party provider package (Examples/ThirdPartyProvider) against this package; its sample links no libcurl"
+step "a third-party provider package (Examples/ThirdPartyProvider) against this package; its sample links no libcurl, resolves no trait"
 swift test --package-path Examples/ThirdPartyProvider
 acme="$(swift build --package-path Examples/ThirdPartyProvider --show-bin-path)/acme-sign-in"
 "$acme"
@@ -152,6 +154,12 @@ if ldd "$acme" | grep -iE "FoundationNetworking|libcurl"; then
   fail "acme-sign-in (AuthCore, AuthOIDC, AuthTesting and its own transport) links libcurl"
 fi
 echo "acme-sign-in links neither FoundationNetworking nor libcurl"
+# A package that enables none of the traits resolves none of their dependencies (not merely builds none).
+if grep -oE '"identity" : "(vapor|hummingbird|postgres-nio|async-http-client|swift-distributed-tracing|swift-metrics)"' \
+  Examples/ThirdPartyProvider/Package.resolved; then
+  fail "a package without the traits resolved a trait's dependency (above)"
+fi
+echo "its Package.resolved lists no Vapor, Hummingbird, postgres-nio, AsyncHTTPClient, tracing or metrics"
 
 step "the Apple-only sources type-checked on Linux against Apple's documented declarations (Shims/)"
 join_background "$apple_pid" "the Apple type-check" "$logs/apple-typecheck.log"
@@ -167,11 +175,11 @@ Scripts/ci/docc.sh
 # then). This rebuilds this package's targets without the traits' conditions; nothing runs after it.
 step "the trait-gated targets without their traits"
 # One target per build: given several --target options, SwiftPM builds only the last one.
-for target in AuthObservability AuthAsyncHTTPClient IntegrationTests AuthHummingbird AuthPostgres AuthHummingbirdTests \
-  WebSignInExample AuthEmulatorTool OIDCExample; do
+for target in AuthObservability AuthAsyncHTTPClient IntegrationTests AuthHummingbird AuthVapor AuthPostgres AuthHummingbirdTests \
+  AuthVaporTests WebSignInExample VaporWebSignInExample AuthEmulatorTool OIDCExample; do
   swift build --target "$target" > "$logs/no-traits.log" 2>&1 \
     || { grep -E "error|warning:" "$logs/no-traits.log" | head -20; fail "building $target without the traits failed"; }
 done
-echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthPostgres, IntegrationTests, the web sign-in sample, auth-emulator and the samples (URLSession) build"
+echo "without traits: AuthObservability, AuthAsyncHTTPClient, AuthHummingbird, AuthVapor, AuthPostgres, IntegrationTests, both web sign-in samples, auth-emulator and the samples (URLSession) build"
 end_step
 echo "test command: every step passed"

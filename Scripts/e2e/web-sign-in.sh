@@ -4,11 +4,21 @@
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
 # Then the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
-# 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/. Run by
-# Scripts/ci/test.sh after a build with the WebSignIn trait.
+# 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/<server>/. Run by Scripts/ci/test.sh after a build
+# with the traits, once per web framework: the same browser script and the same attacks against either adapter.
+#
+#     Scripts/e2e/web-sign-in.sh              # Hummingbird: Examples/WebSignIn (web-sign-in)
+#     Scripts/e2e/web-sign-in.sh vapor        # Vapor: Examples/VaporWebSignIn (web-sign-in-vapor)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,PostgresStorage)"
+bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)"
+server="${1:-hummingbird}"
+case "$server" in
+  hummingbird) sample=web-sign-in ports=(8801 8802 8803) ;;
+  vapor) sample=web-sign-in-vapor ports=(8811 8812 8813) ;;
+  *) fail "unknown server '$server' (hummingbird or vapor)" ;;
+esac
+[ -x "$bin/$sample" ] || fail "$bin/$sample is not built (swift build with the traits above)"
 make_work_dir
 
 if [ -z "${AUTH_PG_PORT:-}" ]; then
@@ -17,7 +27,7 @@ if [ -z "${AUTH_PG_PORT:-}" ]; then
 fi
 browser_python="$(Scripts/browser/setup.sh)"
 # A database of its own, so what the Swift suites left behind cannot hide what this run leaves.
-export AUTH_PG_DATABASE=auth_web_sample
+export AUTH_PG_DATABASE="auth_web_sample_$server"
 pg() { psql -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" -U "${AUTH_PG_USER:-auth}" "$@"; }
 pg -d postgres -qc "DROP DATABASE IF EXISTS $AUTH_PG_DATABASE" -c "CREATE DATABASE $AUTH_PG_DATABASE" > /dev/null
 # From outside: another local user, without the generated password, gets no connection
@@ -27,9 +37,9 @@ if env -u PGPASSWORD psql -w -h "${AUTH_PG_HOST:-127.0.0.1}" -p "$AUTH_PG_PORT" 
   fail "PostgreSQL accepted a connection without the password"
 fi
 grep -qi "password" "$work/nopassword.out" || { cat "$work/nopassword.out"; fail "PostgreSQL refused a password-less connection, but not for want of a password"; }
-echo "web-sign-in: PostgreSQL refuses a connection without the password ($(head -1 "$work/nopassword.out" | cut -c1-100))"
+echo "web-sign-in ($server): PostgreSQL refuses a connection without the password ($(head -1 "$work/nopassword.out" | cut -c1-100))"
 
-port_a="${AUTH_WEB_PORT_A:-8801}" port_b="${AUTH_WEB_PORT_B:-8802}"
+port_a="${ports[0]}" port_b="${ports[1]}" port_c="${ports[2]}"
 start_background "$work/emulate.out" "$bin/auth-emulator" emulate all --config-dir "$work/emu" \
   --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout"
 wait_for_line "$work/emulate.out" "^ready" --pid "$background_pid" --log "$work/emulate.out"
@@ -38,14 +48,14 @@ account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test account
 AUTH_WEB_ENCRYPTION_KEY="$(python3 -c 'import base64, os; print(base64.b64encode(os.urandom(32)).decode())')"
 export AUTH_WEB_ENCRYPTION_KEY
 # Both instances build callbacks on B's origin: the provider sends the browser back to B whichever instance started.
-start_background "$work/b.log" "$bin/web-sign-in" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres
+start_background "$work/b.log" "$bin/$sample" --port "$port_b" --instance B --emulators-dir "$work/emu" --postgres
 pid_b=$background_pid
-start_background "$work/a.log" "$bin/web-sign-in" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" \
+start_background "$work/a.log" "$bin/$sample" --port "$port_a" --instance A --public-url "http://127.0.0.1:$port_b" \
   --emulators-dir "$work/emu" --postgres
 pid_a=$background_pid
 # A third instance on the same store whose sessions last 3 s, for the sealed-expiry check.
-port_c="${AUTH_WEB_PORT_C:-8803}" session_lifetime=3
-start_background "$work/c.log" "$bin/web-sign-in" --port "$port_c" --instance C --session-lifetime "$session_lifetime" \
+session_lifetime=3
+start_background "$work/c.log" "$bin/$sample" --port "$port_c" --instance C --session-lifetime "$session_lifetime" \
   --emulators-dir "$work/emu" --postgres
 pid_c=$background_pid
 for instance in "a $port_a $pid_a" "b $port_b $pid_b" "c $port_c $pid_c"; do
@@ -62,22 +72,22 @@ pairs = dict(arg.split("=", 1) for arg in sys.argv[1:])
 print(json.dumps({route: [names[route], user, "emulator-password"] for route, user in pairs.items()}))
 PY
 }
-shots=".build/web-sign-in"
+shots=".build/web-sign-in/$server"
 rm -rf "$shots"
 
-echo "web-sign-in: Grab, started on instance A, completed on instance B"
+echo "web-sign-in ($server): Grab, started on instance A, completed on instance B"
 "$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_a/" "http://127.0.0.1:$port_b" \
   "$(providers grab="$(account grab)")" "$shots/across-instances" \
   || { tail -20 "$work/a.log" "$work/b.log"; fail "signing in across instances failed"; }
 
-echo "web-sign-in: every provider on instance B"
+echo "web-sign-in ($server): every provider on instance B"
 "$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_b/" "http://127.0.0.1:$port_b" \
   "$(providers oidc="$(account oidc)" grab="$(account grab)" schibsted="$(account schibsted)" uber="$(account uber)" onelogin="$(account onelogin)" govuk="$(account govuk-service)" \
     google="$(account google)" microsoft="$(account microsoft)" github="$(account github)" apple="$(account apple)")" \
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
-echo "web-sign-in: the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
+echo "web-sign-in ($server): the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
 OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
 HALT_COMMAND="Scripts/services/postgres.sh halt" RESUME_COMMAND="Scripts/services/postgres.sh resume" \
@@ -91,4 +101,4 @@ PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-aut
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
   "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
 [ "$left" = 0 ] || fail "$left sessions or credentials are left in PostgreSQL after every sign-out"
-echo "web-sign-in: every sign-out removed its session and credential from PostgreSQL; screenshots in $shots"
+echo "web-sign-in ($server): every sign-out removed its session and credential from PostgreSQL; screenshots in $shots"

@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     public import AuthCore
 
     /// The codes of web sign-in refusals (shown in the refusal page as `(code)`, and in native sign-in's JSON `error`).

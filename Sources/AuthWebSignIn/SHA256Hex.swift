@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     import Crypto
 
     /// SHA-256 of `value`'s UTF-8 in lowercase hex: how session ids, sign-in cookies and states are kept (never the

@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     public import AuthCore
 
     /// The user a request comes from, and their access token on demand (never shown to the browser).

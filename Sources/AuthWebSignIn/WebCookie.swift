@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     /// A `Set-Cookie` value as the core writes every cookie: `__Host-` names, `Path=/`, `Secure`, `HttpOnly`, no
     /// `Domain`, and a `SameSite` attribute (`Max-Age=0` with an empty value removes it).
     struct WebCookie: Sendable, Hashable {

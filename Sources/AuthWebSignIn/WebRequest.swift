@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     import AuthCore
     public import Foundation
     public import HTTPTypes

@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     public import AuthCore
     public import Foundation
 

@@ -1,4 +1,4 @@
-#if WebSignIn
+#if WebSignInCore
     import AuthCore
     import Foundation
     import HTTPTypes

@@ -1,4 +1,4 @@
-#if PostgresStorage
+#if PostgresStorage && WebSignIn
     import AuthCore
     import AuthHummingbird
     import AuthPostgres

@@ -1,4 +1,4 @@
-#if PostgresStorage
+#if PostgresStorage && WebSignIn
     import AuthCore
     import AuthProviders
     import AuthEmulators
@@ -6,38 +6,9 @@
     import Foundation
     import Hummingbird
     import ServiceLifecycle
+    import WebSignInSampleSupport
 
-    /// One "Sign in with …" button: the provider, its name in the routes, and the test accounts its emulator accepts.
-    struct SampleProvider: Sendable {
-        /// The name in the routes (`/auth/<name>/login`).
-        let name: String
-        let provider: any AuthProvider
-        /// The emulator's test accounts, when this process serves it (shown on the page).
-        let accounts: [TestIdentityProvider.TestAccount]
-
-        /// Every emulator `auth-emulator emulate all` serves, by its name there and its route name (the provider's name in
-        /// the registry): one button each, so a provider whose emulator joins the catalog joins the page. GOV.UK One Login
-        /// signs in to a web service with the service flow (`govuk-service`); its app flow (`govuk`) is not a web one.
-        static let emulators: [(emulator: String, route: String)] = ProviderEmulator.servedEmulatorNames.compactMap { name in
-            switch name {
-            case "govuk": nil
-            case "govuk-service": (name, "govuk")
-            default: (name, name)
-            }
-        }
-
-        /// The providers of the configuration files `auth-emulator emulate all --config-dir DIR` wrote.
-        static func fromDirectory(_ directory: URL) throws -> [SampleProvider] {
-            try emulators.map { entry in
-                let configuration = try ProviderConfiguration(contentsOf: directory.appendingPathComponent("\(entry.emulator).json"))
-                return SampleProvider(
-                    name: entry.route,
-                    provider: try ProviderRegistry.builtIn.provider(named: entry.route, configuration: configuration),
-                    accounts: []
-                )
-            }
-        }
-
+    extension SampleProvider {
         /// Every emulator served by this process on consecutive ports from `firstPort`, and the servers to run.
         static func embedded(firstPort: Int) async throws -> [(provider: SampleProvider, server: any Service)] {
             var served: [(provider: SampleProvider, server: any Service)] = []

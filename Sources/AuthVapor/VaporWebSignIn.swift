@@ -1,0 +1,128 @@
+#if VaporSignIn
+    public import AuthCore
+    public import AuthWebSignIn
+    import Foundation
+    public import Vapor
+
+    /// "Sign in with …" for a Vapor 4 app, as a backend-for-frontend: the browser holds only an opaque session cookie;
+    /// tokens stay on the server, in the store's `WebSessionStore.tokenStorage`. The routes' work is done by the
+    /// framework-neutral `WebSignInCore` — the same core, routes, cookies and stores as AuthHummingbird's `WebSignIn` —
+    /// and this type registers them with Vapor's router, as a `RouteCollection`.
+    ///
+    /// Routes (under `WebSignInConfiguration.pathPrefix`, `auth` by default):
+    ///
+    /// | route | what it does |
+    /// |---|---|
+    /// | `GET /auth/:provider/login` | starts a sign-in with the provider of that name (PKCE, state, nonce; DPoP where offered) and binds it to this browser with a cookie |
+    /// | `GET` or `POST /auth/:provider/callback` | completes it — on whichever instance the browser reaches — and starts a new browser session (`POST`: a provider answering with `response_mode=form_post`, Sign in with Apple) |
+    /// | `POST /auth/logout` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
+    /// | `GET /auth/session` | JSON for front ends: who is signed in, the CSRF token; never a token |
+    /// | `POST /auth/:provider/backchannel-logout` | the provider ends a user's sessions (OpenID Connect Back-Channel Logout) |
+    /// | `POST /auth/:provider/native/nonce`, `POST /auth/:provider/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
+    ///
+    /// ```swift
+    /// let webSignIn = try VaporWebSignIn(
+    ///     providers: ["grab": grab, "oidc": oidc], store: InMemoryWebSessionStore(), transport: AsyncHTTPClientTransport(),
+    ///     configuration: WebSignInConfiguration(publicURL: URL(string: "https://app.example.com")!))
+    /// app.middleware.use(webSignIn.middleware)
+    /// try app.register(collection: webSignIn)
+    /// app.get("account") { request in request.signedInUser?.displayName ?? "signed out" }
+    /// ```
+    public struct VaporWebSignIn: RouteCollection, Sendable {
+        /// The framework-neutral core the routes call.
+        public let core: WebSignInCore
+        /// Sessions and credentials.
+        public var store: any WebSessionStore { core.store }
+        /// Routes and cookies.
+        public var configuration: WebSignInConfiguration { core.configuration }
+
+        /// Routes for an existing core — for example one an app shares between Vapor and another front.
+        public init(core: WebSignInCore) {
+            self.core = core
+        }
+
+        /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
+        ///
+        /// - Parameters:
+        ///   - providers: the providers, for example from a `ProviderRegistry` by name.
+        ///   - store: where sessions and credentials live: `InMemoryWebSessionStore` for one instance,
+        ///     `PostgresWebSessionStore` (AuthPostgres) for several.
+        ///   - transport: how the server reaches the providers (`AsyncHTTPClientTransport` on a server).
+        ///   - configuration: the app's public URL, route prefix and cookie strictness.
+        ///   - nativeProviders: for the native sign-in routes, each provider as the app's native client is registered
+        ///     (its client id is the audience of the app's ID tokens); none by default.
+        ///   - clock: the system clock by default.
+        ///   - logger: swift-log by default.
+        /// - Throws: `invalid_configuration` for a provider name that is not a single URL path segment, or a
+        ///   `WebSignInConfiguration.signInCookieKey` that is not 32 bytes.
+        public init(
+            providers: [String: any AuthProvider],
+            store: any WebSessionStore,
+            transport: any HTTPTransport,
+            configuration: WebSignInConfiguration,
+            nativeProviders: [String: any AuthProvider] = [:],
+            clock: any WallClock = SystemWallClock(),
+            logger: any AuthLogger = SwiftLogAuthLogger()
+        ) throws {
+            self.init(
+                core: try WebSignInCore(
+                    providers: providers, store: store, transport: transport, configuration: configuration, nativeProviders: nativeProviders,
+                    clock: clock, logger: logger
+                ))
+        }
+
+        /// The providers' names, sorted: one "Sign in with …" button each.
+        public var providerNames: [String] { core.providerNames }
+
+        /// The middleware that sets `Request.signedInUser` for the handlers behind it; add it with
+        /// `app.middleware.use(_:)` so that every route, these included, sees the session.
+        public var middleware: VaporWebSignInMiddleware { VaporWebSignInMiddleware(core: core) }
+
+        /// Adds the sign-in, callback (GET and POST), sign-out, session, back-channel logout and native sign-in routes;
+        /// each hands the request to `WebSignInCore` and returns its answer. `try app.register(collection:)` calls it.
+        public func boot(routes: any RoutesBuilder) throws {
+            let core = self.core
+            let prefix = configuration.pathPrefix.split(separator: "/").map { PathComponent.constant(String($0)) }
+            let routes = routes.grouped(prefix)
+            let provider = PathComponent.parameter("provider")
+            // Form bodies (callbacks, sign-out, back-channel logout, native sign-in): at most this many bytes, 413 beyond.
+            let form = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: WebSignInCore.maximumFormBodySize))
+
+            routes.get(provider, "login") { request in
+                Response(await core.login(provider: Self.provider(request)))
+            }
+            routes.get(provider, "callback") { request in
+                Response(try await core.callback(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            // `response_mode=form_post` (Sign in with Apple): the answer is a form in the body.
+            routes.on(.POST, provider, "callback", body: form) { request in
+                Response(try await core.callback(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            routes.on(.POST, "logout", body: form) { request in
+                Response(try await core.logout(WebRequest(request)))
+            }
+            routes.get("session") { request in
+                Response(try await core.sessionJSON(WebRequest(request)))
+            }
+            routes.on(.POST, provider, "backchannel-logout", body: form) { request in
+                Response(await core.backChannelLogout(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            routes.on(.POST, provider, "native", "nonce", body: form) { request in
+                Response(await core.nativeNonce(provider: Self.provider(request)))
+            }
+            routes.on(.POST, provider, "native", "sign-in", body: form) { request in
+                Response(try await core.nativeSignIn(provider: Self.provider(request), request: WebRequest(request)))
+            }
+        }
+
+        /// The `:provider` path segment.
+        static func provider(_ request: Request) -> String {
+            request.parameters.get("provider") ?? ""
+        }
+
+        /// The signed-in user of `request`'s session cookie, or `nil`.
+        public func signedInUser(for request: Request) async throws -> SignedInUser? {
+            try await core.signedInUser(for: WebRequest(request))
+        }
+    }
+#endif
