@@ -63,8 +63,8 @@
             var configuration = WebSignInConfiguration(publicURL: publicURL, signInCookieKey: signInCookieKey)
             if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
             let transport = AsyncHTTPClientTransport()
-            let webSignIn = try VaporWebSignIn(
-                providers: SampleProvider.byName(providers), store: store, transport: transport, configuration: configuration
+            let webSignIn = VaporWebSignIn(
+                core: try WebSignInCore(providers: SampleProvider.byName(providers), store: store, transport: transport, configuration: configuration)
             )
 
             // Vapor reads its own command line; this sample's flags are ArgumentParser's, so Vapor is told only `serve`.

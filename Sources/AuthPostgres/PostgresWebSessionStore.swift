@@ -59,7 +59,9 @@
                 // Pending sign-ins live in the browser's sealed cookie now; the table of earlier versions goes.
                 "DROP TABLE IF EXISTS auth_pending_sign_ins",
                 // One lease per account being refreshed or signed out (PostgresTokenStorage.withExclusiveAccess).
-                "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)"
+                "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
+                // Native sign-in nonces already used, until they expire (markUsed).
+                "CREATE TABLE IF NOT EXISTS auth_used_nonces (digest text PRIMARY KEY, expires_at timestamptz NOT NULL)"
             ]
             let logger = self.statements.logger
             do {
@@ -103,7 +105,8 @@
             try await run("DELETE FROM auth_sessions WHERE account_hash = \(Self.digest(account.rawValue))")
         }
 
-        /// Deletes expired sessions and, in the same statement, their credentials (matched by the key's SHA-256).
+        /// Deletes expired sessions and, in the same statement, their credentials (matched by the key's SHA-256); and
+        /// the marks of used nonces that expired.
         public func removeExpired(now: Date) async throws {
             try await run(
                 """
@@ -111,6 +114,21 @@
                 DELETE FROM auth_credentials WHERE encode(sha256(convert_to(storage_key, 'UTF8')), 'hex') IN (SELECT account_hash FROM gone)
                 """
             )
+            try await run("DELETE FROM auth_used_nonces WHERE expires_at <= \(now)")
+        }
+
+        /// Records `digest` as used in one statement — the first of two instances that race wins, the other gets `false`;
+        /// a mark that expired is taken over.
+        public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
+            let rows = try await query(
+                """
+                INSERT INTO auth_used_nonces (digest, expires_at) VALUES (\(digest), \(expiresAt))
+                ON CONFLICT (digest) DO UPDATE SET expires_at = EXCLUDED.expires_at WHERE auth_used_nonces.expires_at <= \(now)
+                RETURNING digest
+                """
+            )
+            for try await _ in rows { return true }
+            return false
         }
 
         /// `true`: every instance reads and writes the same database.

@@ -1,5 +1,4 @@
 #if VaporSignIn
-    public import AuthCore
     public import AuthWebSignIn
     import Foundation
     public import Vapor
@@ -21,9 +20,9 @@
     /// | `POST /auth/:provider/native/nonce`, `POST /auth/:provider/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
     ///
     /// ```swift
-    /// let webSignIn = try VaporWebSignIn(
+    /// let webSignIn = VaporWebSignIn(core: try WebSignInCore(
     ///     providers: ["grab": grab, "oidc": oidc], store: InMemoryWebSessionStore(), transport: AsyncHTTPClientTransport(),
-    ///     configuration: WebSignInConfiguration(publicURL: URL(string: "https://app.example.com")!))
+    ///     configuration: WebSignInConfiguration(publicURL: URL(string: "https://app.example.com")!)))
     /// app.middleware.use(webSignIn.middleware)
     /// try app.register(collection: webSignIn)
     /// app.get("account") { request in request.signedInUser?.displayName ?? "signed out" }
@@ -36,39 +35,10 @@
         /// Routes and cookies.
         public var configuration: WebSignInConfiguration { core.configuration }
 
-        /// Routes for an existing core — for example one an app shares between Vapor and another front.
+        /// Routes for `core`: it holds the providers, the store, the transport and the configuration
+        /// (`WebSignInCore.init(providers:store:transport:configuration:nativeProviders:clock:logger:)` says what each is).
         public init(core: WebSignInCore) {
             self.core = core
-        }
-
-        /// Creates the routes' handler for `providers`, by the name each has in the routes (`grab`, `oidc`, …).
-        ///
-        /// - Parameters:
-        ///   - providers: the providers, for example from a `ProviderRegistry` by name.
-        ///   - store: where sessions and credentials live: `InMemoryWebSessionStore` for one instance,
-        ///     `PostgresWebSessionStore` (AuthPostgres) for several.
-        ///   - transport: how the server reaches the providers (`AsyncHTTPClientTransport` on a server).
-        ///   - configuration: the app's public URL, route prefix and cookie strictness.
-        ///   - nativeProviders: for the native sign-in routes, each provider as the app's native client is registered
-        ///     (its client id is the audience of the app's ID tokens); none by default.
-        ///   - clock: the system clock by default.
-        ///   - logger: swift-log by default.
-        /// - Throws: `invalid_configuration` for a provider name that is not a single URL path segment, or a
-        ///   `WebSignInConfiguration.signInCookieKey` that is not 32 bytes.
-        public init(
-            providers: [String: any AuthProvider],
-            store: any WebSessionStore,
-            transport: any HTTPTransport,
-            configuration: WebSignInConfiguration,
-            nativeProviders: [String: any AuthProvider] = [:],
-            clock: any WallClock = SystemWallClock(),
-            logger: any AuthLogger = SwiftLogAuthLogger()
-        ) throws {
-            self.init(
-                core: try WebSignInCore(
-                    providers: providers, store: store, transport: transport, configuration: configuration, nativeProviders: nativeProviders,
-                    clock: clock, logger: logger
-                ))
         }
 
         /// The providers' names, sorted: one "Sign in with …" button each.

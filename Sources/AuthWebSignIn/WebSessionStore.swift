@@ -24,10 +24,22 @@
         var tokenStorage: any TokenStorage { get }
         /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
         var isSharedAcrossInstances: Bool { get }
+        /// Records that a single-use value (its SHA-256, hex) was used, until `expiresAt` (after which it is refused
+        /// anyway): `true` the first time, `false` every later time — on every instance that shares this store. The
+        /// native sign-in routes use it so that a nonce one instance issued is accepted by any instance, once.
+        func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool
     }
 
     extension WebSessionStore {
         /// `false`: a store is one process's unless it says otherwise.
         public var isSharedAcrossInstances: Bool { false }
+
+        /// Records in this process's memory: right for a store that one instance uses. A store that several instances
+        /// share (``isSharedAcrossInstances``) implements it on what they share, atomically — `PostgresWebSessionStore`
+        /// with one `INSERT … ON CONFLICT DO NOTHING` — or a nonce used on one instance would be accepted again on
+        /// another (its authorization code would still be refused: the provider redeems a code once).
+        public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
+            await UsedDigests.process.markUsed(digest, until: expiresAt, now: now)
+        }
     }
 #endif

@@ -7,21 +7,18 @@
         /// `POST /auth/{provider}/native/nonce`: a nonce for a sign-in the app performs with the platform's own UI
         /// (Sign in with Apple's `ASAuthorizationAppleIDRequest.nonce`), as JSON `{"nonce": …, "expires_at": …}`.
         ///
-        /// The engine remembers it (`AuthClient/prepareNativeSignIn()`) until it expires and accepts it once: the
-        /// native sign-in must reach the instance that issued it (with several instances, route these two requests to
-        /// the same one). Issuing writes nothing to the store.
+        /// Issuing writes nothing: the nonce carries its expiry and a MAC with the app's
+        /// `WebSignInConfiguration/signInCookieKey`, so every instance that shares the key accepts it — the native
+        /// sign-in may reach another instance than this one — and the store records it as used when a sign-in uses it
+        /// (`WebSessionStore/markUsed(digest:until:now:)`), so that no instance accepts it twice. It is accepted for the
+        /// client's authorization lifetime (`AuthClient.Options.authorizationLifetime`, ten minutes by default).
         public func nativeNonce(provider name: String) async -> WebResponse {
             guard let client = nativeClients[name] else {
                 return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
             }
-            do {
-                let request = try await client.prepareNativeSignIn()
-                return WebResponse.json(["nonce": .string(request.nonce), "expires_at": .number(request.expiresAt.timeIntervalSince1970.rounded(.down))])
-            } catch let error as AuthError {
-                return Self.nativeError(status: .badGateway, error)
-            } catch {
-                return Self.nativeError(status: .badGateway, AuthError(.invalidResponse, "The nonce could not be made."))
-            }
+            let expiresAt = clock.now().addingTimeInterval(client.nativeNonceLifetime)
+            let nonce = nativeNonces.make(provider: name, expiresAt: expiresAt)
+            return WebResponse.json(["nonce": .string(nonce), "expires_at": .number(expiresAt.timeIntervalSince1970.rounded(.down))])
         }
 
         /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a form (`id_token`, `code`,
@@ -47,10 +44,28 @@
             guard let idToken = fields["id_token"], !idToken.isEmpty, let code = fields["code"], !code.isEmpty else {
                 return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request needs the platform's id_token and code."))
             }
+            // The nonce: made by an instance of this app for this provider, unexpired, and used now — once, on every
+            // instance of the store — before anything else is looked at. The engine then requires it in the ID token.
+            let nonce = fields["nonce"] ?? ""
+            guard !nonce.isEmpty else {
+                return Self.nativeError(
+                    status: .badRequest,
+                    AuthError(.missingNonce, "A native sign-in needs the nonce from POST …/native/nonce; without it a stolen ID token could be replayed.")
+                )
+            }
+            let now = clock.now()
+            guard let expiresAt = nativeNonces.expiry(of: nonce, provider: name, now: now),
+                try await store.markUsed(digest: sha256Hex(nonce), until: expiresAt, now: now)
+            else {
+                return Self.nativeError(
+                    status: .badRequest, AuthError(.nonceReplayed, "The nonce is not one this app issued for '\(name)', has expired, or was already used.")
+                )
+            }
+            await client.acceptNativeNonce(nonce, until: expiresAt)
             let session: Session
             do {
                 session = try await client.completeNativeSignIn(
-                    identityToken: Secret(idToken), authorizationCode: Secret(code), nonce: fields["nonce"] ?? "",
+                    identityToken: Secret(idToken), authorizationCode: Secret(code), nonce: nonce,
                     authorizationResponse: fields["user"].map { ["user": $0] } ?? [:],
                     // Each browser session keeps its own credential, as for web sign-ins.
                     accountName: "web-" + SecureRandom.token(byteCount: 16)

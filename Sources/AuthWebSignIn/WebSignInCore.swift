@@ -45,6 +45,8 @@
         let sweeper = ExpirySweeper()
         /// Seals sign-ins waiting for their callback into the browser's cookie.
         let signInCookie: SignInCookie
+        /// Makes and verifies the native sign-in routes' nonces, with the sign-in cookie's shared key.
+        let nativeNonces: NativeNonce
         /// Session records read from a shared store, trusted briefly; `nil` for a store in this process.
         let sessionCache: SessionCache?
         /// A store that just failed is not asked again for a moment (requests behind it get their 503 at once).
@@ -99,6 +101,7 @@
                 )
             }
             self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
+            self.nativeNonces = NativeNonce(key: configuration.signInCookieKey)
             self.sessionCache =
                 store.isSharedAcrossInstances && configuration.sessionCacheLifetime > 0
                 ? SessionCache(lifetime: configuration.sessionCacheLifetime) : nil

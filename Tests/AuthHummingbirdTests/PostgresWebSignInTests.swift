@@ -2,6 +2,7 @@
     import AuthCore
     import AuthHummingbird
     import AuthPostgres
+    import AuthWebSignIn
     import AuthTesting
     import Crypto
     import Foundation
@@ -71,7 +72,7 @@
             let storeA = try PostgresWebSessionStore(client: clientA, encryptionKey: key)
             let storeB = try PostgresWebSessionStore(client: clientB, encryptionKey: key)
             // From an empty database, both instances creating the tables at once (as two instances starting together do).
-            try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials, auth_locks")
+            try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials, auth_locks, auth_used_nonces")
             async let preparedA: Void = storeA.prepare()
             async let preparedB: Void = storeB.prepare()
             _ = try await (preparedA, preparedB)
@@ -143,6 +144,27 @@
                 try await storeA.removeExpired(now: Date().addingTimeInterval(9 * 3600))
                 #expect(try await storeA.sessionCount() == 0)
                 #expect(try await storeA.tokenStorage.storedKeys().isEmpty, "the expired session's credential went with it")
+            }
+        }
+
+        @Test("Hostile: a native nonce submitted to two instances at once is used by exactly one; an expired mark is taken over and swept")
+        func nonceUsedOnceAcrossInstances() async throws {
+            try await Database.withTwoInstances { storeA, storeB, sql in
+                let now = Date()
+                let digest = sha256Hex(UUID().uuidString)
+                let answers = try await withThrowingTaskGroup(of: Bool.self) { group in
+                    for index in 0..<16 {
+                        let store = index.isMultiple(of: 2) ? storeA : storeB
+                        group.addTask { try await store.markUsed(digest: digest, until: now.addingTimeInterval(600), now: now) }
+                    }
+                    return try await group.reduce(into: [Bool]()) { $0.append($1) }
+                }
+                #expect(answers.filter { $0 }.count == 1, "one of 16 concurrent uses on two instances wins")
+                #expect(try await storeB.markUsed(digest: digest, until: now.addingTimeInterval(600), now: now.addingTimeInterval(599)) == false)
+                #expect(try await storeB.markUsed(digest: digest, until: now.addingTimeInterval(1200), now: now.addingTimeInterval(600)), "its mark expired with it")
+                try await storeA.removeExpired(now: now.addingTimeInterval(1201))
+                let rows = try await sql.query("SELECT count(*) FROM auth_used_nonces")
+                for try await count in rows.decode(Int.self) { #expect(count == 0, "expired marks are swept with expired sessions") }
             }
         }
 

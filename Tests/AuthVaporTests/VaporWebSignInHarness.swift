@@ -30,7 +30,9 @@
                 client: ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: callback, scopes: ["openid", "email", "profile", "offline_access"])
             )
             self.store = store
-            webSignIn = try VaporWebSignIn(providers: ["oidc": provider], store: store, transport: idp.transport, configuration: configuration, clock: idp.clock)
+            webSignIn = VaporWebSignIn(
+                core: try WebSignInCore(providers: ["oidc": provider], store: store, transport: idp.transport, configuration: configuration, clock: idp.clock)
+            )
         }
 
         /// Runs `body` with an app that has the middleware, the routes, and a page that greets the signed-in user.

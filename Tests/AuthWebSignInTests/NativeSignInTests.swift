@@ -13,21 +13,41 @@
     struct NativeSignInTests {
         struct Harness {
             let emulator: ProviderEmulator
-            let store = InMemoryWebSessionStore()
+            let store: InMemoryWebSessionStore
             let core: WebSignInCore
+            let clock: ManualClock
+            let key: Data?
 
             init() throws {
                 let clock = ManualClock()
-                emulator = ProviderEmulator.apple(clock: clock)
+                try self.init(emulator: ProviderEmulator.apple(clock: clock), store: InMemoryWebSessionStore(), clock: clock, key: nil)
+            }
+
+            /// An instance with `key` as the app's shared sign-in cookie key.
+            init(key: Data) throws {
+                let clock = ManualClock()
+                try self.init(emulator: ProviderEmulator.apple(clock: clock), store: InMemoryWebSessionStore(), clock: clock, key: key)
+            }
+
+            private init(emulator: ProviderEmulator, store: InMemoryWebSessionStore, clock: ManualClock, key: Data?) throws {
+                self.emulator = emulator
+                self.store = store
+                self.clock = clock
+                self.key = key
                 var configuration = emulator.configuration
                 // The app's own client: ID tokens it obtains natively are issued to its bundle id.
                 configuration["client_id"] = .string(TestIdentityProvider.appleBundleID)
                 let native = try SignInWithAppleProvider(configuration: configuration, clock: clock)
                 core = try WebSignInCore(
                     providers: [:], store: store, transport: emulator.transport,
-                    configuration: WebSignInConfiguration(publicURL: URL(string: "https://app.example.test")!), nativeProviders: ["apple": native],
-                    clock: clock
+                    configuration: WebSignInConfiguration(publicURL: URL(string: "https://app.example.test")!, signInCookieKey: key),
+                    nativeProviders: ["apple": native], clock: clock
                 )
+            }
+
+            /// Another instance of the app on the same store, emulator and clock, with `key` (this one's by default).
+            func sibling(key: Data? = nil) throws -> Harness {
+                try Harness(emulator: emulator, store: store, clock: clock, key: key ?? self.key)
             }
 
             /// `POST /auth/apple/native/nonce`'s nonce.
@@ -96,6 +116,40 @@
             #expect(!refused.headerFields[values: .setCookie].contains { $0.hasPrefix(WebSignInConfiguration.sessionCookieName) })
             #expect(try await harness.store.tokenStorage.storedKeys() == keys)
             #expect(await harness.store.sessionCount == 1)
+        }
+
+        @Test("A nonce one instance issued signs in on another that shares the app's key, once across both; another app's, a tampered or an expired nonce is 400 nonce_replayed")
+        func nonceAcrossInstances() async throws {
+            let key = Data(repeating: 7, count: 32)
+            let a = try Harness(key: key)
+            let b = try a.sibling()
+            let nonce = try await a.nonce()
+            let credential = try await a.emulator.appleNativeSignIn(nonce: nonce)
+            #expect(try await b.signIn(Harness.fields(credential, nonce: nonce)).status == .ok, "issued by A, used on B")
+            let replay = try await a.emulator.appleNativeSignIn(nonce: nonce)
+            #expect(try a.error(try await a.signIn(Harness.fields(replay, nonce: nonce))) == "nonce_replayed", "used on B, refused on A")
+            #expect(await a.store.sessionCount == 1)
+
+            let other = try a.sibling(key: Data(repeating: 8, count: 32))  // another app's key
+            let foreignNonce = try await other.nonce()
+            let foreign = try await a.emulator.appleNativeSignIn(nonce: foreignNonce)
+            #expect(try a.error(try await a.signIn(Harness.fields(foreign, nonce: foreignNonce))) == "nonce_replayed")
+
+            let issued = try await a.nonce()
+            var tampered = Array(issued)
+            let expiry = issued.split(separator: ".")[1]
+            tampered.replaceSubrange(
+                tampered.index(tampered.startIndex, offsetBy: 44)..<tampered.index(tampered.startIndex, offsetBy: 44 + expiry.count),
+                with: String(Int64(expiry)! + 86_400)
+            )  // a day longer, same MAC
+            let stretched = String(tampered)
+            let stretchedCredential = try await a.emulator.appleNativeSignIn(nonce: stretched)
+            #expect(try a.error(try await b.signIn(Harness.fields(stretchedCredential, nonce: stretched))) == "nonce_replayed")
+
+            a.clock.advance(by: 601)  // past the ten minutes a nonce is accepted
+            let late = try await a.emulator.appleNativeSignIn(nonce: issued)
+            #expect(try a.error(try await b.signIn(Harness.fields(late, nonce: issued))) == "nonce_replayed")
+            #expect(try await a.store.tokenStorage.storedKeys().count == 1, "only the first sign-in stored a credential")
         }
 
         @Test("Hostile: an ID token issued to another app (foreign audience) is 400 invalid_audience; nothing stored")

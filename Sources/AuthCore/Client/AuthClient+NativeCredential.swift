@@ -17,8 +17,19 @@ extension AuthClient {
     /// only.
     public func prepareNativeSignIn() async throws -> NativeSignInRequest {
         let nonce = SecureRandom.token()
+        let expiresAt = clock.now().addingTimeInterval(options.authorizationLifetime)
+        await acceptNativeNonce(nonce, until: expiresAt)
+        return NativeSignInRequest(nonce: nonce, expiresAt: expiresAt)
+    }
+
+    /// How long a native sign-in's nonce is accepted: ``Options/authorizationLifetime``.
+    package var nativeNonceLifetime: TimeInterval { options.authorizationLifetime }
+
+    /// Accepts `nonce`, made and vouched for by the caller, for one ``completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)``
+    /// until `expiresAt`: how a server whose instances share a store lets any instance complete a native sign-in whose
+    /// nonce another instance issued (the web sign-in core verifies and uses up its own nonces first).
+    package func acceptNativeNonce(_ nonce: String, until expiresAt: Date) async {
         let now = clock.now()
-        let expiresAt = now.addingTimeInterval(options.authorizationLifetime)
         let client = provider.client
         let pending = PendingSignIn(
             providerID: provider.id, clientID: client.clientID, state: Self.nativeNonceKey(nonce), nonce: nonce,
@@ -26,7 +37,6 @@ extension AuthClient {
             options: SignInOptions(), createdAt: now, expiresAt: expiresAt, metadata: nil
         )
         await pendingSignIns.insert(pending, now: now)
-        return NativeSignInRequest(nonce: nonce, expiresAt: expiresAt)
     }
 
     /// Completes a sign-in a native app performed with the platform's UI, from what the platform handed it: verifies
