@@ -36,7 +36,7 @@
 
         /// Records in this process's memory: right for a store that one instance uses. A store that several instances
         /// share (``isSharedAcrossInstances``) implements it on what they share, atomically — `PostgresWebSessionStore`
-        /// with one `INSERT … ON CONFLICT DO NOTHING` — or a nonce used on one instance would be accepted again on
+        /// with one `INSERT … ON CONFLICT` statement — or a nonce used on one instance would be accepted again on
         /// another (its authorization code would still be refused: the provider redeems a code once).
         public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
             await UsedDigests.process.markUsed(digest, until: expiresAt, now: now)
