@@ -1,9 +1,8 @@
 // The web sign-in sample on Vapor 4: the same page, buttons and routes as the Hummingbird sample (Examples/WebSignIn),
 // through AuthVapor's `VaporWebSignIn`, pointed at the provider emulators over HTTP. Needs the VaporSignIn and
-// PostgresStorage traits and the emulators' configuration files:
+// PostgresStorage traits:
 //
-//     swift run auth-emulator emulate all --config-dir /tmp/emulators &
-//     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor --emulators-dir /tmp/emulators
+//     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor   # emulators in this process, sessions in memory
 //     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor --emulators-dir DIR --postgres --instance B   # Scripts/e2e/web-sign-in.sh vapor
 #if PostgresStorage && VaporSignIn
     import ArgumentParser
@@ -29,8 +28,11 @@
         @ArgumentParser.Option(help: "The URL browsers reach the app at (callbacks are built from it); default http://127.0.0.1:<port>.")
         var publicURL: String?
 
-        @ArgumentParser.Option(help: "Configuration files written by `auth-emulator emulate all --config-dir DIR`.")
-        var emulatorsDir: String
+        @ArgumentParser.Option(help: "Configuration files written by `auth-emulator emulate all --config-dir DIR`; without it the emulators run in this process.")
+        var emulatorsDir: String?
+
+        @ArgumentParser.Option(help: "The first port of the emulators this process serves (without --emulators-dir).")
+        var emulatorPort = 8090
 
         @ArgumentParser.Flag(
             help:
@@ -46,7 +48,14 @@
 
         func run() async throws {
             let publicURL = try SampleSettings.url(publicURL ?? "http://127.0.0.1:\(port)")
-            let providers = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+            let providers: [SampleProvider]
+            var served: [ServedEmulator] = []
+            if let emulatorsDir {
+                providers = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+            } else {
+                served = try await ServedEmulator.all(firstPort: emulatorPort)
+                providers = served.map(\.provider)
+            }
             let store: any WebSessionStore
             var postgresClient: PostgresClient?
             // Instances sharing PostgreSQL share the key that seals a started sign-in into the browser's cookie too, so
@@ -81,22 +90,27 @@
 
             // PostgresNIO's client runs as long as the app does; the store's table is created before the first request.
             let postgresRun = postgresClient.map { client in Task { await client.run() } }
+            // Started last, inside the `do`: a Vapor application must be shut down before it is released, whatever failed.
+            var emulatorServers: EmulatorServers?
             do {
+                if !served.isEmpty { emulatorServers = try await EmulatorServers.start(served) }
                 if let postgresStore = store as? PostgresWebSessionStore { try await postgresStore.prepare() }
                 print(
                     "web-sign-in-vapor \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
                         + "\(providers.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
                 try await app.execute()
             } catch {
-                await Self.shutDown(app: app, transport: transport, postgres: postgresRun)
+                await Self.shutDown(app: app, emulators: emulatorServers, transport: transport, postgres: postgresRun)
                 throw error
             }
-            await Self.shutDown(app: app, transport: transport, postgres: postgresRun)
+            await Self.shutDown(app: app, emulators: emulatorServers, transport: transport, postgres: postgresRun)
         }
 
-        /// Stops Vapor, the providers' HTTP client and the PostgreSQL client, however the app ended.
-        static func shutDown(app: Application, transport: AsyncHTTPClientTransport, postgres: Task<Void, Never>?) async {
+        /// Stops Vapor, the emulators' servers, the providers' HTTP client and the PostgreSQL client, however the app
+        /// ended.
+        static func shutDown(app: Application, emulators: EmulatorServers?, transport: AsyncHTTPClientTransport, postgres: Task<Void, Never>?) async {
             try? await app.asyncShutdown()
+            await emulators?.stop()
             try? await transport.shutdown()
             postgres?.cancel()
             await postgres?.value

@@ -1,6 +1,4 @@
 #if PostgresStorage && WebSignIn
-    import AuthCore
-    import AuthProviders
     import AuthEmulators
     import AuthTesting
     import Foundation
@@ -11,27 +9,13 @@
     extension SampleProvider {
         /// Every emulator served by this process on consecutive ports from `firstPort`, and the servers to run.
         static func embedded(firstPort: Int) async throws -> [(provider: SampleProvider, server: any Service)] {
-            var served: [(provider: SampleProvider, server: any Service)] = []
-            for (index, entry) in emulators.enumerated() {
-                let port = firstPort + index
-                let origin = URL(string: "http://127.0.0.1:\(port)")!
-                guard let emulator = ProviderEmulator.served(entry.emulator, at: origin), let idp = emulator.identityProvider else {
-                    throw AuthError(.invalidConfiguration, "No emulator named \(entry.emulator).")
-                }
-                // People sign in on the login page (govuk-service's configuration predates it and is switched here).
-                await idp.showLoginPage()
-                let provider = SampleProvider(
-                    name: entry.route,
-                    provider: try ProviderRegistry.builtIn.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration),
-                    accounts: idp.loginAccounts
-                )
+            try await ServedEmulator.all(firstPort: firstPort).map { served in
                 let server = Application(
-                    responder: EmulatorResponder(emulator: emulator, origin: origin),
-                    configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "\(entry.emulator)-emulator")
+                    responder: EmulatorResponder(emulator: served.emulator, origin: served.origin),
+                    configuration: .init(address: .hostname("127.0.0.1", port: served.port), serverName: "\(served.name)-emulator")
                 )
-                served.append((provider, server))
+                return (served.provider, server)
             }
-            return served
         }
     }
 

@@ -14,8 +14,8 @@ source "$(dirname "$0")/../lib/common.sh"
 bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)"
 server="${1:-hummingbird}"
 case "$server" in
-  hummingbird) sample=web-sign-in ports=(8801 8802 8803) ;;
-  vapor) sample=web-sign-in-vapor ports=(8811 8812 8813) ;;
+  hummingbird) sample=web-sign-in ports=(8801 8802 8803 8804) emulator_port=8830 ;;
+  vapor) sample=web-sign-in-vapor ports=(8811 8812 8813 8814) emulator_port=8850 ;;
   *) fail "unknown server '$server' (hummingbird or vapor)" ;;
 esac
 [ -x "$bin/$sample" ] || fail "$bin/$sample is not built (swift build with the traits above)"
@@ -102,3 +102,18 @@ left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
   "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
 [ "$left" = 0 ] || fail "$left sessions or credentials are left in PostgreSQL after every sign-out"
 echo "web-sign-in ($server): every sign-out removed its session and credential from PostgreSQL; screenshots in $shots"
+
+# As a newcomer runs it: no flags, the emulators in this process, sessions in memory; the page lists each emulator's
+# test account, and Chromium signs in and out with the first one shown.
+port_d="${ports[3]}"
+start_background "$work/d.log" "$bin/$sample" --port "$port_d" --instance D --emulator-port "$emulator_port"
+wait_for_url "http://127.0.0.1:$port_d/" --timeout 60 --pid "$background_pid" --log "$work/d.log"
+curl -fsS "http://127.0.0.1:$port_d/" > "$work/d.html"
+buttons="$(grep -c 'id="sign-in-' "$work/d.html")"
+[ "$buttons" -ge 10 ] || fail "the sample with emulators in process shows $buttons sign-in buttons, not 10"
+oidc_account="$(sed -nE 's/.*id="sign-in-oidc".*test account: ([^ ]+) \/ ([^<,]+).*/\1/p' "$work/d.html")"
+[ -n "$oidc_account" ] || fail "the sample with emulators in process shows no test account for oidc"
+"$browser_python" Scripts/browser/web-sign-in-chromium.py "http://127.0.0.1:$port_d/" "http://127.0.0.1:$port_d" \
+  "$(providers oidc="$oidc_account")" "$shots/emulators-in-process" \
+  || { tail -20 "$work/d.log"; fail "signing in on the sample with emulators in process failed"; }
+echo "web-sign-in ($server): with no flags, $buttons buttons with their test accounts, and a sign-in, on emulators in this process"
