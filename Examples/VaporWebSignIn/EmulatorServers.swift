@@ -1,5 +1,6 @@
 #if PostgresStorage && VaporSignIn
     import AuthTesting
+    import AuthVapor
     import Foundation
     import HTTPTypes
     import Vapor
@@ -41,19 +42,15 @@
             }
         }
 
+        /// `request` as the emulator's in-process transport would send it, through the same conversions the
+        /// sign-in routes use (`WebRequest(_:)`, `Response(_:)` in AuthVapor).
         static func forward(_ request: Request, to served: ServedEmulator) async -> Response {
-            guard let url = URL(string: served.origin.absoluteString + request.url.string), let method = HTTPRequest.Method(request.method.rawValue) else {
-                return Response(status: .badRequest)
-            }
-            var head = HTTPRequest(method: method, url: url)
-            for (name, value) in request.headers {
-                if let fieldName = HTTPField.Name(name) { head.headerFields.append(HTTPField(name: fieldName, value: value)) }
-            }
-            let body = request.body.data.flatMap { $0.readableBytes > 0 ? Data($0.readableBytesView) : nil }
-            let (data, response) = await served.emulator.handle(CapturedRequest(head, body: body))
-            var headers = HTTPHeaders()
-            for field in response.headerFields { headers.add(name: field.name.rawName, value: field.value) }
-            return Response(status: HTTPResponseStatus(statusCode: response.status.code), headers: headers, body: Response.Body(data: data))
+            let incoming = WebRequest(request)
+            guard let url = URL(string: served.origin.absoluteString + request.url.string) else { return Response(status: .badRequest) }
+            var head = HTTPRequest(method: incoming.method, url: url)
+            head.headerFields = incoming.headerFields
+            let (data, response) = await served.emulator.handle(CapturedRequest(head, body: incoming.body.flatMap { $0.isEmpty ? nil : $0 }))
+            return Response(WebResponse(status: response.status, headerFields: response.headerFields, body: data))
         }
     }
 #endif
