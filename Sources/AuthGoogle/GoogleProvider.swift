@@ -154,8 +154,9 @@ public struct GoogleProvider: AuthProvider {
     /// parameter is only a hint a user can edit, the claim is signed by Google
     /// (https://developers.google.com/identity/openid-connect/openid-connect#hd-param).
     ///
-    /// The engine applies it to sign-ins, device sign-ins, imported tokens and `verifyIDToken` alike; without an ID
-    /// token there is no signed `hd`, so a restricted provider refuses.
+    /// The engine applies it to sign-ins, device sign-ins, imported tokens, native credentials, refreshed ID tokens (a
+    /// refusal then signs the user out) and `verifyIDToken` alike; without an ID token there is no signed `hd`, so a
+    /// restricted provider refuses.
     ///
     /// - Throws: `google_hosted_domain_mismatch`; nothing is stored then.
     public func validateIdentity(_ claims: IDTokenClaims?) throws {

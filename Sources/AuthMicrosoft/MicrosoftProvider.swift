@@ -175,7 +175,8 @@ public struct MicrosoftProvider: AuthProvider {
 
     /// The tenant rules: `organizations` refuses the personal-accounts tenant, `consumers` accepts only it, a tenant
     /// id accepts only itself, and ``allowedTenants`` narrows each. The engine applies them to sign-ins, device
-    /// sign-ins, imported tokens and `verifyIDToken` alike.
+    /// sign-ins, imported tokens, native credentials, refreshed ID tokens (a refusal then signs the user out) and
+    /// `verifyIDToken` alike.
     ///
     /// - Throws: `microsoft_tenant_not_allowed`; nothing is stored then.
     public func validateIdentity(_ claims: IDTokenClaims?) throws {

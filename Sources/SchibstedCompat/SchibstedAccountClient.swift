@@ -350,7 +350,7 @@ public actor SchibstedAccountClient {
     /// The same scheme, host and port as the redirect URI: a URL addressed to this app (BankID's `{scheme}:/bankId`
     /// and the cancel path `…/cancel` are, though their paths differ from the redirect's).
     private nonisolated func isOurs(_ url: URL) -> Bool {
-        AuthorizationResponse.url(url, hasOriginOf: configuration.redirectURI)
+        url.hasOrigin(of: configuration.redirectURI)
     }
 }
 

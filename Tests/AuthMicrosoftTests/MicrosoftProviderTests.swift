@@ -175,6 +175,31 @@ struct MicrosoftProviderTests {
         _ = try await open.client.verifyIDToken(idToken)
     }
 
+    @Test("Refresh re-checks the tenant: a refreshed ID token from a tenant outside allowed_tenants signs the user out; nothing of it is stored")
+    func refreshRechecksTenant() async throws {
+        let harness = try harness(allowedTenants: [Self.work])
+        let session = try await signIn(harness)
+        let key = session.storageKey
+        var events = await session.events().makeAsyncIterator()
+        // The account now answers for another tenant (moved, or a hostile token signed with Microsoft's shared keys).
+        await impersonate(harness, tenant: Self.other)
+        let error = await #expect(throws: AuthError.self) { try await session.refresh() }
+        #expect(error?.code == .microsoftTenantNotAllowed)
+        #expect(await events.next()?.kind == .signedOut(.identityRejected))
+        #expect(await session.isSignedIn == false)
+        #expect(await harness.storage.credential(for: key) == nil)
+    }
+
+    @Test("organizations: a refreshed ID token of a personal account is refused by the tenant rule, as a sign-in's is")
+    func refreshRechecksOrganizations() async throws {
+        let harness = try harness(tenant: "organizations")
+        let session = try await signIn(harness)
+        await impersonate(harness, tenant: Self.personal)
+        let error = await #expect(throws: AuthError.self) { try await session.refresh() }
+        #expect(error?.code == .microsoftTenantNotAllowed)
+        #expect(await harness.storage.isEmpty)
+    }
+
     @Test("organizations: a work account signs in; a personal account is refused by the service and, if a token came, by the client")
     func organizations() async throws {
         _ = try await signIn(try harness(tenant: "organizations"))

@@ -34,6 +34,20 @@ struct NativeAppleSignInTests {
         #expect(refreshed.profile?["name"] == "Alex Appleseed")
     }
 
+    @Test("The provider's identity rule runs for native credentials too: refused with its error after every other check, nothing stored")
+    func identityRuleRefuses() async throws {
+        let harness = try harness()
+        let refusing = IdentityRuleProvider(harness.provider) { _ in throw AuthError("test_identity_refused", "Not this user.") }
+        let client = AuthClient(provider: refusing, storage: harness.storage, transport: harness.emulator.transport, logger: RecordingLogger(), clock: harness.clock)
+        let request = try await client.prepareNativeSignIn()
+        let credential = try await harness.emulator.appleNativeSignIn(nonce: request.nonce)
+        let error = await #expect(throws: AuthError.self) {
+            try await client.completeNativeSignIn(identityToken: credential.identityToken, authorizationCode: credential.authorizationCode, nonce: request.nonce)
+        }
+        #expect(error?.code == "test_identity_refused")
+        #expect(await harness.storedCount() == 0)
+    }
+
     @Test("HOSTILE: a replayed nonce, or one this client never made, is refused with nonce_replayed and nothing more is stored")
     func replayedNonce() async throws {
         let harness = try harness()

@@ -148,7 +148,7 @@ extension AuthClient {
         }
         if response.status == .unauthorized { return (nil, 401) }
         guard response.status.kind == .successful else {
-            throw http.error(forStatus: response.status.code, body: data)
+            throw http.error(for: response, body: data)
         }
         let claims = try http.decodeObject(data, what: "user info response")
         guard let claimed = claims["sub"]?.stringValue, !claimed.isEmpty else {

@@ -11,7 +11,7 @@ extension AuthClient {
     /// - Throws: `missing_id_token`; the ID token errors of sign-in; `unsupported_token_type`; storage errors.
     ///   Nothing is stored when any check fails.
     public func importTokens(_ tokens: TokenResponse) async throws -> Session {
-        do {
+        try await signInEntrance {
             guard let idToken = tokens.idToken else {
                 throw AuthError(.missingIDToken, "Imported tokens need their ID token: it is what says whose they are and that this provider issued them for this client.")
             }
@@ -20,20 +20,9 @@ extension AuthClient {
             }
             let metadata = try await metadata()
             let claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
-            try provider.validateIdentity(claims)
-            var credential = makeCredential(from: tokens, claims: claims, issuer: metadata.issuer)
-            try await resolveIdentity(
-                into: &credential,
-                IdentityContext(grant: .imported, tokens: tokens, idTokenClaims: claims, authorizationResponse: [:], metadata: metadata, http: providerHTTP)
+            return try await admit(
+                SignInEvidence(grant: .imported, tokens: tokens, claims: claims, metadata: metadata, completion: "Signed in with imported tokens.")
             )
-            try await store(credential)
-            log(.info, "signin.imported", "Signed in with imported tokens.")
-            await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-            return Session(client: self, credential: credential, idTokenClaims: claims)
-        } catch let error as AuthError {
-            let attributed = error.attributed(to: provider.id)
-            log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
-            throw attributed
         }
     }
 }

@@ -45,10 +45,10 @@ extension AuthClient {
     ///
     /// In order: the nonce must be one ``prepareNativeSignIn()`` made, unexpired and never used (it is used up now,
     /// whatever follows); the ID token must carry it, and pass every check of a sign-in's ID token (signature with the
-    /// provider's keys and pinned algorithms, `iss`, `aud` = this client's id and no untrusted other, `exp`, `iat`) and
-    /// the provider's ``AuthProvider/validateIdentity(_:)``; the code is then redeemed (no PKCE: the platform
-    /// requested it), and an ID token in the answer must be valid and name the same `sub`. Then the provider's
-    /// ``AuthProvider/resolveIdentity(_:)`` and storage, as for any sign-in.
+    /// provider's keys and pinned algorithms, `iss`, `aud` = this client's id and no untrusted other, `exp`, `iat`);
+    /// the code is then redeemed (no PKCE: the platform requested it), and an ID token in the answer must be valid and
+    /// name the same `sub`. Then, as for any sign-in, the provider's ``AuthProvider/validateIdentity(_:)``, its
+    /// ``AuthProvider/resolveIdentity(_:)`` and storage.
     ///
     /// - Parameters:
     ///   - identityToken: the ID token the platform returned (Apple: `ASAuthorizationAppleIDCredential.identityToken`).
@@ -72,15 +72,11 @@ extension AuthClient {
         accountName: String? = nil
     ) async throws -> Session {
         try await instrumented(.signIn) {
-            do {
-                return try await self.completeNativeSignInOperation(
+            try await self.signInEntrance {
+                try await self.completeNativeSignInOperation(
                     identityToken: identityToken, code: authorizationCode, nonce: nonce, redirectURI: redirectURI,
                     response: authorizationResponse, accountName: accountName
                 )
-            } catch let error as AuthError {
-                let attributed = error.attributed(to: self.provider.id)
-                self.log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
-                throw attributed
             }
         }
     }
@@ -100,7 +96,6 @@ extension AuthClient {
         }
         let metadata = try await metadata()
         let claims = try await idTokenVerifier.verify(identityToken, nonce: nonce, accessToken: nil, metadata: metadata)
-        try provider.validateIdentity(claims)
 
         let tokens = try await redeemNativeCode(code, redirectURI: redirectURI, metadata: metadata)
         var tokenClaims = claims
@@ -111,19 +106,12 @@ extension AuthClient {
             }
             tokenClaims = redeemed
         }
-        var credential = makeCredential(from: tokens, claims: tokenClaims, issuer: metadata.issuer)
-        try await resolveIdentity(
-            into: &credential,
-            IdentityContext(
-                grant: .authorizationCode, tokens: tokens, idTokenClaims: tokenClaims, authorizationResponse: response,
-                metadata: metadata, http: providerHTTP
+        return try await admit(
+            SignInEvidence(
+                grant: .authorizationCode, tokens: tokens, claims: tokenClaims, metadata: metadata, authorizationResponse: response,
+                accountName: accountName, completion: "Signed in with a native credential."
             )
         )
-        credential.accountName = accountName
-        try await store(credential)
-        log(.info, "signin.completed", "Signed in with a native credential.", [:])
-        await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-        return Session(client: self, credential: credential, idTokenClaims: tokenClaims)
     }
 
     /// Redeems a native app's code at the token endpoint: `grant_type=authorization_code`, the code, `redirect_uri`

@@ -21,6 +21,10 @@ public struct AuthEvent: Sendable, Equatable {
         case refreshTokenRejected
         /// The provider ended the user's session and told the app through a verified back-channel logout token.
         case backChannelLogout
+        /// A refreshed ID token failed the provider's identity rule (``AuthProvider/validateIdentity(_:)``): the
+        /// provider now says, in a token it signed, that this user may not sign in (a Microsoft tenant or Google
+        /// Workspace domain the app does not accept).
+        case identityRejected
     }
 
     /// What happened.

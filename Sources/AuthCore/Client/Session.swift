@@ -6,8 +6,9 @@ public import HTTPTypes
 /// ``validAccessToken()`` refreshes ahead of expiry **single-flight**: however many tasks ask at once, one
 /// refresh request is sent, the rotated refresh token is stored, and only then do the callers resume.
 /// ``send(_:body:)`` adds the bearer token and, on a 401, refreshes once (shared with concurrent 401s) and retries once.
-/// A refresh rejected with `invalid_grant` signs the account out and emits
-/// ``AuthEvent/Kind/signedOut(_:)``; a transient failure keeps the tokens.
+/// A refresh rejected with `invalid_grant`, or whose new ID token the provider's identity rule refuses, signs the
+/// account out and emits ``AuthEvent/Kind/signedOut(_:)``; a transient failure keeps the tokens, and so does a new
+/// ID token that names another user or issuer (`subject_mismatch`: the answer is refused, the session kept).
 public actor Session {
     /// The client this session belongs to.
     public nonisolated let client: AuthClient
@@ -93,10 +94,10 @@ public actor Session {
             await client.eventHub.publish(AuthEvent(.refreshed, account: storageKey))
             return updated
         } catch let error as AuthError {
-            if error.code == .invalidGrant {
+            if let reason = error.signOutReason ?? (error.code == .invalidGrant ? .refreshTokenRejected : nil) {
                 // client.refresh already removed the stored credential.
                 isSignedIn = false
-                await client.eventHub.publish(AuthEvent(.signedOut(.refreshTokenRejected), account: storageKey))
+                await client.eventHub.publish(AuthEvent(.signedOut(reason), account: storageKey))
             } else {
                 await client.eventHub.publish(AuthEvent(.refreshFailed(error.code), account: storageKey))
             }

@@ -79,6 +79,13 @@ extension AuthClient {
         _ authorization: DeviceAuthorization,
         onPoll: (@Sendable (DevicePollStatus) -> Void)?
     ) async throws -> Session {
+        try await signInEntrance {
+            try await pollForApproval(authorization, onPoll: onPoll)
+        }
+    }
+
+    /// Polls the token endpoint until the user approves, declines or the code expires, then finishes the sign-in.
+    private func pollForApproval(_ authorization: DeviceAuthorization, onPoll: (@Sendable (DevicePollStatus) -> Void)?) async throws -> Session {
         do {
             var interval = authorization.interval
             var polls = 0
@@ -116,10 +123,6 @@ extension AuthClient {
             }
         } catch is CancellationError {
             throw AuthError(.userCancelled, "The device sign-in was cancelled while waiting for approval.", providerID: provider.id)
-        } catch let error as AuthError {
-            let attributed = error.attributed(to: provider.id)
-            log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
-            throw attributed
         }
     }
 
@@ -137,20 +140,12 @@ extension AuthClient {
             subject = info.subject
             log(.notice, "device.no_id_token", "The provider sent no ID token for the device sign-in; the subject comes from user info.")
         }
-        try provider.validateIdentity(claims)
-        var credential = makeCredential(from: tokens, claims: claims, issuer: authorization.metadata.issuer, dpopKey: dpopKey)
-        if let subject { credential.subject = subject }
-        try await resolveIdentity(
-            into: &credential,
-            IdentityContext(
-                grant: .deviceCode, tokens: tokens, idTokenClaims: claims, authorizationResponse: [:],
-                metadata: authorization.metadata, http: providerHTTP
+        return try await admit(
+            SignInEvidence(
+                grant: .deviceCode, tokens: tokens, claims: claims, metadata: authorization.metadata, subject: subject, dpopKey: dpopKey,
+                completion: "Signed in on the device."
             )
         )
-        try await store(credential)
-        log(.info, "signin.completed", "Signed in on the device.", ["expires_in": tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
-        await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-        return Session(client: self, credential: credential, idTokenClaims: claims)
     }
 
     /// Parses and checks a device authorization response (RFC 8628 §3.2).

@@ -45,6 +45,9 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     ///
     /// Not included in ``description``: lower layers do not promise to keep secrets out of their descriptions.
     public var underlying: (any Error & Sendable)?
+    /// Why the account this error concerns was signed out because of it, when it was for another reason than a
+    /// rejected refresh token (``AuthEvent/SignOutReason/identityRejected``); `nil` otherwise.
+    package var signOutReason: AuthEvent.SignOutReason?
 
     /// Creates an error.
     public init(

@@ -88,38 +88,6 @@ struct IDTokenVerifier: Sendable {
         }
     }
 
-    /// Validates the ID token of a refresh response (without a nonce: the refresh request sends none) and applies
-    /// OpenID Connect Core §12.2: it must name the signed-in user's issuer and subject, or the session would change
-    /// hands silently.
-    ///
-    /// - Parameters:
-    ///   - issuer: the issuer of the signed-in credential.
-    ///   - subject: the signed-in credential's subject.
-    /// - Throws: `subject_mismatch` for another issuer or subject; the ID token errors of ``verify(_:nonce:accessToken:metadata:)``.
-    func verifyRefreshed(
-        _ idToken: Secret,
-        accessToken: Secret?,
-        metadata: ProviderMetadata,
-        issuer: String,
-        subject: String?
-    ) async throws -> IDTokenClaims {
-        let claims = try await verify(idToken, nonce: nil, accessToken: accessToken, metadata: metadata)
-        // The issuer is compared as ID tokens are (a provider may ignore one trailing slash: GOV.UK's `iss` has one
-        // that an app's configured issuer may lack).
-        // With an issuer template (Microsoft's multi-tenant endpoints), `iss` names the token's own tenant, checked by
-        // `verify` against the token's claim; the signed-in credential keeps the configured issuer.
-        guard provider.idTokenPolicy.tokenIssuerMatches(claims.issuer, expected: issuer, claim: { claims[$0]?.stringValue }),
-            claims.subject == subject
-        else {
-            throw AuthError(
-                .subjectMismatch,
-                "The refreshed ID token names another user or issuer than the signed-in one.",
-                endpoint: "token_endpoint"
-            )
-        }
-        return claims
-    }
-
     /// The provider's key for `jws` from its `jwks_uri`: cached for the response's `Cache-Control: max-age` (capped),
     /// refetched once, rate-limited, for an unknown `kid`. ID tokens and logout tokens both take their keys here.
     ///

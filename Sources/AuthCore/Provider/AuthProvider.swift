@@ -66,10 +66,13 @@ public protocol AuthProvider: Sendable {
     /// Who may sign in at all, from the validated ID token's claims (`nil` when the provider issued no ID token):
     /// for example Google's Workspace domain (`hd`) or Microsoft's tenant (`tid`). Unlike ``validate(_:for:)``, which
     /// checks what one authorization request asked for, the engine applies this to every way an identity arrives —
-    /// a sign-in, a device sign-in, imported tokens and ``AuthClient/verifyIDToken(_:nonce:)`` — so no path lets
-    /// another domain or tenant in. Default: anyone the ID token checks accept.
+    /// a sign-in (in memory or resumed), a device sign-in, imported tokens, a native app's credential, every refresh
+    /// that brings a new ID token, and ``AuthClient/verifyIDToken(_:nonce:)`` — so no path lets another domain or
+    /// tenant in. Default: anyone the ID token checks accept.
     ///
-    /// - Throws: an ``AuthError``; nothing is stored then, and `verifyIDToken` throws it.
+    /// - Throws: an ``AuthError``; nothing is stored then, and `verifyIDToken` throws it. At a refresh, the new tokens
+    ///   are not stored and the user is signed out (``AuthEvent/SignOutReason/identityRejected``): the provider says,
+    ///   in a token it signed, that this user may no longer sign in.
     func validateIdentity(_ claims: IDTokenClaims?) throws
     /// The user's identity where the ID token does not (fully) give it, once a sign-in's tokens passed every other
     /// check and before anything is stored: GitHub reads its user API with the new access token; Apple keeps the name

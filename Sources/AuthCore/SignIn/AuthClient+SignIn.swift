@@ -165,56 +165,91 @@ extension AuthClient {
     /// consumed (a second use fails with `state_mismatch`); its RFC 9207 `iss` must name the provider's issuer,
     /// and must be present when the provider declares support.
     public func completeSignIn(redirect: URL) async throws -> Session {
-        try await instrumented(.signIn) { try await self.completeSignInOperation(redirect: redirect) }
-    }
-
-    private func completeSignInOperation(redirect: URL) async throws -> Session {
-        do {
-            let (pending, metadata, code, response) = try await validateRedirect(redirect)
-            return try await finishSignIn(code: code, pending: pending, metadata: metadata, response: response.parameters)
-        } catch let error as AuthError {
-            let attributed = error.attributed(to: provider.id)
-            log(.notice, "signin.failed", attributed.message, ["code": attributed.code.rawValue])
-            throw attributed
+        try await instrumented(.signIn) {
+            try await self.signInEntrance {
+                let (pending, metadata, code, response) = try await self.validateRedirect(redirect)
+                return try await self.finishSignIn(code: code, pending: pending, metadata: metadata, response: response.parameters)
+            }
         }
     }
 
-    /// Exchanges the code, checks the result, stores the credential and returns its session: the token endpoint,
-    /// then the ID token verifier (the token's own checks, then what the app asked of the authentication), then the
-    /// provider's own rules, then storage.
+    /// Prepares a sign-in like ``prepareSignIn(options:)`` but hands what its redirect is checked against to the
+    /// caller instead of keeping it in this client's memory: store the ``PendingSignIn`` (keyed by its `state`)
+    /// where every instance can read it, and complete with ``completeSignIn(redirect:resuming:)``.
+    ///
+    /// - Throws: as ``prepareSignIn(options:)``; `invalid_configuration` with
+    ///   ``SignInOptions/omitsPKCEForBackendExchange``.
+    public func prepareResumableSignIn(options: SignInOptions = SignInOptions()) async throws -> (request: AuthorizationRequest, pending: PendingSignIn) {
+        var (request, pending) = try await makeAuthorization(options: options)
+        guard pending.codeVerifier != nil else {
+            throw AuthError(.invalidConfiguration, "A resumable sign-in needs PKCE; omitsPKCEForBackendExchange cannot be used with it.", providerID: provider.id)
+        }
+        pending.metadata = nil
+        return (request, pending)
+    }
+
+    /// Completes a sign-in from ``prepareResumableSignIn(options:)``, possibly started by another instance: the
+    /// redirect's `state` must be `pending`'s, `pending` must be this client's and unexpired; then every check of
+    /// ``completeSignIn(redirect:)`` applies (exact redirect, RFC 9207 `iss`, code exchange with PKCE, ID token with
+    /// the nonce, DPoP binding).
+    ///
+    /// - Throws: `state_mismatch` for another state or an expired sign-in; `invalid_configuration` for another
+    ///   provider's or client's sign-in; the errors of ``completeSignIn(redirect:)``. Nothing is stored on failure.
+    public func completeSignIn(redirect: URL, resuming pending: PendingSignIn) async throws -> Session {
+        try await instrumented(.signIn) {
+            try await self.signInEntrance {
+                guard pending.providerID == self.provider.id, pending.clientID == self.provider.client.clientID else {
+                    throw AuthError(.invalidConfiguration, "This pending sign-in belongs to another provider or client.")
+                }
+                guard let verifier = pending.codeVerifier else {
+                    throw AuthError(.invalidConfiguration, "A resumable sign-in needs PKCE.")
+                }
+                _ = try PKCE(verifier: verifier)  // a verifier RFC 7636 §4.1 would refuse never reaches the provider
+                let (_, metadata, code, response) = try await self.validateRedirect(redirect, resuming: pending)
+                return try await self.finishSignIn(code: code, pending: pending, metadata: metadata, response: response.parameters)
+            }
+        }
+    }
+
+    /// Exchanges the code and checks the result, then hands it to the identity gate: the token endpoint, then the ID
+    /// token verifier (the token's own checks, then what the app asked of the authentication), then what the provider
+    /// checks of this request, then ``admit(_:)``.
     func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata, response: [String: String]) async throws -> Session {
         let result = try await exchange(code: code, pending: pending, metadata: metadata)
         try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
-        try provider.validateIdentity(result.idTokenClaims)
         try provider.validate(result, for: pending.context(metadata: metadata))
-        var credential = makeCredential(
-            from: result.tokens, claims: result.idTokenClaims, issuer: metadata.issuer, dpopKey: pending.dpopKey
-        )
-        try await resolveIdentity(
-            into: &credential,
-            IdentityContext(
-                grant: .authorizationCode, tokens: result.tokens, idTokenClaims: result.idTokenClaims,
-                authorizationResponse: response, metadata: metadata, http: providerHTTP
+        return try await admit(
+            SignInEvidence(
+                grant: .authorizationCode, tokens: result.tokens, claims: result.idTokenClaims, metadata: metadata, dpopKey: pending.dpopKey,
+                authorizationResponse: response, accountName: pending.options.accountName
             )
         )
-        credential.accountName = pending.options.accountName
-        try await store(credential)
-        log(.info, "signin.completed", "Signed in.", ["expires_in": result.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
-        await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-        return Session(client: self, credential: credential, idTokenClaims: result.idTokenClaims)
     }
 
-    /// Finds the pending sign-in a redirect answers (by its `state`, consumed once) and runs
-    /// ``checkResponse(_:redirect:pending:metadata:)``; returns the pending sign-in, its metadata and the code.
-    func validateRedirect(_ redirect: URL) async throws -> (PendingSignIn, ProviderMetadata, Secret, AuthorizationResponse) {
+    /// The one front door of a redirect: finds the pending sign-in it answers — `resuming`, when the caller kept it,
+    /// else this client's own, by its `state`, consumed once — and runs ``checkResponse(_:redirect:pending:metadata:)``;
+    /// returns the pending sign-in, its metadata and the code.
+    ///
+    /// - Throws: `missing_state` for a response without `state` (naming the provider's error, when it sent one);
+    ///   `state_mismatch` for a `state` that is unknown, used, expired or not `resuming`'s; the errors of
+    ///   ``checkResponse(_:redirect:pending:metadata:)``.
+    func validateRedirect(_ redirect: URL, resuming: PendingSignIn? = nil) async throws -> (PendingSignIn, ProviderMetadata, Secret, AuthorizationResponse) {
         let response = try AuthorizationResponse(parsing: redirect)
         let pending: PendingSignIn
         if let state = response.state, !state.isEmpty {
-            guard let match = await pendingSignIns.consume(state: state, now: clock.now()) else {
-                throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
+            let now = clock.now()
+            if let resuming {
+                guard state == resuming.state, resuming.expiresAt > now else {
+                    throw AuthError(.stateMismatch, "The authorization response's 'state' is not this sign-in's, or the sign-in expired.")
+                }
+                pending = resuming
+            } else {
+                guard let match = await pendingSignIns.consume(state: state, now: now) else {
+                    throw AuthError(.stateMismatch, "The authorization response's 'state' is unknown, expired or already used.")
+                }
+                pending = match
             }
-            pending = match
-        } else if provider.behavior.acceptsResponsesWithoutState {
+        } else if resuming == nil, provider.behavior.acceptsResponsesWithoutState {
             // RFC 9700 §2.1: PKCE protects the code exchange against CSRF when the server enforces it, so a response
             // without `state` from a provider whose apps never echo it is attributed to the one login pending for this
             // redirect — never guessed among several. A wrong code then fails at the token endpoint.
@@ -247,11 +282,7 @@ extension AuthClient {
         } else if metadata.authorizationResponseIssParameterSupported {
             throw AuthError(.missingIssuerParameter, "The authorization response has no 'iss' though the provider declares RFC 9207 support.")
         }
-        if let error = response.error {
-            let oauthError = AuthorizationResponse.plainText(error)
-            let detail = response.errorDescription.map { ": \($0)" } ?? ""
-            throw AuthError(.authorizationFailed, "The provider refused the sign-in with '\(oauthError)'\(detail).", oauthError: oauthError)
-        }
+        if let error = response.oauthError { throw error.authorizationError }
         guard let code = response.code, !code.isEmpty else {
             throw AuthError(.missingAuthorizationCode, "The authorization response has neither a 'code' nor an 'error'.")
         }
@@ -305,65 +336,6 @@ extension AuthClient {
         return parameters.filter { outside.contains($0.0) } + [("request", try key.signedJWT(type: "oauth-authz-req+jwt", claims: claims))]
     }
 
-    /// The credential to store for `tokens`: the subject from the verified claims, the expiry from the client's clock.
-    func makeCredential(from tokens: TokenResponse, claims: IDTokenClaims?, issuer: String, dpopKey: DPoPKey? = nil) -> Credential {
-        let now = clock.now()
-        return Credential(
-            providerID: provider.id,
-            issuer: issuer,
-            clientID: provider.client.clientID,
-            subject: claims?.subject,
-            accessToken: tokens.accessToken,
-            tokenType: tokens.tokenType,
-            refreshToken: tokens.refreshToken,
-            idToken: tokens.idToken,
-            expiresAt: tokens.expiresIn.map { now.addingTimeInterval($0) },
-            scopes: tokens.scope.map { $0.split(separator: " ").map(String.init) } ?? provider.client.scopes,
-            updatedAt: now,
-            dpopKey: dpopKey
-        )
-    }
-
-    /// Asks the provider for the identity its ID token does not give (``AuthProvider/resolveIdentity(_:)``) and
-    /// records it in `credential`: the subject when the ID token gave none (a differing one is refused), the profile.
-    ///
-    /// The profile is merged over the one already stored for the same user (``storedProfile(for:subject:)``), new
-    /// values winning: a provider that says some things only once — Apple posts the user's name on the first sign-in
-    /// only — keeps them across later sign-ins.
-    func resolveIdentity(into credential: inout Credential, _ context: IdentityContext) async throws {
-        guard let identity = try await provider.resolveIdentity(context) else { return }
-        guard !identity.subject.isEmpty else {
-            throw AuthError(.missingClaim, "The provider's identity has no user id.", providerID: provider.id)
-        }
-        if let subject = credential.subject, subject != identity.subject {
-            throw AuthError(.subjectMismatch, "The provider's identity names another user than the ID token.", providerID: provider.id)
-        }
-        credential.subject = identity.subject
-        var profile = await storedProfile(for: credential, subject: identity.subject)
-        profile.merge(identity.profile) { _, new in new }
-        credential.profile = profile.isEmpty ? nil : profile
-    }
-
-    /// The profile stored with the credential `credential` would replace (same provider, issuer, client and account),
-    /// when that credential belongs to `subject`; empty otherwise. A storage that cannot be read gives none: the sign-in
-    /// then stores what this one said, as before the merge existed.
-    private func storedProfile(for credential: Credential, subject: String) async -> [String: String] {
-        var key = credential
-        key.subject = subject
-        guard let stored = try? await storage.credential(for: key.storageKey), stored.subject == subject else { return [:] }
-        return stored.profile ?? [:]
-    }
-
-    /// Stores `credential` under its storage key; a storage failure that is not an ``AuthError`` becomes `storage_failed`.
-    package func store(_ credential: Credential) async throws {
-        do {
-            try await storage.store(credential, for: credential.storageKey)
-        } catch let error as AuthError {
-            throw error
-        } catch {
-            throw AuthError(.storageFailed, "The credential could not be stored.", underlying: error)
-        }
-    }
 }
 
 extension AuthClient {

@@ -15,8 +15,10 @@ package struct AuthorizationResponse: Sendable {
     package var code: String? { parameters["code"] }
     /// `error`.
     package var error: String? { parameters["error"] }
-    /// `error_description`, reduced to printable ASCII and 300 characters so it is safe to show.
-    package var errorDescription: String? { parameters["error_description"].map(Self.plainText) }
+    /// The OAuth error the response carries, made safe to show; `nil` without one.
+    var oauthError: OAuthErrorResponse? { OAuthErrorResponse(parameters: parameters) }
+    /// The OAuth error description, made safe to show as every OAuth error text is (``OAuthErrorResponse``).
+    package var errorDescription: String? { OAuthErrorResponse.description(in: parameters) }
     /// The RFC 9207 `iss`.
     package var issuer: String? { parameters["iss"] }
 
@@ -76,28 +78,12 @@ package struct AuthorizationResponse: Sendable {
         }
     }
 
-    /// Whether `url` is addressed to `redirectURI`'s scheme, host and port, whatever its path (a provider's
-    /// cancel or BankID return paths beside the redirect path).
-    package static func url(_ url: URL, hasOriginOf redirectURI: URL) -> Bool {
-        url.withParts { received, receivedParts in
-            redirectURI.withParts { expected, expectedParts in
-                guard let receivedParts, let expectedParts else { return false }
-                return receivedParts.hasSameOrigin(in: received, as: expectedParts, in: expected)
-            }
-        }
-    }
-
     /// `missing_state` for this response: when the provider answered with an error without `state` (GOV.UK does for
     /// a request it cannot parse), its `error` and description are named, so the developer sees the provider's reason
     /// — but the response is still never attributed to a sign-in (any page could send one).
     package func missingStateError(_ message: String) -> AuthError {
-        guard let error else { return AuthError(.missingState, message) }
-        let reason = errorDescription.map { "\(Self.plainText(error)): \($0)" } ?? Self.plainText(error)
-        return AuthError(.missingState, "\(message) The provider answered '\(reason)' — most likely to a request it could not parse.", oauthError: error)
-    }
-
-    static func plainText(_ text: String) -> String {
-        let printable = text.unicodeScalars.filter { $0.value >= 0x20 && $0.value < 0x7F }
-        return String(String.UnicodeScalarView(printable.prefix(300)))
+        guard let error = oauthError else { return AuthError(.missingState, message) }
+        let reason = error.error + error.detail
+        return AuthError(.missingState, "\(message) The provider answered '\(reason)' — most likely to a request it could not parse.", oauthError: error.error)
     }
 }

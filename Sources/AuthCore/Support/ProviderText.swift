@@ -1,13 +1,14 @@
-/// Text that came from a provider (an `iss`, `alg`, `kid`, an OAuth `error_description`, a claim) on its way into
+/// Text that came from a provider (an `iss`, `alg`, `kid`, an OAuth error description, a claim) on its way into
 /// an error message, a log line or a terminal.
 ///
 /// A hostile provider can put ANSI escape sequences (rewriting what a terminal shows), carriage returns and
 /// newlines (forging log lines), bidirectional overrides (reordering what is read) or NULs into any string it
-/// controls. ``sanitized(_:limit:)`` replaces every such scalar with `?` and caps the length.
+/// controls. ``sanitized(_:limit:removingUnsafe:)`` replaces (or removes) every such scalar and caps the length.
 package enum ProviderText {
     /// `text` with every control (C0, DEL, C1), bidirectional-formatting and line/paragraph-separator scalar
-    /// replaced by `?`, cut to `limit` scalars (an ellipsis marks a cut).
-    package static func sanitized(_ text: String, limit: Int = 500) -> String {
+    /// replaced by `?` — or removed, with `removingUnsafe` (an OAuth error description, which reads better without
+    /// the stray marks) — cut to `limit` scalars (an ellipsis marks a cut).
+    package static func sanitized(_ text: String, limit: Int = 500, removingUnsafe: Bool = false) -> String {
         var scalars = String.UnicodeScalarView()
         var count = 0
         for scalar in text.unicodeScalars {
@@ -15,13 +16,18 @@ package enum ProviderText {
                 scalars.append("…")
                 break
             }
-            scalars.append(isUnsafe(scalar) ? "?" : scalar)
+            if isUnsafe(scalar) {
+                if removingUnsafe { continue }
+                scalars.append("?")
+            } else {
+                scalars.append(scalar)
+            }
             count += 1
         }
         return String(scalars)
     }
 
-    /// Whether `text` would be changed by ``sanitized(_:limit:)`` (ignoring the length cap).
+    /// Whether `text` would be changed by ``sanitized(_:limit:removingUnsafe:)`` (ignoring the length cap).
     package static func containsUnsafeCharacters(_ text: String) -> Bool {
         text.unicodeScalars.contains(where: isUnsafe)
     }

@@ -90,4 +90,16 @@ extension URL {
             )
         }
     }
+
+    /// Whether this URL is addressed to `other`'s scheme, host and port (case-insensitive), whatever its path: a client
+    /// assertion goes only to its token endpoint's origin; a provider's cancel or BankID return paths sit beside the
+    /// redirect path.
+    package func hasOrigin(of other: URL) -> Bool {
+        withParts { received, receivedParts in
+            other.withParts { expected, expectedParts in
+                guard let receivedParts, let expectedParts else { return false }
+                return receivedParts.hasSameOrigin(in: received, as: expectedParts, in: expected)
+            }
+        }
+    }
 }

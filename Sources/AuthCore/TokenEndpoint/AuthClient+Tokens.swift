@@ -36,9 +36,11 @@ extension AuthClient {
     /// the stored credential is read again first: when another process has already refreshed, its still-valid
     /// token is used and no request is sent; otherwise the *stored* refresh token is the one redeemed.
     ///
-    /// A refresh response without a refresh token keeps the old one. A new ID token must name the same issuer
-    /// and subject. `invalid_grant` removes the stored credential only while it still holds the rejected refresh
-    /// token (a newer one, written by another process, is kept and used).
+    /// A refresh response without a refresh token keeps the old one. A new ID token goes through the identity gate's
+    /// ``recheckIdentity(_:of:)``: another issuer or subject is refused with the stored credential left as it was; a
+    /// refusal by the provider's identity rule removes it (the user may no longer be signed in). `invalid_grant`
+    /// removes the stored credential only while it still holds the rejected refresh token (a newer one, written by
+    /// another process, is kept and used).
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
         let key = credential.storageKey
         let (instrumentation, providerID) = (self.instrumentation, provider.id)
@@ -93,9 +95,12 @@ extension AuthClient {
             let tokens = try await tokenEndpoint.request(.refreshToken(refreshToken), metadata: metadata, dpopKey: current.dpopKey)
             var claims: IDTokenClaims?
             if let idToken = tokens.idToken {
-                claims = try await idTokenVerifier.verifyRefreshed(
-                    idToken, accessToken: tokens.accessToken, metadata: metadata, issuer: current.issuer, subject: current.subject
-                )
+                // Without a nonce (a refresh request sends none); then the identity gate's checks (OpenID Connect
+                // Core §12.2: the same issuer and subject, or the session would change hands silently; the
+                // provider's identity rule). Nothing is stored when they refuse.
+                let verified = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: metadata)
+                try recheckIdentity(verified, of: current)
+                claims = verified
             }
             var updated = makeCredential(from: tokens, claims: claims, issuer: current.issuer, dpopKey: current.dpopKey)
             updated.subject = current.subject
@@ -108,6 +113,11 @@ extension AuthClient {
             try await store(updated)
             log(.info, "refresh.completed", "Access token refreshed.")
             return (updated, claims)
+        } catch let error as AuthError where error.signOutReason != nil {
+            // The provider's identity rule refused the refreshed ID token: this user may no longer be signed in.
+            // Nothing of the answer was stored; the stored credential goes, as the session does.
+            try? await storage.removeCredential(for: key)
+            throw error
         } catch let error as AuthError where error.code == .invalidGrant {
             // Delete only what the provider rejected: if the stored refresh token changed meanwhile (a process that
             // does not share the lock), the newer tokens stay.

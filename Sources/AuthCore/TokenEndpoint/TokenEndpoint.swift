@@ -102,6 +102,65 @@ struct TokenEndpoint: Sendable {
         }
     }
 
+    /// POSTs a token request and returns the members of a successful answer, JSON or form-encoded
+    /// (``TokenResponse/members(of:contentType:)``). `form` is called once per attempt, so a client assertion's `jti`
+    /// is never sent twice; with `dpopKey`, each attempt carries a fresh proof, and one `use_dpop_nonce` answer is
+    /// retried with the nonce it brought (``dpopRetry(after:httpStatus:nonce:retriedWithNonce:)``).
+    ///
+    /// - Throws: the OAuth error of the answer (``OAuthErrorResponse``), a 2xx one included (GitHub's); the DPoP
+    ///   refusals of ``dpopRetry(after:httpStatus:nonce:retriedWithNonce:)``; `invalid_response` for a 2xx body that is neither
+    ///   JSON nor a form; the provider HTTP client's errors otherwise.
+    func post(
+        _ url: URL,
+        dpopKey: DPoPKey?,
+        form: () throws -> (parameters: [(String, String)], headers: [String: String])
+    ) async throws -> [String: JSONValue] {
+        var retriedWithNonce = false
+        while true {
+            let (parameters, headers) = try form()
+            var request = try http.formRequest(url, headers: headers)
+            if let dpopKey { request.headerFields[.dpop] = try await dpopProof(dpopKey, for: url) }
+            var body: Data? = Data(FormEncoding.encode(parameters).utf8)
+            if provider.behavior.sendsTokenParametersInQuery {
+                // As the vendor's SDK sends them (Grab): in the URL query of a bodiless POST. The URL is never logged.
+                guard let queried = request.url?.appendingQuery(parameters) else {
+                    throw AuthError(.invalidConfiguration, "The token endpoint URL cannot take a query.", providerID: provider.id)
+                }
+                request.url = queried
+                request.headerFields[.contentType] = nil
+                body = nil
+            }
+            let (data, response): (Data, HTTPResponse)
+            do {
+                (data, response) = try await http.send(request, body: body, endpoint: "token_endpoint")
+            } catch var error as AuthError where body == nil {
+                // The URL carries the grant's secrets, and a transport's error may quote it (URLError's failing URL):
+                // the error keeps its code and message, not the transport's error.
+                error.underlying = nil
+                throw error
+            }
+            let nonce = response.headerFields[.dpopNonce]
+            if dpopKey != nil, let nonce { await dpopNonces.remember(nonce, for: url) }
+            let contentType = response.headerFields[.contentType]
+            if response.status.kind == .successful {
+                let members = try TokenResponse.members(of: data, contentType: contentType)
+                // An error in a successful answer is still an error, never tokens.
+                if let error = OAuthErrorResponse(members: members) {
+                    throw error.endpointError(httpStatus: response.status.code, providerID: provider.id)
+                }
+                return members
+            }
+            let oauthError = OAuthErrorResponse(body: data, contentType: contentType)
+            if dpopKey != nil, let oauthError,
+                try dpopRetry(after: oauthError, httpStatus: response.status.code, nonce: nonce, retriedWithNonce: retriedWithNonce)
+            {
+                retriedWithNonce = true
+                continue
+            }
+            throw OAuthErrorResponse.error(forStatus: response.status.code, response: oauthError, providerID: provider.id)
+        }
+    }
+
     /// Runs `operation`, repeating it up to `retries` more times after a retryable failure (5xx, transport).
     private func withRetries<T>(_ retries: Int, _ operation: () async throws -> T) async throws -> T {
         var attempt = 0
@@ -158,7 +217,7 @@ struct TokenEndpoint: Sendable {
             guard let key = client.signingKey else {
                 throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's private key (signingKey).", providerID: provider.id)
             }
-            guard AuthorizationResponse.url(destination, hasOriginOf: metadata.tokenEndpoint) else {
+            guard destination.hasOrigin(of: metadata.tokenEndpoint) else {
                 throw AuthError(
                     .insecureEndpoint,
                     "The provider's endpoint \(destination.host ?? "?") is on another origin than its token endpoint (\(metadata.tokenEndpoint.host ?? "?")); a client assertion made for the token endpoint is never sent elsewhere.",

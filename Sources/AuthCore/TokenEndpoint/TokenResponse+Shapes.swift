@@ -9,7 +9,7 @@ package import Foundation
 /// (https://docs.github.com/en/apps/oauth-apps/building-oauth-apps/authorizing-oauth-apps#2-users-are-redirected-back-to-your-site-by-github,
 /// https://docs.github.com/en/apps/oauth-apps/maintaining-oauth-apps/troubleshooting-oauth-app-access-token-request-errors).
 /// The engine always asks for JSON, but reads either shape, so a server that ignores `Accept` is still understood,
-/// and an error is never taken for tokens.
+/// and an error is never taken for tokens (the token endpoint reads it with ``OAuthErrorResponse``, as every error).
 extension TokenResponse {
     /// The members of a token endpoint's body: a form-encoded one (its `Content-Type` is
     /// `application/x-www-form-urlencoded`) as string members, anything else as a JSON object.
@@ -36,27 +36,5 @@ extension TokenResponse {
         guard let contentType else { return false }
         let mediaType = contentType.split(separator: ";", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
         return mediaType.lowercased() == "application/x-www-form-urlencoded"
-    }
-
-    /// The error codes that mean what RFC 6749's `invalid_grant` means: the code or refresh token is wrong, spent or
-    /// expired, so the grant cannot be redeemed again. Besides `invalid_grant`, GitHub's `bad_verification_code`
-    /// (https://docs.github.com/en/apps/oauth-apps/maintaining-oauth-apps/troubleshooting-oauth-app-access-token-request-errors#bad-verification-code)
-    /// and `bad_refresh_token`
-    /// (https://docs.github.com/en/apps/creating-github-apps/authenticating-with-a-github-app/refreshing-user-access-tokens):
-    /// a refresh refused with one of them signs the user out, as `invalid_grant` does.
-    static let invalidGrantCodes: Set<String> = ["invalid_grant", "bad_verification_code", "bad_refresh_token"]
-
-    /// The OAuth error (RFC 6749 §5.2) a body carries in its `error` member, whatever its HTTP status: the codes of
-    /// ``invalidGrantCodes`` as `invalid_grant`, any other as `token_request_failed`, with the provider's code in
-    /// ``AuthError/oauthError`` and its description as plain text; `nil` when there is none.
-    static func oauthError(in members: [String: JSONValue], httpStatus: Int) -> AuthError? {
-        guard let error = members["error"]?.stringValue.map(AuthorizationResponse.plainText), !error.isEmpty else { return nil }
-        let description = members["error_description"]?.stringValue.map(AuthorizationResponse.plainText)
-        return AuthError(
-            invalidGrantCodes.contains(error) ? .invalidGrant : .tokenRequestFailed,
-            "The provider refused the request with '\(error)'\(description.map { ": \($0)" } ?? "") (HTTP \(httpStatus)).",
-            oauthError: error,
-            httpStatus: httpStatus
-        )
     }
 }

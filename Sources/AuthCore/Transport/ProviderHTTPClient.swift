@@ -27,7 +27,7 @@ struct ProviderHTTPClient: Sendable {
         request.headerFields[.accept] = accept
         if let bearer { request.headerFields[.authorization] = "Bearer \(bearer.reveal())" }
         let (data, response) = try await send(request, endpoint: endpoint)
-        guard response.status.kind == .successful else { throw error(forStatus: response.status.code, body: data) }
+        guard response.status.kind == .successful else { throw error(for: response, body: data) }
         return (data, response)
     }
 
@@ -62,7 +62,7 @@ struct ProviderHTTPClient: Sendable {
     func sendExpectingSuccess(_ request: HTTPRequest, body: Data? = nil, endpoint: String) async throws -> Data {
         let (data, response) = try await send(request, body: body, endpoint: endpoint)
         if response.status.kind == .successful { return data }
-        throw error(forStatus: response.status.code, body: data)
+        throw error(for: response, body: data)
     }
 
     /// Sends `request` as one instrumented `http_request` operation.
@@ -126,37 +126,11 @@ struct ProviderHTTPClient: Sendable {
         return (data, response)
     }
 
-    /// The error for a non-2xx response: an OAuth error body when there is one (RFC 6749 §5.2).
-    func error(forStatus status: Int, body: Data) -> AuthError {
-        let object = try? JSONValue.parseObject(body)
-        let oauthError = object?["error"]?.stringValue.map(AuthorizationResponse.plainText)
-        let description = object?["error_description"]?.stringValue.map(AuthorizationResponse.plainText)
-        if status >= 500 {
-            return AuthError(
-                .serverError,
-                "The provider had a server error (HTTP \(status)); try again later.",
-                providerID: providerID,
-                oauthError: oauthError,
-                httpStatus: status
-            )
-        }
-        if let oauthError {
-            let code: AuthError.Code = oauthError == "invalid_grant" ? .invalidGrant : .tokenRequestFailed
-            let detail = description.map { ": \($0)" } ?? ""
-            return AuthError(
-                code,
-                "The provider refused the request with '\(oauthError)'\(detail).",
-                providerID: providerID,
-                oauthError: oauthError,
-                httpStatus: status
-            )
-        }
-        return AuthError(
-            .httpError,
-            "The provider answered with HTTP \(status).",
-            providerID: providerID,
-            httpStatus: status
-        )
+    /// The error for a non-2xx `response`: read by ``OAuthErrorResponse`` (an OAuth error body, JSON or form-encoded,
+    /// when there is one; RFC 6749 §5.2).
+    func error(for response: HTTPResponse, body: Data) -> AuthError {
+        let oauthError = OAuthErrorResponse(body: body, contentType: response.headerFields[.contentType])
+        return OAuthErrorResponse.error(forStatus: response.status.code, response: oauthError, providerID: providerID)
     }
 
     /// `data` as a JSON object, or `invalid_response` naming `what` was expected.
