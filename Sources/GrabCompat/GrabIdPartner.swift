@@ -77,7 +77,7 @@ public actor GrabIdPartner {
     ///     `UIDevice.current.identifierForVendor?.uuidString ?? ""` (empty where UIKit is absent, as on Linux).
     ///   - applicationQueriesSchemes: the app's `LSApplicationQueriesSchemes` (by default read from the main bundle's
     ///     Info.plist; `nil` when unknown). A Grab scheme missing from it cannot be asked about, so such a login goes to
-    ///     the web rather than to the App Store, as the seed says.
+    ///     the web rather than to the App Store, as the Grab SDK's README says.
     ///   - vendorStore: where GrabIdPartnerSDK kept its session (the app's Keychain and `UserDefaults` on Apple
     ///     platforms); a session found there is moved into `storage` once, so its user stays signed in. `nil` skips it.
     public init(
@@ -186,8 +186,8 @@ public actor GrabIdPartner {
     /// The vendor's `loginCompleted(loginSession:)`, which app delegates call after `exchangeToken` succeeded: the
     /// vendor dismissed its Safari view and answered `true`. The web session here closes itself when the login
     /// returns, so there is nothing to dismiss; it answers `true` when `loginSession` holds a completed login (an
-    /// access token), so the seed's "completion failed" branch runs only when no login completed. It never ends a
-    /// login in progress (cancel the `login` task for that).
+    /// access token), so the "completion failed" branch of the AppDelegate in the Grab SDK's README runs only when no
+    /// login completed. It never ends a login in progress (cancel the `login` task for that).
     @discardableResult
     public nonisolated func loginCompleted(loginSession: LoginSession) -> Bool {
         loginSession.accessToken != nil

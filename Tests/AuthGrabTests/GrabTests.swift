@@ -283,7 +283,7 @@ struct GrabVendorFidelityTests {
         }
     }
 
-    @Test("Non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the seed writes it")
+    @Test("Non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the Grab SDK's README writes it")
     func parametersSent() async throws {
         var plist = TestIdentityProvider.grabPlist
         plist["Hint"] = "+6591234567"
@@ -409,7 +409,7 @@ struct GrabVendorFidelityTests {
         #expect(try await updated.grab.loadLoginSession().accessToken != nil, "the new Scope's session is kept")
     }
 
-    @Test("A Grab scheme missing from LSApplicationQueriesSchemes reverts to the web login, as the seed says, not to the App Store")
+    @Test("A Grab scheme missing from LSApplicationQueriesSchemes reverts to the web login, as the Grab SDK's README says, not to the App Store")
     func unlistedSchemeFallsBackToWeb() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
@@ -478,7 +478,7 @@ struct GrabVendorFidelityTests {
         await harness.app.setNeverCallsBack(true)
         let fresh = try await harness.grab.loadLoginSession()
         try await harness.grab.logout(loginSession: fresh)
-        #expect(harness.grab.loginCompleted(loginSession: second), "the seed's AppDelegate: true after exchangeToken succeeded")
+        #expect(harness.grab.loginCompleted(loginSession: second), "the Grab SDK README's AppDelegate: true after exchangeToken succeeded")
         let third = Task { try await harness.grab.login(loginSession: fresh) }
         try await helper.untilWaiting(harness.grab)
         #expect(harness.grab.loginCompleted(loginSession: fresh) == false, "no login completed yet")

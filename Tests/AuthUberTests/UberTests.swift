@@ -590,7 +590,7 @@ struct UberVendorFidelityTests {
         #expect(!AuthContext(authProvider: .authorizationCode(shouldExchangeAuthCode: false)).shouldExchangeAuthCode)
     }
 
-    @Test("The seed's prefill example (.inApp, .authorizationCode(), prefill) logs in with tokens and stores them; the code is spent")
+    @Test("Uber's iOS SDK README's prefill example (.inApp, .authorizationCode(), prefill) logs in with tokens and stores them; the code is spent")
     func seedPrefillExampleStoresTokens() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
@@ -752,7 +752,7 @@ struct UberLoginButtonTests {
         #expect(await uber.isLoggedIn == false)
     }
 
-    /// The seed's `MyLoginButtonDataSource`, word for word: in app, `.authorizationCode()`, the full prefill.
+    /// The `MyLoginButtonDataSource` of Uber's iOS SDK README, word for word: in app, `.authorizationCode()`, the full prefill.
     final class SeedDataSource: LoginButtonDataSource {
         func authContext(_ button: LoginButton) -> AuthContext {
             let prefill = Prefill(
@@ -770,7 +770,7 @@ struct UberLoginButtonTests {
         }
     }
 
-    @Test("The seed's LoginButtonDataSource (.inApp, .authorizationCode(), prefill) logs in with tokens against the emulator, stores them, and the button then shows Sign out")
+    @Test("The LoginButtonDataSource of Uber's iOS SDK README (.inApp, .authorizationCode(), prefill) logs in with tokens against the emulator, stores them, and the button then shows Sign out")
     func seedDataSourceShowsSignOut() async throws {
         let idp = TestIdentityProvider.uber(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
