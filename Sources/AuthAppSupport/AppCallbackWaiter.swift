@@ -11,7 +11,8 @@ public import Foundation
 /// - the user never comes back: `timed_out` after ``timeout``, measured on the injected clock;
 /// - the app cancels (a Cancel button): ``cancel()`` ends it with `user_cancelled`;
 /// - the awaiting task is cancelled: `sign_in_cancelled`;
-/// - a newer hand-off starts: the older one ends with `sign_in_superseded`, so no continuation is ever leaked.
+/// - a newer hand-off starts, or a newer login begins (``beginLogin()``): the older one ends with
+///   `sign_in_superseded`, so no continuation is ever leaked and a retry never waits for an abandoned app.
 ///
 /// ``deliver(_:)`` and ``cancel()`` are synchronous, so `application(_:open:options:)` can answer at once.
 public final class AppCallbackWaiter: Sendable {
@@ -23,7 +24,13 @@ public final class AppCallbackWaiter: Sendable {
     /// How long a hand-off waits for the callback.
     public let timeout: Duration
     private let clock: any WallClock
-    private let current = LockedValue<Attempt?>(nil)
+    private let current = LockedValue(Waiting())
+
+    /// The hand-off waiting for its callback, and the newest login begun, whose hand-offs alone may start.
+    private struct Waiting {
+        var attempt: Attempt?
+        var newestLogin: UInt64 = 0
+    }
 
     /// Creates a waiter.
     ///
@@ -38,7 +45,23 @@ public final class AppCallbackWaiter: Sendable {
     }
 
     /// Whether a hand-off is waiting for its callback.
-    public var isWaiting: Bool { current.withLock { $0 != nil } }
+    public var isWaiting: Bool { current.withLock { $0.attempt != nil } }
+
+    /// Begins a login that replaces every earlier one: a hand-off waiting for its callback ends with
+    /// `sign_in_superseded` now, and a hand-off an earlier login starts later is refused the same way (see
+    /// ``handOff(_:through:redirectURI:appName:login:)``). A user who left the app without answering can so log in
+    /// again at once, and only the newest login ever waits for an app.
+    ///
+    /// - Returns: the login's number, for its hand-offs.
+    package func beginLogin() -> UInt64 {
+        let (login, waiting) = current.withLock { current -> (UInt64, Attempt?) in
+            current.newestLogin += 1
+            defer { current.attempt = nil }
+            return (current.newestLogin, current.attempt)
+        }
+        waiting?.finish(.failure(superseded(waiting: waiting?.appName)))
+        return login
+    }
 
     /// Opens `url` through `handoff` and returns the callback that matches `redirectURI`.
     ///
@@ -50,13 +73,24 @@ public final class AppCallbackWaiter: Sendable {
     /// - Throws: `AuthError` with `app_not_opened`, `timed_out`, `user_cancelled`, `sign_in_cancelled` or
     ///   `sign_in_superseded`.
     public func handOff(_ url: URL, through handoff: any AppHandoff, redirectURI: URL, appName: String) async throws -> URL {
-        let attempt = Attempt(redirectURI: redirectURI)
-        let older = current.withLock { current -> Attempt? in
-            defer { current = attempt }
-            return current
+        try await handOff(url, through: handoff, redirectURI: redirectURI, appName: appName, login: nil)
+    }
+
+    /// ``handOff(_:through:redirectURI:appName:)`` for the login numbered `login` by ``beginLogin()``: refused with
+    /// `sign_in_superseded`, before anything opens, when a newer login has begun since.
+    package func handOff(_ url: URL, through handoff: any AppHandoff, redirectURI: URL, appName: String, login: UInt64?) async throws -> URL {
+        let attempt = Attempt(redirectURI: redirectURI, appName: appName)
+        // Checked and recorded under one lock, so an older login can never start waiting after a newer one began.
+        let (older, refused) = current.withLock { current -> (Attempt?, Bool) in
+            if let login, login != current.newestLogin { return (nil, true) }
+            defer { current.attempt = attempt }
+            return (current.attempt, false)
         }
-        older?.finish(.failure(AuthError(.signInSuperseded, "A newer login replaced this one while it waited for \(appName).", providerID: providerID)))
-        defer { current.withLock { if $0 === attempt { $0 = nil } } }
+        if refused {
+            throw AuthError(.signInSuperseded, "A newer login replaced this one before it opened \(appName).", providerID: providerID)
+        }
+        older?.finish(.failure(superseded(waiting: older?.appName)))
+        defer { current.withLock { if $0.attempt === attempt { $0.attempt = nil } } }
 
         let deadline = clock.now().addingTimeInterval(timeout.seconds)
         let (clock, providerID, timeout) = (self.clock, self.providerID, self.timeout)
@@ -82,8 +116,8 @@ public final class AppCallbackWaiter: Sendable {
     /// Only the scheme, host, port and path are matched here; the engine then checks `state`, `iss` and the code.
     public func deliver(_ url: URL) -> Bool {
         let attempt = current.withLock { current -> Attempt? in
-            guard let attempt = current, AuthorizationResponse.redirect(url, matches: attempt.redirectURI) else { return nil }
-            current = nil
+            guard let attempt = current.attempt, AuthorizationResponse.redirect(url, matches: attempt.redirectURI) else { return nil }
+            current.attempt = nil
             return attempt
         }
         return attempt?.finish(.success(url)) ?? false
@@ -93,10 +127,14 @@ public final class AppCallbackWaiter: Sendable {
     @discardableResult
     public func cancel() -> Bool {
         let attempt = current.withLock { current -> Attempt? in
-            defer { current = nil }
-            return current
+            defer { current.attempt = nil }
+            return current.attempt
         }
         return attempt?.finish(.failure(AuthError(.userCancelled, "The login in the app was cancelled.", providerID: providerID))) ?? false
+    }
+
+    private func superseded(waiting appName: String?) -> AuthError {
+        AuthError(.signInSuperseded, "A newer login replaced this one while it waited for \(appName ?? "the app").", providerID: providerID)
     }
 }
 
@@ -108,10 +146,13 @@ private final class Attempt: Sendable {
     }
 
     let redirectURI: URL
+    /// The app's name for messages ("The Grab app").
+    let appName: String
     private let state = LockedValue(State())
 
-    init(redirectURI: URL) {
+    init(redirectURI: URL, appName: String) {
         self.redirectURI = redirectURI
+        self.appName = appName
     }
 
     func wait() async throws -> URL {

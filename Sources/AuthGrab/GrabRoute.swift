@@ -59,7 +59,7 @@ public enum GrabRoute: Sendable, Equatable {
     /// the app not open (the vendor's choice). Failing that, an App Store link if one exists; else web — and web
     /// too when an entry's scheme could not be asked about at all (`canQuery` false: missing from the app's
     /// `LSApplicationQueriesSchemes`), because then "cannot open" says nothing about whether Grab is installed and
-    /// the seed says such an app reverts to the web login.
+    /// the Grab SDK's README says such an app reverts to the web login.
     public static func decide(
         authorizationURL: URL,
         authorizationEndpoint: URL,

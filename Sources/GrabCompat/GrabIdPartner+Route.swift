@@ -7,14 +7,41 @@ import Foundation
 // Where a Grab login goes: the web, the Grab app (a deep link from the client public info), or the App Store — the
 // pure decision is AuthGrab's GrabRoute; this asks the host what it can open.
 extension GrabIdPartner {
-    func web(_ request: AuthorizationRequest, client: AuthClient) async throws -> URL {
-        client.log(.info, "grab.route", "Web login.")
-        return try await webAgent.authorize(request)
+    /// A step of a Grab login, tried in order by the shared hand-off loop: the Grab app, then (should it not open) the
+    /// App Store link of another entry, else the web — the vendor SDK's order.
+    enum Step: Sendable {
+        case app(URL)
+        case appStore(URL)
+        case web
+
+        static func steps(for route: GrabRoute) -> [Step] {
+            switch route {
+            case .web: [.web]
+            case .app(let deepLink, let store): [.app(deepLink), store.map(Step.appStore) ?? .web]
+            case .appStore(let store): [.appStore(store)]
+            }
+        }
+    }
+
+    /// The attempt for `step`; the App Store step ends the login instead (with `launchAppStoreLink`), having forgotten
+    /// the authorization the user will not answer.
+    func attempt(_ step: Step, request: AuthorizationRequest, client: AuthClient) async throws -> AppHandoffAttempt {
+        switch step {
+        case .app(let deepLink):
+            client.log(.info, "grab.route", "Hand-off to the Grab app.")
+            return .app(deepLink, request: request, appName: "The Grab app")
+        case .web:
+            client.log(.info, "grab.route", "Web login.")
+            return .web(request)
+        case .appStore(let store):
+            await client.abandon(request)
+            throw await openAppStore(store)
+        }
     }
 
     /// Opens the App Store; the login then ends with `launchAppStoreLink` (or `failedTolaunchAppStoreLink`).
     func openAppStore(_ store: URL) async -> GrabError {
-        guard let appHandoff, await appHandoff.open(store) else {
+        guard let appHandoff = appLogin.appHandoff, await appHandoff.open(store) else {
             return GrabError(
                 AuthError(
                     .grabAppStoreLaunchFailed, "The Grab app is not installed and the App Store could not be opened.",
@@ -28,7 +55,7 @@ extension GrabIdPartner {
 
     func decideRoute(_ request: AuthorizationRequest, client: AuthClient) async throws -> GrabRoute {
         let metadata = try await client.metadata()
-        guard let appHandoff, let template = metadata.document["client_public_info_endpoint"]?.stringValue,
+        guard let appHandoff = appLogin.appHandoff, let template = metadata.document["client_public_info_endpoint"]?.stringValue,
             let endpoint = URL(string: template.replacingOccurrences(of: "{client_id}", with: FormEncoding.escape(client.provider.client.clientID)))
         else { return .web }
         let protocols: [GrabCustomProtocol]

@@ -23,18 +23,16 @@ public import Foundation
 /// the underlying `AuthError` with this package's stable code.
 public actor GrabIdPartner {
     /// The engine for ``configuration``.
-    public nonisolated let authClient: AuthClient
+    public nonisolated var authClient: AuthClient { appLogin.authClient }
     /// The configuration ``loadLoginSession()`` uses.
     public nonisolated let configuration: GrabConfiguration
     /// Awaits the Grab app's callback: ``handleOpenUrl(_:)`` delivers it; it times out, and a newer login or a
     /// cancelled task ends it.
-    public nonisolated let appCallbacks: AppCallbackWaiter
-    let webAgent: any UserAgent
-    let appHandoff: (any AppHandoff)?
+    public nonisolated var appCallbacks: AppCallbackWaiter { appLogin.appCallbacks }
+    /// The hand-off scaffolding shared with UberCompat: engine, vendor-session adoption, the hand-off loop.
+    let appLogin: AppHandoffLogin
     private let deviceId: String?
     let queriesSchemes: Set<String>?
-    private let vendorStore: (any VendorStore)?
-    private var vendorSessionChecked: Set<GrabConfiguration> = []
     private var clients: [GrabConfiguration: AuthClient] = [:]
     private var logins: [ObjectIdentifier: Task<Void, any Error>] = [:]
 
@@ -77,7 +75,7 @@ public actor GrabIdPartner {
     ///     `UIDevice.current.identifierForVendor?.uuidString ?? ""` (empty where UIKit is absent, as on Linux).
     ///   - applicationQueriesSchemes: the app's `LSApplicationQueriesSchemes` (by default read from the main bundle's
     ///     Info.plist; `nil` when unknown). A Grab scheme missing from it cannot be asked about, so such a login goes to
-    ///     the web rather than to the App Store, as the seed says.
+    ///     the web rather than to the App Store, as the Grab SDK's README says.
     ///   - vendorStore: where GrabIdPartnerSDK kept its session (the app's Keychain and `UserDefaults` on Apple
     ///     platforms); a session found there is moved into `storage` once, so its user stays signed in. `nil` skips it.
     public init(
@@ -95,16 +93,13 @@ public actor GrabIdPartner {
     ) {
         self.queriesSchemes = applicationQueriesSchemes.map { Set($0.map { $0.lowercased() }) }
         self.configuration = configuration
-        self.vendorStore = vendorStore
-        self.webAgent = webAgent
-        self.appHandoff = appHandoff
         let deviceId = deviceId ?? Self.vendorDeviceId()
         self.deviceId = deviceId
         // Token requests go out as the vendor's did, parameters in the URL query (GrabProvider's behaviour).
-        authClient = AuthClient(
-            provider: GrabProvider(configuration: configuration, deviceId: deviceId), storage: storage,
-            transport: transport, logger: logger, clock: clock)
-        appCallbacks = AppCallbackWaiter(providerID: GrabProvider.id, clock: clock, timeout: appCallbackTimeout)
+        appLogin = AppHandoffLogin(
+            provider: GrabProvider(configuration: configuration, deviceId: deviceId), webAgent: webAgent, appHandoff: appHandoff,
+            storage: storage, transport: transport, logger: logger, clock: clock, appCallbackTimeout: appCallbackTimeout,
+            vendorStore: vendorStore)
     }
 
     // MARK: Login session
@@ -126,6 +121,9 @@ public actor GrabIdPartner {
     /// logout or an expired token lead to a new login, as with the vendor SDK). Otherwise: a hand-off to the Grab
     /// app when it is installed and the request has no hints, else the web. An app that does not open falls back to
     /// the App Store (when Grab's public info names one) and then to the web, as the vendor SDK does.
+    ///
+    /// A new login replaces one still waiting for the Grab app (any login session's): the waiting one ends with
+    /// `sign_in_superseded` and stores nothing, so a user who left the Grab app can log in again at once.
     ///
     /// - Throws: ``GrabError`` with the vendor's domain and code (its `authError` has this package's stable code) —
     ///   `appStore`/`launchAppStoreLink`
@@ -162,7 +160,7 @@ public actor GrabIdPartner {
     /// Offers a URL the app received (the vendor's `handleOpenUrl`, for `application(_:open:options:)`); `true` when
     /// it was the Grab app's callback for the login waiting for it, which then continues. Synchronous.
     public nonisolated func handleOpenUrl(_ url: URL) -> Bool {
-        appCallbacks.deliver(url)
+        appLogin.handle(url)
     }
 
     /// The vendor's `exchangeToken(loginSession:url:)`, for app delegates written for it: hands the redirect to the
@@ -186,8 +184,8 @@ public actor GrabIdPartner {
     /// The vendor's `loginCompleted(loginSession:)`, which app delegates call after `exchangeToken` succeeded: the
     /// vendor dismissed its Safari view and answered `true`. The web session here closes itself when the login
     /// returns, so there is nothing to dismiss; it answers `true` when `loginSession` holds a completed login (an
-    /// access token), so the seed's "completion failed" branch runs only when no login completed. It never ends a
-    /// login in progress (cancel the `login` task for that).
+    /// access token), so the "completion failed" branch of the AppDelegate in the Grab SDK's README runs only when no
+    /// login completed. It never ends a login in progress (cancel the `login` task for that).
     @discardableResult
     public nonisolated func loginCompleted(loginSession: LoginSession) -> Bool {
         loginSession.accessToken != nil
@@ -286,23 +284,9 @@ public actor GrabIdPartner {
     private func interactiveLogin(_ loginSession: LoginSession, client: AuthClient, options: SignInOptions) async throws {
         try await grabOperation(.serviceDiscovery) { _ = try await client.metadata() }
         let request = try await grabOperation(.authorization) { try await client.prepareSignIn(options: options) }
-        let callback: URL = try await grabOperation(.authorization) {
-            switch try await decideRoute(request, client: client) {
-            case .web:
-                return try await web(request, client: client)
-            case .app(let deepLink, let store):
-                client.log(.info, "grab.route", "Hand-off to the Grab app.")
-                do {
-                    guard let appHandoff else { return try await web(request, client: client) }
-                    return try await appCallbacks.handOff(deepLink, through: appHandoff, redirectURI: request.redirectURI, appName: "The Grab app")
-                } catch let error as AuthError where error.code == .appNotOpened {
-                    client.log(.notice, "grab.app.not_opened", "The Grab app did not open; falling back as the vendor SDK does.")
-                    if let store { throw await openAppStore(store) }
-                    return try await web(request, client: client)
-                }
-            case .appStore(let store):
-                throw await openAppStore(store)
-            }
+        let (callback, _) = try await grabOperation(.authorization) {
+            let steps = Step.steps(for: try await decideRoute(request, client: client))
+            return try await appLogin.authorize(steps, client: client) { step in try await self.attempt(step, request: request, client: client) }
         }
         let session = try await grabOperation(.exchangeToken) { try await exchange(callback, request: request, client: client) }
         await loginSession.fill(from: session, authorizationState: request.state)
@@ -324,16 +308,12 @@ public actor GrabIdPartner {
     /// Moves GrabIdPartnerSDK's stored session into this package's storage, once per configuration (again later
     /// only when the network was missing).
     private func adoptVendorSession(client: AuthClient) async {
-        let configuration = (client.provider as? GrabProvider)?.configuration ?? self.configuration
-        guard let vendorStore, !vendorSessionChecked.contains(configuration) else { return }
-        let outcome = await client.adoptVendorSessionIfPresent(
-            { issuer in
-                try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: client.clock.now())
-            },
-            removingVendorCopy: {
-                try await GrabVendorSession.remove(for: configuration, from: vendorStore)
-            })
-        if outcome != .offline { vendorSessionChecked.insert(configuration) }
+        let configuration = GrabVendorSession.configuration(of: client) ?? self.configuration
+        let clock = client.clock
+        await appLogin.adoptVendorSessionOnce(
+            key: configuration, client: client,
+            { store, issuer in try await GrabVendorSession.credential(for: configuration, issuer: issuer, from: store, now: clock.now()) },
+            removingVendorCopy: { store in try await GrabVendorSession.remove(for: configuration, from: store) })
     }
 
     private func cachedInfo(in session: Session) async -> IdTokenInfo? {

@@ -10,10 +10,10 @@ public struct AuthorizationCodeAuthProvider: Sendable, Equatable {
     public var prompt: Set<UberPrompt>
 
     /// The vendor's factory, with its defaults: the code is exchanged here for tokens (UberAuth 2.x's
-    /// `AuthProviding.authorizationCode(shouldExchangeAuthCode: Bool = true, …)`), and no prompt. So the seed's
-    /// `AuthContext(authDestination: .inApp, authProvider: .authorizationCode(), prefill: prefill)` stores tokens and a
-    /// ``LoginButton`` using it shows the user logged in. Pass `shouldExchangeAuthCode: false` to get the code for a
-    /// backend.
+    /// `AuthProviding.authorizationCode(shouldExchangeAuthCode: Bool = true, …)`), and no prompt. So the
+    /// `AuthContext(authDestination: .inApp, authProvider: .authorizationCode(), prefill: prefill)` of Uber's iOS SDK
+    /// README stores tokens and a ``LoginButton`` using it shows the user logged in. Pass `shouldExchangeAuthCode: false`
+    /// to get the code for a backend.
     public static func authorizationCode(shouldExchangeAuthCode: Bool = true, prompt: Set<UberPrompt> = []) -> AuthorizationCodeAuthProvider {
         AuthorizationCodeAuthProvider(shouldExchangeAuthCode: shouldExchangeAuthCode, prompt: prompt)
     }

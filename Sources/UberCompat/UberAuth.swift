@@ -15,17 +15,14 @@ public import Foundation
 /// ```
 public actor UberAuth {
     /// The engine.
-    public nonisolated let authClient: AuthClient
+    public nonisolated var authClient: AuthClient { appLogin.authClient }
     /// The configuration.
     public nonisolated let configuration: UberConfiguration
-    /// Awaits a native app's callback: ``handle(_:)`` delivers it; it times out, ``cancel()`` or a cancelled task
-    /// ends it, so a login never hangs.
-    public nonisolated let appCallbacks: AppCallbackWaiter
-    private let webAgent: any UserAgent
-    private let appHandoff: (any AppHandoff)?
-    private let vendorStore: (any VendorStore)?
-    private var vendorSessionChecked = false
-    private var inProgress = false
+    /// Awaits a native app's callback: ``handle(_:)`` delivers it; it times out, ``cancel()``, a newer login or a
+    /// cancelled task ends it, so a login never hangs.
+    public nonisolated var appCallbacks: AppCallbackWaiter { appLogin.appCallbacks }
+    /// The hand-off scaffolding shared with GrabCompat: engine, vendor-session adoption, the hand-off loop.
+    private let appLogin: AppHandoffLogin
 
     /// Creates the login coordinator.
     ///
@@ -52,65 +49,31 @@ public actor UberAuth {
         vendorStore: (any VendorStore)? = PersistentTokenStorage.makeVendorStore()
     ) {
         self.configuration = configuration
-        self.vendorStore = vendorStore
-        appCallbacks = AppCallbackWaiter(providerID: UberProvider.id, clock: clock, timeout: appCallbackTimeout)
-        self.webAgent = webAgent
-        self.appHandoff = appHandoff
-        authClient = AuthClient(provider: UberProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
+        appLogin = AppHandoffLogin(
+            provider: UberProvider(configuration: configuration), webAgent: webAgent, appHandoff: appHandoff, storage: storage,
+            transport: transport, logger: logger, clock: clock, appCallbackTimeout: appCallbackTimeout, vendorStore: vendorStore)
     }
 
     /// Logs in as `context` says and returns the result.
     ///
     /// A native destination tries each installed app in order; an app that does not open leads to the next, and
     /// after the last to the in-app login (the vendor's fallback). Waiting for an app's callback always ends: the
-    /// callback, ``cancel()``, task cancellation, or the timeout.
+    /// callback, ``cancel()``, a newer login, task cancellation, or the timeout.
     ///
-    /// - Throws: `AuthError`; `AuthError/uberAuthError` gives the vendor's cases (`existingAuthSession` while
-    ///   another login runs, `cancelled`, `oAuth(…)`, …).
+    /// A login started while another waits for an app replaces it, as the vendor SDK lets a retry run at once: the
+    /// waiting one ends with `sign_in_superseded` (`cancelled`) and stores nothing. A cancelled or failed attempt is
+    /// forgotten at once, so a callback without `state` can only belong to the login that goes on.
+    ///
+    /// - Throws: `AuthError`; `AuthError/uberAuthError` gives the vendor's cases (`cancelled`, `oAuth(…)`,
+    ///   `existingAuthSession` when the web agent is already showing a login, …).
     public func login(context: AuthContext = AuthContext()) async throws -> UberClient {
-        guard !inProgress else {
-            throw AuthError(.signInInProgress, "An Uber login is already in progress.", providerID: UberProvider.id)
-        }
-        inProgress = true
-        defer { inProgress = false }
-
         var installed: Set<UberApp> = []
-        if let appHandoff {
+        if let appHandoff = appLogin.appHandoff {
             for app in UberApp.allCases where await appHandoff.canOpen(URL(string: "\(app.scheme)://")!) { installed.insert(app) }
         }
-        var callback: URL?
-        var answered: AuthorizationRequest?
-        for route in UberRoute.candidates(context.authDestination, canOpen: installed.contains) {
-            let request = try await prepare(route, context: context)
-            authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
-            guard case .native(let app) = route, let appHandoff else {
-                do {
-                    callback = try await authorizeInApp(request)
-                } catch {
-                    // A cancelled or failed in-app login is forgotten at once: left pending, it would make the next
-                    // native callback without `state` ambiguous (two logins waiting) until it expired.
-                    await authClient.abandon(request)
-                    throw error
-                }
-                answered = request
-                break
-            }
-            let native = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
-            do {
-                callback = try await appCallbacks.handOff(native.url, through: appHandoff, redirectURI: native.redirectURI, appName: "The \(app.rawValue) app")
-                answered = native
-                break
-            } catch let error as AuthError where error.code == .appNotOpened {
-                // Forget this attempt, so a callback without `state` can only belong to the login that goes on.
-                await authClient.abandon(native)
-                authClient.log(.notice, "uber.app.not_opened", "The app did not open; trying the next destination.", ["route": route.pathID])
-            } catch {
-                await authClient.abandon(native)
-                throw error
-            }
-        }
         // `candidates` always ends in app, which returns a callback or throws.
-        guard let callback, let answered else { throw AuthError(.authorizationFailed, "No login route was tried.", providerID: UberProvider.id) }
+        let routes = UberRoute.candidates(context.authDestination, canOpen: installed.contains)
+        let (callback, answered) = try await appLogin.authorize(routes) { route in try await self.attempt(route, context: context) }
         do {
             if context.shouldExchangeAuthCode {
                 let session = try await authClient.completeSignIn(redirect: callback)
@@ -143,7 +106,7 @@ public actor UberAuth {
     /// the redirect URI), which then continues. A second delivery returns `false`. Synchronous, so
     /// `application(_:open:options:)` can return its answer.
     public nonisolated func handle(_ url: URL) -> Bool {
-        appCallbacks.deliver(url)
+        appLogin.handle(url)
     }
 
     /// Ends a login waiting for a native app's callback with `cancelled`; `true` when one was waiting.
@@ -152,18 +115,14 @@ public actor UberAuth {
         appCallbacks.cancel()
     }
 
-    /// The in-app login through the web agent; an agent's own error still becomes an `AuthError`.
-    private func authorizeInApp(_ request: AuthorizationRequest) async throws -> URL {
-        do {
-            return try await webAgent.authorize(request)
-        } catch let error as AuthError {
-            throw error
-        } catch is CancellationError {
-            throw AuthError(.signInCancelled, "The in-app login was cancelled.", providerID: UberProvider.id)
-        } catch {
-            // A third-party web agent's own error: still an AuthError, so `uberAuthError` always applies.
-            throw AuthError(.authorizationFailed, "The in-app web session failed.", providerID: UberProvider.id, underlying: error)
-        }
+    /// The attempt for `route`, its authorization prepared only now that the route is tried: a native app opens the
+    /// same request at its own authorize path (its universal link); in app is the web agent.
+    private func attempt(_ route: UberRoute, context: AuthContext) async throws -> AppHandoffAttempt {
+        let request = try await prepare(route, context: context)
+        authClient.log(.info, "uber.route", "Login route chosen.", ["route": route.pathID])
+        guard case .native(let app) = route else { return .web(request) }
+        let native = request.replacingPath(of: configuration.authorizeEndpoint(route.pathID))
+        return .app(native.url, request: native, appName: "The \(app.rawValue) app")
     }
 
     private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {
@@ -189,16 +148,11 @@ public actor UberAuth {
 
     /// Moves UberAuth's stored token into this package's storage, once (again later only when offline).
     private func adoptVendorSession() async {
-        guard let vendorStore, !vendorSessionChecked else { return }
         let (configuration, clock) = (self.configuration, authClient.clock)
-        let outcome = await authClient.adoptVendorSessionIfPresent(
-            { issuer in
-                try await UberVendorSession.credential(for: configuration, issuer: issuer, from: vendorStore, now: clock.now())
-            },
-            removingVendorCopy: {
-                try await UberVendorSession.remove(from: vendorStore)
-            })
-        vendorSessionChecked = outcome != .offline
+        await appLogin.adoptVendorSessionOnce(
+            key: configuration.clientID,
+            { store, issuer in try await UberVendorSession.credential(for: configuration, issuer: issuer, from: store, now: clock.now()) },
+            removingVendorCopy: { store in try await UberVendorSession.remove(from: store) })
     }
 
     /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).

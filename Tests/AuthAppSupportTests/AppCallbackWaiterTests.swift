@@ -47,6 +47,42 @@ struct AppCallbackWaiterTests {
         #expect(!waiter.isWaiting && clock.sleeperCount == 0)
     }
 
+    @Test("A newer login ends a waiting hand-off with sign_in_superseded; an older login's later hand-off is refused before anything opens")
+    func newerLoginReplacesOlder() async throws {
+        actor CountingApp: AppHandoff {
+            var opened = 0
+            func canOpen(_ url: URL) -> Bool { true }
+            func open(_ url: URL) -> Bool {
+                opened += 1
+                return true
+            }
+        }
+        let clock = ManualClock()
+        let waiter = AppCallbackWaiter(providerID: "vendor", clock: clock)
+        let older = waiter.beginLogin()
+        let olderHandOff = Task { try await waiter.handOff(link, through: SilentApp(opens: true), redirectURI: redirect, appName: "The app", login: older) }
+        try await waiting(waiter)
+        let newer = waiter.beginLogin()
+        let superseded = await #expect(throws: AuthError.self) { _ = try await olderHandOff.value }
+        #expect(superseded?.code == .signInSuperseded && !waiter.isWaiting)
+
+        // The older login reaches another app only now (it was still preparing): refused, and the app is never opened.
+        let app = CountingApp()
+        let late = await #expect(throws: AuthError.self) {
+            _ = try await waiter.handOff(link, through: app, redirectURI: redirect, appName: "The app", login: older)
+        }
+        #expect(late?.code == .signInSuperseded && !waiter.isWaiting)
+        #expect(await app.opened == 0)
+
+        // The newest login hands off as usual.
+        let newerHandOff = Task { try await waiter.handOff(link, through: app, redirectURI: redirect, appName: "The app", login: newer) }
+        try await waiting(waiter)
+        let callback = redirect.appendingQuery([("code", "1"), ("state", "s")])
+        #expect(waiter.deliver(callback))
+        #expect(try await newerHandOff.value == callback)
+        #expect(clock.sleeperCount == 0, "no timer left behind")
+    }
+
     @Test("The timeout passes on the injected clock, not before")
     func timeout() async throws {
         let clock = ManualClock()

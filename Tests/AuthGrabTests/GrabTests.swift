@@ -283,7 +283,7 @@ struct GrabVendorFidelityTests {
         }
     }
 
-    @Test("Non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the seed writes it")
+    @Test("Non-empty Hint, IdTokenHint, Request and device_id are sent; SERVICE:PASSENGER as the Grab SDK's README writes it")
     func parametersSent() async throws {
         var plist = TestIdentityProvider.grabPlist
         plist["Hint"] = "+6591234567"
@@ -409,7 +409,7 @@ struct GrabVendorFidelityTests {
         #expect(try await updated.grab.loadLoginSession().accessToken != nil, "the new Scope's session is kept")
     }
 
-    @Test("A Grab scheme missing from LSApplicationQueriesSchemes reverts to the web login, as the seed says, not to the App Store")
+    @Test("A Grab scheme missing from LSApplicationQueriesSchemes reverts to the web login, as the Grab SDK's README says, not to the App Store")
     func unlistedSchemeFallsBackToWeb() async throws {
         let idp = TestIdentityProvider.grab(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
@@ -478,13 +478,45 @@ struct GrabVendorFidelityTests {
         await harness.app.setNeverCallsBack(true)
         let fresh = try await harness.grab.loadLoginSession()
         try await harness.grab.logout(loginSession: fresh)
-        #expect(harness.grab.loginCompleted(loginSession: second), "the seed's AppDelegate: true after exchangeToken succeeded")
+        #expect(harness.grab.loginCompleted(loginSession: second), "the Grab SDK README's AppDelegate: true after exchangeToken succeeded")
         let third = Task { try await harness.grab.login(loginSession: fresh) }
         try await helper.untilWaiting(harness.grab)
         #expect(harness.grab.loginCompleted(loginSession: fresh) == false, "no login completed yet")
         #expect(harness.grab.appCallbacks.isWaiting, "the hand-off still waits: loginCompleted does not cancel")
         third.cancel()
         _ = try? await third.value
+    }
+
+    @Test(
+        "A new login replaces one waiting for the Grab app even when it goes to the web: it completes, the first ends superseded, and nothing of the first is stored or accepted later"
+    )
+    func newLoginReplacesWaitingHandoff() async throws {
+        let harness = try await helper.harness(appInstalled: true)
+        await harness.app.setNeverCallsBack(true)  // the user leaves the Grab app without approving
+        let first = Task { try await helper.login(harness) }
+        try await helper.untilWaiting(harness.grab)
+        while await harness.app.opened.isEmpty { await Task.yield() }
+        let deepLink = try #require(await harness.app.opened.first)
+        let firstState = try #require(FormEncoding.decode(deepLink.query ?? "").first { $0.0 == "state" }?.1)
+
+        // A login hint sends the retry to the web (the vendor never hands off with one), so no newer hand-off ends the
+        // first: the new login itself does.
+        let second = try await helper.login(harness, options: SignInOptions(loginHint: "+6591234567"))
+        #expect(second.accessToken != nil)
+        let error = await #expect(throws: GrabError.self) { try await first.value }
+        #expect(error?.authError?.code == .signInSuperseded)
+        #expect(error?.grabError == GrabError(domain: .authorization, code: .authorizationFailed))
+        #expect(await harness.app.opened.count == 1 && !harness.grab.appCallbacks.isWaiting)
+
+        let keys = await harness.storage.storedKeys()
+        #expect(keys.count == 1)
+        let key = try #require(keys.first)
+        let stored = try #require(await harness.storage.credential(for: key))
+        #expect(stored.accessToken == second.accessToken)
+        let late = TestIdentityProvider.grabRedirectURL.appendingQuery([("code", "late"), ("state", firstState)])
+        #expect(harness.grab.handleOpenUrl(late) == false, "no hand-off waits any more")
+        let refused = await #expect(throws: AuthError.self) { _ = try await harness.grab.authClient.completeAuthorization(redirect: late) }
+        #expect(refused?.code == .stateMismatch)
     }
 
     @Test("An app delegate written for exchangeToken(loginSession:url:) completes the login; a stray redirect is securityValidationFailed")

@@ -209,22 +209,54 @@ struct UberTests {
         #expect(await harness.storage.isEmpty)
     }
 
-    @Test("handle(url) ignores URLs that are not the redirect; a second login while one runs is existingAuthSession")
-    func handleAndExistingSession() async throws {
+    @Test("handle(url) ignores URLs that are not the redirect; a forged callback to the redirect is handled, then refused")
+    func handleOnlyTheRedirect() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
         let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)  // no callback wired: stays pending
         let uber = makeUberAuth(idp, apps: apps)
         let first = Task { try await uber.login(context: AuthContext(authDestination: .native([.rides]))) }
         while await apps.opened.isEmpty { await Task.yield() }
-        let error = await #expect(throws: AuthError.self) { _ = try await uber.login() }
-        #expect(error?.uberAuthError == .existingAuthSession)
         #expect(uber.handle(URL(string: "com.example.rides://other/path?code=x")!) == false)
         #expect(uber.handle(URL(string: "https://evil.example/oauth/consumer?code=x")!) == false)
         // Deliver a forged callback with a wrong state: handled (it is the redirect URI) but rejected by the engine.
         #expect(uber.handle(TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "stolen"), ("state", "forged")])))
         let outcome = await #expect(throws: AuthError.self) { _ = try await first.value }
         #expect(outcome?.uberAuthError == .invalidAuthCode)
+    }
+
+    @Test("A second login while the first waits for the app is not refused: it completes, the first ends cancelled, and nothing of the first is stored or accepted later")
+    func secondLoginReplacesWaitingOne() async throws {
+        let idp = TestIdentityProvider.uber(clock: ManualClock())
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["uber"], idp: idp)
+        let storage = InMemoryTokenStorage()
+        let uber = makeUberAuth(idp, apps: apps, storage: storage)
+        await apps.onCallback { url in _ = uber.handle(url) }
+        await apps.setNeverCallsBack(true)  // the user leaves the Uber app without approving
+        let native = AuthContext(authDestination: .native([.rides]))
+        let first = Task { try await uber.login(context: native) }
+        for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
+        try #require(uber.appCallbacks.isWaiting)
+        let firstLink = try #require(await apps.opened.first)
+        let firstState = try #require(FormEncoding.decode(firstLink.query ?? "").first { $0.0 == "state" }?.1)
+
+        // The retry, at once (the vendor's native path has no in-progress guard), and this time the user approves.
+        await apps.setNeverCallsBack(false)
+        let second = try await uber.login(context: native)
+        #expect(second.accessToken != nil)
+        let error = await #expect(throws: AuthError.self) { _ = try await first.value }
+        #expect(error?.code == .signInSuperseded && error?.uberAuthError == .cancelled)
+        #expect(await apps.opened.count == 2 && !uber.appCallbacks.isWaiting)
+
+        // Only the second login's tokens are stored, and the first's `state` is forgotten: a late callback is refused.
+        let keys = await storage.storedKeys()
+        #expect(keys.count == 1)
+        let key = try #require(keys.first)
+        let stored = try #require(await storage.credential(for: key))
+        #expect(stored.accessToken == second.accessToken)
+        let late = TestIdentityProvider.uberRedirectURI.appendingQuery([("code", "late"), ("state", firstState)])
+        let refused = await #expect(throws: AuthError.self) { _ = try await uber.authClient.completeAuthorization(redirect: late) }
+        #expect(refused?.code == .stateMismatch)
     }
 
     @Test("The emulator refuses prompt=login on a native path")
@@ -590,7 +622,7 @@ struct UberVendorFidelityTests {
         #expect(!AuthContext(authProvider: .authorizationCode(shouldExchangeAuthCode: false)).shouldExchangeAuthCode)
     }
 
-    @Test("The seed's prefill example (.inApp, .authorizationCode(), prefill) logs in with tokens and stores them; the code is spent")
+    @Test("Uber's iOS SDK README's prefill example (.inApp, .authorizationCode(), prefill) logs in with tokens and stores them; the code is spent")
     func seedPrefillExampleStoresTokens() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.uber(clock: clock)
@@ -752,7 +784,7 @@ struct UberLoginButtonTests {
         #expect(await uber.isLoggedIn == false)
     }
 
-    /// The seed's `MyLoginButtonDataSource`, word for word: in app, `.authorizationCode()`, the full prefill.
+    /// The `MyLoginButtonDataSource` of Uber's iOS SDK README, word for word: in app, `.authorizationCode()`, the full prefill.
     final class SeedDataSource: LoginButtonDataSource {
         func authContext(_ button: LoginButton) -> AuthContext {
             let prefill = Prefill(
@@ -770,7 +802,9 @@ struct UberLoginButtonTests {
         }
     }
 
-    @Test("The seed's LoginButtonDataSource (.inApp, .authorizationCode(), prefill) logs in with tokens against the emulator, stores them, and the button then shows Sign out")
+    @Test(
+        "The LoginButtonDataSource of Uber's iOS SDK README (.inApp, .authorizationCode(), prefill) logs in with tokens against the emulator, stores them, and the button then shows Sign out"
+    )
     func seedDataSourceShowsSignOut() async throws {
         let idp = TestIdentityProvider.uber(clock: ManualClock())
         let transport = RecordingTransport(idp.transport)
@@ -796,6 +830,34 @@ struct UberLoginButtonTests {
         #expect(await uber.isLoggedIn)
         #expect(button.isLoggedIn && button.title == "Sign out")
         withExtendedLifetime(dataSource) {}  // the button holds its data source weakly
+    }
+
+    @Test("A tap while a login waits for the Uber app is not ignored: the new login replaces the waiting one and the delegate hears only its result")
+    func retryWhileWaitingForTheApp() async throws {
+        let idp = TestIdentityProvider.uber(clock: ManualClock())
+        let apps = TestIdentityProvider.uberApps(installedSchemes: ["ubereats"], idp: idp)
+        let uber = makeUberAuth(idp, apps: apps, storage: InMemoryTokenStorage())
+        await apps.onCallback { url in _ = uber.handle(url) }
+        await apps.setNeverCallsBack(true)
+        let recorder = Recorder()
+        let button = LoginButton()
+        button.uberAuth = uber
+        button.dataSource = recorder
+        button.delegate = recorder
+        let firstTap = Task { await button.tap() }
+        for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
+        try #require(uber.appCallbacks.isWaiting)
+
+        await apps.setNeverCallsBack(false)
+        await button.tap()
+        await firstTap.value
+        #expect(recorder.logins.count == 1, "the replaced login is not reported: \(recorder.logins)")
+        guard case .success(let client)? = recorder.logins.last else {
+            Issue.record("expected a login, got \(recorder.logins)")
+            return
+        }
+        #expect(client.accessToken != nil && button.isLoggedIn)
+        #expect(await apps.opened.count == 2, "both logins went to the Uber Eats app")
     }
 
     @Test("A failed login reaches the delegate as UberAuthError; a failed logout as didLogoutWithSuccess false")
