@@ -20,12 +20,13 @@ extension GrabIdPartner {
         let nonce = FormEncoding.decode(request.url.query ?? "").first { $0.0 == "nonce" }?.1
         let tokens = try await redeem(authorization, metadata: metadata, client: client)
         var verifiedInfo: [String: JSONValue]?
+        var localClaims: IDTokenClaims?
         let subject: String
         if GrabProvider.validatesIDTokenLocally(metadata) {
             do {
                 let claims = try await client.verifyIDToken(tokens.idToken, nonce: nonce)
                 try Self.checkAccessTokenHash(claims, idToken: tokens.idToken, accessToken: tokens.accessToken)
-                subject = claims.subject
+                (localClaims, subject) = (claims, claims.subject)
             } catch let error as AuthError where Self.shapeCodes.contains(error.code) {
                 client.log(
                     .notice, "grab.id_token.verified_remotely", "The ID token's shape differs from local validation's; Grab's verification endpoint decides.",
@@ -38,19 +39,15 @@ extension GrabIdPartner {
             let info = try await verifyAtGrab(tokens.idToken, nonce: nonce, metadata: metadata, client: client)
             (verifiedInfo, subject) = (info.claims, info.subject)
         }
-        let now = client.clock.now()
-        var credential = Credential(
-            providerID: GrabProvider.id, issuer: metadata.issuer, clientID: client.provider.client.clientID, subject: subject,
-            accessToken: tokens.accessToken, tokenType: tokens.tokenType, refreshToken: tokens.refreshToken, idToken: tokens.idToken,
-            expiresAt: now.addingTimeInterval(tokens.expiresIn), scopes: tokens.scope ?? client.provider.client.scopes, updatedAt: now
-        )
-        credential.annotations = [Self.scopeAnnotation: GrabVendorSession.scopeKey(GrabVendorSession.configuration(of: client) ?? configuration)]
-        try await client.store(credential)
-        guard let session = try await client.restoreSession(key: credential.storageKey) else {
-            throw AuthError(.storageFailed, "The Grab session was stored but cannot be read back.", providerID: GrabProvider.id)
-        }
+        // The vendor's token request and verification, then the engine's one ending of a sign-in (the provider's
+        // identity rule, its identity, storage, the signedIn event), as for every other way in.
+        let redeemed = TokenResponse(
+            accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresIn: tokens.expiresIn, refreshToken: tokens.refreshToken,
+            idToken: tokens.idToken, scope: tokens.scope?.joined(separator: " "))
+        let session = try await client.admitVerifiedTokens(
+            redeemed, claims: localClaims, subject: subject, metadata: metadata,
+            annotations: [Self.scopeAnnotation: GrabVendorSession.scopeKey(GrabVendorSession.configuration(of: client) ?? configuration)])
         if let verifiedInfo { await cache(verifiedInfo, in: session) }
-        client.log(.info, "signin.completed", "Signed in.", ["expires_in": String(format: "%.0f", tokens.expiresIn)])
         return session
     }
 

@@ -19,12 +19,30 @@ extension AuthClient {
             )
         )
         credential.accountName = evidence.accountName
+        credential.annotations = evidence.annotations
         try await store(credential)
         log(
             .info, "signin.completed", evidence.completion,
             ["grant": evidence.grant.rawValue, "expires_in": evidence.tokens.expiresIn.map { String(format: "%.0f", $0) } ?? "unknown"])
         await eventHub.publish(AuthEvent(.signedIn, account: credential.storageKey))
-        return Session(client: self, credential: credential, idTokenClaims: evidence.claims)
+        // Without verified claims (an ID token a provider's module had vouched for elsewhere: Grab's endpoint), the
+        // session reads the stored token's claims, as a restored session does.
+        return Session(client: self, credential: credential, idTokenClaims: evidence.claims ?? Self.storedClaims(of: credential))
+    }
+
+    /// Signs in with tokens a provider's own module redeemed and vouched for, through the identity gate like every
+    /// other entrance: Grab's facade, which sends the vendor's token request and may ask Grab's verification endpoint
+    /// about the ID token (`claims` is then `nil` and `subject` is what Grab vouched for).
+    ///
+    /// - Throws: the provider's identity rule, its identity, storage errors; nothing is stored then.
+    package func admitVerifiedTokens(
+        _ tokens: TokenResponse, claims: IDTokenClaims?, subject: String?, metadata: ProviderMetadata, annotations: [String: String]? = nil
+    ) async throws -> Session {
+        try await signInEntrance {
+            try await admit(
+                SignInEvidence(grant: .authorizationCode, tokens: tokens, claims: claims, metadata: metadata, subject: subject, annotations: annotations)
+            )
+        }
     }
 
     /// Runs a sign-in entrance: its errors are attributed to the provider and logged once as `signin.failed`.

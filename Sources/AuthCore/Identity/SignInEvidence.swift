@@ -23,6 +23,8 @@ struct SignInEvidence: Sendable {
     var authorizationResponse: [String: String] = [:]
     /// The account name the app chose to store the credential under, instead of the subject.
     var accountName: String?
+    /// Provider-specific facts to keep with the credential (``Credential/annotations``).
+    var annotations: [String: String]?
     /// The `signin.completed` log line's message: which entrance it was.
     var completion = "Signed in."
 }
