@@ -25,4 +25,10 @@ public enum JSONHarness {
     public static func validateForUse(_ credential: Credential) throws {
         _ = try credential.validatedForUse()
     }
+
+    /// Whether the engine would refresh `credential` at `now`, `margin` seconds ahead (its expiry check, which must
+    /// not trap on any stored date).
+    public static func isExpired(_ credential: Credential, at now: Date, margin: TimeInterval) -> Bool {
+        credential.isExpired(at: now, margin: margin)
+    }
 }

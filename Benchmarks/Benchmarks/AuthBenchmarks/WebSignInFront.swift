@@ -66,7 +66,7 @@ struct WebSignInFront: Sendable {
         guard let location = login.headers[.location], let cookie = login.headers[.setCookie]?.split(separator: ";").first else {
             throw BenchmarkFailure("login did not redirect with a cookie (\(login.status))")
         }
-        let (_, answer) = try await idp.transport.send(HTTPRequest(method: .get, url: URL(string: location)!), body: nil)
+        let (_, answer) = try await idp.transport.send(HTTPRequest(method: .get, url: URL(string: location)!), body: nil, limits: HTTPRequestLimits())
         guard let callback = answer.headerFields[.location].flatMap(URL.init(string:)) else { throw BenchmarkFailure("no code") }
         let done = try await client.execute(uri: callback.path + "?" + (callback.query ?? ""), method: .get, headers: [.cookie: String(cookie)])
         let session = done.headers[values: .setCookie].first { $0.hasPrefix(WebSignInConfiguration.sessionCookieName + "=") }

@@ -49,7 +49,7 @@ public func fuzzTokenResponse(_ bytes: UnsafePointer<UInt8>?, _ count: Int) -> C
         if let data = try? encoder.encode(credential), let decoded = try? decoder.decode(Credential.self, from: data) {
             try? JSONHarness.validateForUse(decoded)
         }
-        _ = credential.isExpired(at: idp.clock.now(), margin: 60)
+        _ = JSONHarness.isExpired(credential, at: idp.clock.now(), margin: 60)
         _ = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSince(idp.clock.now()).rounded()) }
         if let restored = try? await client.restoreSession() { _ = try? await restored.validAccessToken() }
     }

@@ -143,8 +143,8 @@ public final class AuthClient: Sendable {
         )
     }
 
-    /// The provider's id.
-    public var providerID: ProviderID { provider.id }
+    /// The provider's id. Package-only shorthand: an app spells it `provider.id`.
+    package var providerID: ProviderID { provider.id }
 
     /// Runs `body` as `kind` through the client's instrumentation.
     func instrumented<Result: Sendable>(

@@ -5,7 +5,7 @@ extension AuthClient {
     ///
     /// For discovery, the document's `issuer` must name the configured issuer under the provider's
     /// `IDTokenPolicy/issuerComparison` (exactly, by default; also an `IDTokenPolicy/alternativeIssuers` spelling, or the
-    /// policy's `IDTokenPolicy/issuerTemplate`), and every endpoint must use `https` unless its host
+    /// policy's issuer template, for AuthMicrosoft's multi-tenant endpoints), and every endpoint must use `https` unless its host
     /// is a loopback address.
     ///
     /// - Throws: `discovery_failed`, `discovery_issuer_mismatch`, `insecure_endpoint`, or a transport error.

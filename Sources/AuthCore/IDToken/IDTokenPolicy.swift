@@ -33,7 +33,9 @@ public struct IDTokenPolicy: Sendable, Hashable {
     /// segment, a tenant named by domain resolving to its id) as its issuer, and an ID token's or logout token's
     /// `iss` must equal the template filled in with the token's own claim (``IssuerTemplate/claim``): the
     /// configured issuer is no longer accepted as `iss`. Which tenants may sign in is the provider's decision.
-    public var issuerTemplate: IssuerTemplate?
+    ///
+    /// Package-only while AuthMicrosoft is its one user: it becomes public when a provider outside the package needs it.
+    package var issuerTemplate: IssuerTemplate?
 
     /// Creates a policy.
     public init(
@@ -42,8 +44,7 @@ public struct IDTokenPolicy: Sendable, Hashable {
         maximumIssuedAtAge: TimeInterval = 600,
         trustedAudiences: Set<String> = [],
         issuerComparison: IssuerComparison = .exact,
-        alternativeIssuers: Set<String> = [],
-        issuerTemplate: IssuerTemplate? = nil
+        alternativeIssuers: Set<String> = []
     ) {
         self.allowedAlgorithms = allowedAlgorithms
         self.clockSkew = clockSkew
@@ -51,6 +52,11 @@ public struct IDTokenPolicy: Sendable, Hashable {
         self.trustedAudiences = trustedAudiences
         self.issuerComparison = issuerComparison
         self.alternativeIssuers = alternativeIssuers
+    }
+
+    /// Creates a standard policy whose issuer is `issuerTemplate` (AuthMicrosoft's multi-tenant endpoints).
+    package init(issuerTemplate: IssuerTemplate) {
+        self.init()
         self.issuerTemplate = issuerTemplate
     }
 
@@ -88,16 +94,18 @@ public struct IDTokenPolicy: Sendable, Hashable {
 /// (`common`, `organizations`, `consumers`) publish `https://login.microsoftonline.com/{tenantid}/v2.0`, and each
 /// ID token's `iss` is that with its own `tid`.
 /// (https://learn.microsoft.com/en-us/entra/identity-platform/v2-protocols-oidc)
-public struct IssuerTemplate: Sendable, Hashable {
+///
+/// Package-only, as ``IDTokenPolicy/issuerTemplate`` is: AuthMicrosoft is its one user.
+package struct IssuerTemplate: Sendable, Hashable {
     /// The template, such as `https://login.microsoftonline.com/{tenantid}/v2.0`.
-    public var template: String
+    package var template: String
     /// The placeholder in ``template``, such as `{tenantid}`.
-    public var placeholder: String
+    package var placeholder: String
     /// The token claim that fills the placeholder, such as `tid`.
-    public var claim: String
+    package var claim: String
 
     /// Creates a template; `template` must contain `placeholder` once.
-    public init(_ template: String, placeholder: String, claim: String) {
+    package init(_ template: String, placeholder: String, claim: String) {
         self.template = template
         self.placeholder = placeholder
         self.claim = claim
@@ -105,7 +113,7 @@ public struct IssuerTemplate: Sendable, Hashable {
 
     /// The issuer for one value of the claim, or `nil` when the value is empty or is not one plain path segment
     /// (a `/`, `?`, `#`, `%`, `@`, `:`, a brace or whitespace would let a token name another URL).
-    public func issuer(for value: String) -> String? {
+    package func issuer(for value: String) -> String? {
         guard Self.isPlainSegment(value), template.components(separatedBy: placeholder).count == 2 else { return nil }
         return template.replacingOccurrences(of: placeholder, with: value)
     }

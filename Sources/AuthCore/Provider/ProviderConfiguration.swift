@@ -28,7 +28,10 @@ public struct ProviderConfiguration: Sendable, Hashable {
     }
 
     /// Parses a property list whose root is a dictionary (XML or binary).
-    public init(propertyList data: Data) throws {
+    ///
+    /// Package-only: an app reads a property-list file with ``init(contentsOf:)``, or passes Info.plist's dictionary to
+    /// ``init(dictionary:)``.
+    package init(propertyList data: Data) throws {
         let root: Any
         do {
             root = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)

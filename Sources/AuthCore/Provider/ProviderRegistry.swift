@@ -35,7 +35,10 @@ public struct ProviderRegistry: Sendable {
     }
 
     /// Registers a factory under `id`; a later registration of the same id replaces it.
-    public mutating func register(
+    ///
+    /// Package-only: a provider is registered by its type (``register(_:)``); AuthProviders registers GOV.UK's two
+    /// provider types (app, web service) under one id this way.
+    package mutating func register(
         id: ProviderID,
         displayName: String? = nil,
         factory: @escaping @Sendable (ProviderConfiguration) throws -> any AuthProvider

@@ -20,7 +20,3 @@ public struct SignInContext: Sendable {
         self.redirectURI = redirectURI
     }
 }
-
-/// The earlier name of ``SignInContext``.
-@available(*, deprecated, renamed: "SignInContext")
-public typealias SignInRequest = SignInContext

@@ -98,7 +98,9 @@ public struct Credential: Sendable, Codable, Hashable {
     }
 
     /// The storage key for this credential.
-    public var storageKey: StorageKey {
+    ///
+    /// Package-only: an app has the key as `Session.storageKey`, and a ``TokenStorage`` is handed it with each call.
+    package var storageKey: StorageKey {
         StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: accountName ?? subject ?? "default")
     }
 
@@ -131,7 +133,10 @@ public struct Credential: Sendable, Codable, Hashable {
     }
 
     /// Whether the access token expires within `margin` seconds of `now` (unknown expiry counts as valid).
-    public func isExpired(at now: Date, margin: TimeInterval = 0) -> Bool {
+    ///
+    /// Package-only: whether to refresh is the engine's decision (with ``AuthClient/Options/refreshMargin``); an app
+    /// asks `Session.validAccessToken()`, which refreshes when this says so.
+    package func isExpired(at now: Date, margin: TimeInterval = 0) -> Bool {
         guard let expiresAt else { return false }
         return expiresAt.timeIntervalSince(now) <= margin
     }

@@ -108,8 +108,10 @@ public enum JSONValue: Sendable, Hashable, Codable {
     }
 }
 
+// Not ExpressibleByNilLiteral (the standard library reserves `nil` for Optional): with it, `["key": nil]` stored JSON
+// `null` while `values["key"] = nil` removed the key. JSON `null` is spelled `.null`.
 extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
-    ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral, ExpressibleByNilLiteral
+    ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
 {
     /// A string literal.
     public init(stringLiteral value: String) { self = .string(value) }
@@ -125,6 +127,4 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
         self = .object(Dictionary(elements, uniquingKeysWith: { _, last in last }))
     }
-    /// `nil` is JSON `null`.
-    public init(nilLiteral: ()) { self = .null }
 }

@@ -34,7 +34,10 @@ public protocol HTTPTransport: Sendable {
 
 extension HTTPTransport {
     /// Sends `request` under the default limits (1 MiB, 30 s).
-    public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
+    ///
+    /// Package-only: an app sends through `Session.send(_:body:)` (which adds the token) and a transport implements
+    /// ``send(_:body:limits:)``; this shorthand serves the package's own emulators, samples and tests.
+    package func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
         try await send(request, body: body, limits: HTTPRequestLimits())
     }
 }
