@@ -97,10 +97,10 @@ public struct Credential: Sendable, Codable, Hashable {
         self.dpopKey = dpopKey
     }
 
-    /// The storage key for this credential.
-    ///
-    /// Package-only: an app has the key as `Session.storageKey`, and a ``TokenStorage`` is handed it with each call.
-    package var storageKey: StorageKey {
+    /// The storage key for this credential: its account is the account name, else the subject. Public because an app
+    /// that lists ``AuthClient/accounts()`` needs it to name the account it restores
+    /// (``AuthClient/restoreSession(key:)``).
+    public var storageKey: StorageKey {
         StorageKey(providerID: providerID, issuer: issuer, clientID: clientID, account: accountName ?? subject ?? "default")
     }
 
