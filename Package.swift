@@ -72,35 +72,29 @@ let package = Package(
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
-    // `traits: ["WebSignIn"]` brings AuthHummingbird, `traits: ["VaporSignIn"]` AuthVapor, `traits: ["PostgresStorage"]`
-    // AuthPostgres; each brings the framework-neutral core (AuthWebSignIn) with it.
+    // `traits: ["HummingbirdSignIn"]` brings AuthHummingbird, `traits: ["VaporSignIn"]` AuthVapor,
+    // `traits: ["PostgresStorage"]` AuthPostgres. The framework-neutral core they route to (AuthWebSignIn) needs no
+    // trait: it depends on nothing optional.
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
-        // The core every web framework's adapter routes to; it brings no web framework. A server signs in through
-        // AsyncHTTPClient, so it brings that transport too.
+        // One trait per web framework: a Vapor app never resolves Hummingbird, and the other way round. A server signs
+        // in through AsyncHTTPClient, so each brings that transport too.
         .trait(
-            name: "WebSignInCore",
-            description: "AuthWebSignIn: the framework-neutral web sign-in core (enabled by WebSignIn, VaporSignIn and PostgresStorage)",
-            enabledTraits: ["AsyncHTTPClientTransport"]
-        ),
-        // One trait per web framework: a Vapor app never resolves Hummingbird, and the other way round.
-        .trait(
-            name: "WebSignIn",
+            name: "HummingbirdSignIn",
             description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory",
-            enabledTraits: ["WebSignInCore"]
+            enabledTraits: ["AsyncHTTPClientTransport"]
         ),
         .trait(
             name: "VaporSignIn",
             description: "AuthVapor: \"Sign in with …\" routes for Vapor 4 web apps, sessions in memory",
-            enabledTraits: ["WebSignInCore"]
+            enabledTraits: ["AsyncHTTPClientTransport"]
         ),
         // PostgreSQL is a trait of its own: an app that keeps sessions in memory or in its own store never resolves
-        // postgres-nio. It goes with either framework's trait.
+        // postgres-nio. It goes with either framework's trait (which brings the transport); it needs none itself.
         .trait(
             name: "PostgresStorage",
-            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio), for WebSignIn or VaporSignIn",
-            enabledTraits: ["WebSignInCore"]
+            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio), for HummingbirdSignIn or VaporSignIn"
         )
     ],
     dependencies: [
@@ -117,7 +111,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // AuthHummingbird and the web sign-in sample only, behind the "WebSignIn" trait. Hummingbird's own default
+        // AuthHummingbird and the web sign-in sample only, behind the "HummingbirdSignIn" trait. Hummingbird's own default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // AuthVapor and its sample only, behind the "VaporSignIn" trait.
@@ -245,8 +239,8 @@ let package = Package(
         // MARK: Servers
 
         // The framework-neutral web sign-in core (no web framework, no database driver): what the Hummingbird
-        // adapter, the Vapor adapter and any other framework's, route requests to. Compiles to nothing without the "WebSignInCore"
-        // trait (which WebSignIn, VaporSignIn and PostgresStorage enable).
+        // adapter, the Vapor adapter and any other framework's, route requests to. It needs no trait: it depends on
+        // nothing that AuthCore does not (swift-crypto, swift-http-types), so it costs an app nothing to resolve.
         .target(
             name: "AuthWebSignIn",
             dependencies: [
@@ -256,13 +250,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird.
+        // Compiles to nothing without the "HummingbirdSignIn" trait: apps that do not enable it never resolve Hummingbird.
         // It depends on no database driver.
         .target(
             name: "AuthHummingbird",
             dependencies: [
                 "AuthCore", "AuthWebSignIn",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -443,8 +437,8 @@ let package = Package(
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
                 "WebSignInSampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             path: "Examples/WebSignIn",
             swiftSettings: strictSettings
@@ -524,7 +518,7 @@ let package = Package(
             dependencies: [
                 // The PostgreSQL suite shares the web sign-in harness.
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthOIDC", "AuthTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             swiftSettings: strictSettings
         ),

@@ -15,7 +15,7 @@ source "$(dirname "$0")/../lib/common.sh"
 # Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
 # transport, web sign-in on Hummingbird and on Vapor, PostgreSQL storage), so nothing is built twice; the last step
 # checks that the trait-gated targets also build without them.
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,HummingbirdSignIn,VaporSignIn,PostgresStorage)
 logs=".build/test-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
