@@ -49,26 +49,16 @@ let package = Package(
         // Tests and emulators.
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthEmulators", targets: ["AuthEmulators"]),
-        // Not API: the package-level parsers and verifiers for this repository's fuzzers and benchmarks.
+        // Not API: the package-level parsers and verifiers for this repository's fuzzers and benchmarks. A product
+        // only because Fuzz/ and Benchmarks/ are packages of their own, which can depend on nothing else.
         .library(name: "_AuthHarness", targets: ["_AuthHarness"]),
-        // Tools: the user's CLI (links no test code), and the emulators' server and demo.
+        // Tools: the user's CLI (links no test code) and the emulators' server and demo. `check-auth-config` runs its
+        // tool (the auth-config-check target) itself, and the samples are executable targets only (`swift run
+        // oidc-example` from a clone): a package that depends on this one sees neither.
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-emulator", targets: ["AuthEmulatorTool"]),
-        .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
-        .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"]),
-        .executable(name: "oidc-example", targets: ["OIDCExample"]),
-        .executable(name: "govuk-example", targets: ["GOVUKExample"]),
-        .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
-        .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
-        .executable(name: "uber-example", targets: ["UberExample"]),
-        .executable(name: "grab-example", targets: ["GrabExample"]),
-        .executable(name: "github-example", targets: ["GitHubExample"]),
-        .executable(name: "google-example", targets: ["GoogleExample"]),
-        .executable(name: "microsoft-example", targets: ["MicrosoftExample"]),
-        .executable(name: "apple-example", targets: ["AppleExample"]),
-        .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
-        .executable(name: "web-sign-in-vapor", targets: ["VaporWebSignInExample"])
+        .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"])
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
@@ -367,43 +357,72 @@ let package = Package(
 
         // MARK: Examples
 
+        // Executable targets, not products: `swift run grab-example` (the web sign-in samples: `swift run --traits
+        // HummingbirdSignIn,PostgresStorage web-sign-in`) runs one from a clone, and a package that depends on this one
+        // sees none of them. Each target is named as the command users run.
+
         .target(
             name: "ExampleSupport",
             dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient", "AuthURLSession"],
             path: "Examples/ExampleSupport",
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(
-            name: "GOVUKExample",
+            name: "oidc-example",
+            dependencies: ["AuthOIDC", "ExampleSupport"],
+            path: "Examples/OIDCExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "govuk-example",
             dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthTesting", "AuthEmulators", "ExampleSupport"],
             path: "Examples/GOVUKExample",
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
         .executableTarget(
-            name: "GoogleExample", dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GoogleExample", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "MicrosoftExample", dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/MicrosoftExample",
+            name: "grab-example",
+            dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"],
+            path: "Examples/GrabExample",
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "AppleExample", dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/AppleExample",
+            name: "google-example",
+            dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/GoogleExample",
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "GitHubExample", dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GitHubExample",
+            name: "microsoft-example",
+            dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/MicrosoftExample",
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "UberExample", dependencies: ["AuthUber", "UberCompat", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(
-            name: "SchibstedExample",
+            name: "apple-example",
+            dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/AppleExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "github-example",
+            dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/GitHubExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "uber-example",
+            dependencies: ["AuthUber", "UberCompat", "ExampleSupport"],
+            path: "Examples/UberExample",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "schibsted-example",
             dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "ExampleSupport"],
             path: "Examples/SchibstedExample",
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "OneLoginExample",
+            name: "onelogin-example",
             dependencies: ["AuthOneLogin", "OneLoginCompat", "ExampleSupport"],
             path: "Examples/OneLoginExample",
             swiftSettings: strictSettings
@@ -421,7 +440,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "VaporWebSignInExample",
+            name: "web-sign-in-vapor",
             dependencies: [
                 "AuthVapor", "AuthWebSignIn", "AuthPostgres", "AuthAsyncHTTPClient", "WebSignInSampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -432,7 +451,7 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "WebSignInExample",
+            name: "web-sign-in",
             dependencies: [
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
                 "WebSignInSampleSupport",
