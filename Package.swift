@@ -359,72 +359,84 @@ let package = Package(
 
         // Executable targets, not products: `swift run grab-example` (the web sign-in samples: `swift run --traits
         // HummingbirdSignIn,PostgresStorage web-sign-in`) runs one from a clone, and a package that depends on this one
-        // sees none of them. Each target is named as the command users run.
+        // sees none of them. Each target is named as the command users run. `packageAccess: false`: a sample shows what
+        // an app can write, so this package's `package` declarations are out of its reach, as they are out of an app's.
 
         .target(
             name: "ExampleSupport",
             dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient", "AuthURLSession"],
             path: "Examples/ExampleSupport",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "oidc-example",
             dependencies: ["AuthOIDC", "ExampleSupport"],
             path: "Examples/OIDCExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "govuk-example",
             dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthTesting", "AuthEmulators", "ExampleSupport"],
             path: "Examples/GOVUKExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "grab-example",
             dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"],
             path: "Examples/GrabExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "google-example",
             dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"],
             path: "Examples/GoogleExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "microsoft-example",
             dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"],
             path: "Examples/MicrosoftExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "apple-example",
             dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"],
             path: "Examples/AppleExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "github-example",
             dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"],
             path: "Examples/GitHubExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "uber-example",
             dependencies: ["AuthUber", "UberCompat", "ExampleSupport"],
             path: "Examples/UberExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "schibsted-example",
             dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "ExampleSupport"],
             path: "Examples/SchibstedExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
             name: "onelogin-example",
             dependencies: ["AuthOneLogin", "OneLoginCompat", "ExampleSupport"],
             path: "Examples/OneLoginExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // What the two web sign-in samples share: the page, the providers from the emulators' files, the settings.
@@ -437,6 +449,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"]))
             ],
             path: "Examples/WebSignInSupport",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -448,6 +461,7 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["VaporSignIn"]))
             ],
             path: "Examples/VaporWebSignIn",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
@@ -460,6 +474,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             path: "Examples/WebSignIn",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
 
