@@ -174,6 +174,7 @@ enum Templates {
 
         // Added by `swift package scaffold-provider --name \(name)`.
         // The sample is an executable target only, as every sample: `swift run \(name.lowercased())-example` from a clone.
+        // `packageAccess: false`: like an app, it can call public API only.
         package.products += [
             .library(name: "\(module)", targets: ["\(module)"]),
         ]
@@ -182,7 +183,7 @@ enum Templates {
             .testTarget(name: "\(module)Tests", dependencies: ["\(module)", "AuthCore", "AuthTesting"], swiftSettings: strictSettings),
             .executableTarget(
                 name: "\(name.lowercased())-example", dependencies: ["\(module)", "AuthCore", "AuthTesting"], path: "Examples/\(name)Example",
-                swiftSettings: strictSettings
+                packageAccess: false, swiftSettings: strictSettings
             ),
         ]
 
