@@ -49,58 +49,42 @@ let package = Package(
         // Tests and emulators.
         .library(name: "AuthTesting", targets: ["AuthTesting"]),
         .library(name: "AuthEmulators", targets: ["AuthEmulators"]),
-        // Not API: the package-level parsers and verifiers for this repository's fuzzers and benchmarks.
+        // Not API: the package-level parsers and verifiers for this repository's fuzzers and benchmarks. A product
+        // only because Fuzz/ and Benchmarks/ are packages of their own, which can depend on nothing else.
         .library(name: "_AuthHarness", targets: ["_AuthHarness"]),
-        // Tools: the user's CLI (links no test code), and the emulators' server and demo.
+        // Tools: the user's CLI (links no test code) and the emulators' server and demo. `check-auth-config` runs its
+        // tool (the auth-config-check target) itself, and the samples are executable targets only (`swift run
+        // oidc-example` from a clone): a package that depends on this one sees neither.
         .executable(name: "auth-cli", targets: ["AuthCLI"]),
         .executable(name: "auth-emulator", targets: ["AuthEmulatorTool"]),
-        .executable(name: "auth-config-check", targets: ["auth-config-check"]),
         .plugin(name: "CheckAuthConfig", targets: ["CheckAuthConfig"]),
-        .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"]),
-        .executable(name: "oidc-example", targets: ["OIDCExample"]),
-        .executable(name: "govuk-example", targets: ["GOVUKExample"]),
-        .executable(name: "onelogin-example", targets: ["OneLoginExample"]),
-        .executable(name: "schibsted-example", targets: ["SchibstedExample"]),
-        .executable(name: "uber-example", targets: ["UberExample"]),
-        .executable(name: "grab-example", targets: ["GrabExample"]),
-        .executable(name: "github-example", targets: ["GitHubExample"]),
-        .executable(name: "google-example", targets: ["GoogleExample"]),
-        .executable(name: "microsoft-example", targets: ["MicrosoftExample"]),
-        .executable(name: "apple-example", targets: ["AppleExample"]),
-        .executable(name: "web-sign-in", targets: ["WebSignInExample"]),
-        .executable(name: "web-sign-in-vapor", targets: ["VaporWebSignInExample"])
+        .plugin(name: "ScaffoldProvider", targets: ["ScaffoldProvider"])
     ],
     // Opt-in: `.package(url: …, from: …, traits: ["Observability"])` brings AuthObservability's tracing and metrics.
     // `traits: ["AsyncHTTPClientTransport"]` brings AuthAsyncHTTPClient's transport (async-http-client).
-    // `traits: ["WebSignIn"]` brings AuthHummingbird, `traits: ["VaporSignIn"]` AuthVapor, `traits: ["PostgresStorage"]`
-    // AuthPostgres; each brings the framework-neutral core (AuthWebSignIn) with it.
+    // `traits: ["HummingbirdSignIn"]` brings AuthHummingbird, `traits: ["VaporSignIn"]` AuthVapor,
+    // `traits: ["PostgresStorage"]` AuthPostgres. The framework-neutral core they route to (AuthWebSignIn) needs no
+    // trait: it depends on nothing optional.
     traits: [
         .trait(name: "Observability", description: "AuthObservability: tracing (swift-distributed-tracing) and metrics (swift-metrics)"),
         .trait(name: "AsyncHTTPClientTransport", description: "AuthAsyncHTTPClient: an HTTPTransport on async-http-client"),
-        // The core every web framework's adapter routes to; it brings no web framework. A server signs in through
-        // AsyncHTTPClient, so it brings that transport too.
+        // One trait per web framework: a Vapor app never resolves Hummingbird, and the other way round. A server signs
+        // in through AsyncHTTPClient, so each brings that transport too.
         .trait(
-            name: "WebSignInCore",
-            description: "AuthWebSignIn: the framework-neutral web sign-in core (enabled by WebSignIn, VaporSignIn and PostgresStorage)",
-            enabledTraits: ["AsyncHTTPClientTransport"]
-        ),
-        // One trait per web framework: a Vapor app never resolves Hummingbird, and the other way round.
-        .trait(
-            name: "WebSignIn",
+            name: "HummingbirdSignIn",
             description: "AuthHummingbird: \"Sign in with …\" routes for Hummingbird 2 web apps, sessions in memory",
-            enabledTraits: ["WebSignInCore"]
+            enabledTraits: ["AsyncHTTPClientTransport"]
         ),
         .trait(
             name: "VaporSignIn",
             description: "AuthVapor: \"Sign in with …\" routes for Vapor 4 web apps, sessions in memory",
-            enabledTraits: ["WebSignInCore"]
+            enabledTraits: ["AsyncHTTPClientTransport"]
         ),
         // PostgreSQL is a trait of its own: an app that keeps sessions in memory or in its own store never resolves
-        // postgres-nio. It goes with either framework's trait.
+        // postgres-nio. It goes with either framework's trait (which brings the transport); it needs none itself.
         .trait(
             name: "PostgresStorage",
-            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio), for WebSignIn or VaporSignIn",
-            enabledTraits: ["WebSignInCore"]
+            description: "AuthPostgres: web sessions and credentials in PostgreSQL (postgres-nio), for HummingbirdSignIn or VaporSignIn"
         )
     ],
     dependencies: [
@@ -117,7 +101,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
-        // AuthHummingbird and the web sign-in sample only, behind the "WebSignIn" trait. Hummingbird's own default
+        // AuthHummingbird and the web sign-in sample only, behind the "HummingbirdSignIn" trait. Hummingbird's own default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         // AuthVapor and its sample only, behind the "VaporSignIn" trait.
@@ -245,8 +229,8 @@ let package = Package(
         // MARK: Servers
 
         // The framework-neutral web sign-in core (no web framework, no database driver): what the Hummingbird
-        // adapter, the Vapor adapter and any other framework's, route requests to. Compiles to nothing without the "WebSignInCore"
-        // trait (which WebSignIn, VaporSignIn and PostgresStorage enable).
+        // adapter, the Vapor adapter and any other framework's, route requests to. It needs no trait: it depends on
+        // nothing that AuthCore does not (swift-crypto, swift-http-types), so it costs an app nothing to resolve.
         .target(
             name: "AuthWebSignIn",
             dependencies: [
@@ -256,13 +240,13 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        // Compiles to nothing without the "WebSignIn" trait: apps that do not enable it never resolve Hummingbird.
+        // Compiles to nothing without the "HummingbirdSignIn" trait: apps that do not enable it never resolve Hummingbird.
         // It depends on no database driver.
         .target(
             name: "AuthHummingbird",
             dependencies: [
                 "AuthCore", "AuthWebSignIn",
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -373,45 +357,86 @@ let package = Package(
 
         // MARK: Examples
 
+        // Executable targets, not products: `swift run grab-example` (the web sign-in samples: `swift run --traits
+        // HummingbirdSignIn,PostgresStorage web-sign-in`) runs one from a clone, and a package that depends on this one
+        // sees none of them. Each target is named as the command users run. `packageAccess: false`: a sample shows what
+        // an app can write, so this package's `package` declarations are out of its reach, as they are out of an app's.
+
         .target(
             name: "ExampleSupport",
             dependencies: ["AuthProviders", "AuthLoopback", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient", "AuthURLSession"],
             path: "Examples/ExampleSupport",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "OIDCExample", dependencies: ["AuthOIDC", "ExampleSupport"], path: "Examples/OIDCExample", swiftSettings: strictSettings),
         .executableTarget(
-            name: "GOVUKExample",
+            name: "oidc-example",
+            dependencies: ["AuthOIDC", "ExampleSupport"],
+            path: "Examples/OIDCExample",
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "govuk-example",
             dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthTesting", "AuthEmulators", "ExampleSupport"],
             path: "Examples/GOVUKExample",
-            swiftSettings: strictSettings
-        ),
-        .executableTarget(name: "GrabExample", dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"], path: "Examples/GrabExample", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "GoogleExample", dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GoogleExample", swiftSettings: strictSettings),
-        .executableTarget(
-            name: "MicrosoftExample", dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/MicrosoftExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "AppleExample", dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/AppleExample",
+            name: "grab-example",
+            dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"],
+            path: "Examples/GrabExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "GitHubExample", dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"], path: "Examples/GitHubExample",
+            name: "google-example",
+            dependencies: ["AuthGoogle", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/GoogleExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
-        .executableTarget(name: "UberExample", dependencies: ["AuthUber", "UberCompat", "ExampleSupport"], path: "Examples/UberExample", swiftSettings: strictSettings),
         .executableTarget(
-            name: "SchibstedExample",
+            name: "microsoft-example",
+            dependencies: ["AuthMicrosoft", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/MicrosoftExample",
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "apple-example",
+            dependencies: ["AuthSignInWithApple", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/AppleExample",
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "github-example",
+            dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            path: "Examples/GitHubExample",
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "uber-example",
+            dependencies: ["AuthUber", "UberCompat", "ExampleSupport"],
+            path: "Examples/UberExample",
+            packageAccess: false,
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "schibsted-example",
             dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "ExampleSupport"],
             path: "Examples/SchibstedExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "OneLoginExample",
+            name: "onelogin-example",
             dependencies: ["AuthOneLogin", "OneLoginCompat", "ExampleSupport"],
             path: "Examples/OneLoginExample",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         // What the two web sign-in samples share: the page, the providers from the emulators' files, the settings.
@@ -424,10 +449,11 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio", condition: .when(traits: ["PostgresStorage"]))
             ],
             path: "Examples/WebSignInSupport",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "VaporWebSignInExample",
+            name: "web-sign-in-vapor",
             dependencies: [
                 "AuthVapor", "AuthWebSignIn", "AuthPostgres", "AuthAsyncHTTPClient", "WebSignInSampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -435,18 +461,20 @@ let package = Package(
                 .product(name: "Vapor", package: "vapor", condition: .when(traits: ["VaporSignIn"]))
             ],
             path: "Examples/VaporWebSignIn",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
         .executableTarget(
-            name: "WebSignInExample",
+            name: "web-sign-in",
             dependencies: [
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthProviders", "AuthTesting", "AuthEmulators", "AuthAsyncHTTPClient",
                 "WebSignInSampleSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["WebSignIn"])),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "Hummingbird", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"])),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             path: "Examples/WebSignIn",
+            packageAccess: false,
             swiftSettings: strictSettings
         ),
 
@@ -524,7 +552,7 @@ let package = Package(
             dependencies: [
                 // The PostgreSQL suite shares the web sign-in harness.
                 "AuthHummingbird", "AuthWebSignIn", "AuthPostgres", "AuthOIDC", "AuthTesting",
-                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["WebSignIn"]))
+                .product(name: "HummingbirdTesting", package: "hummingbird", condition: .when(traits: ["HummingbirdSignIn"]))
             ],
             swiftSettings: strictSettings
         ),

@@ -8,7 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     dependencies: [
         // The AsyncHTTPClient transport is behind a trait of the root package.
-        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport", "WebSignIn", "PostgresStorage"]),
+        .package(name: "swift-auth-providers", path: "..", traits: ["AsyncHTTPClientTransport", "HummingbirdSignIn", "PostgresStorage"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),

@@ -75,7 +75,7 @@ do {
         "client_secret=" + provider.clientSecret.current().reveal()
     ].joined(separator: "&")
     let (body, response) = try await emulator.transport.send(refresh, body: Data(form.utf8))
-    guard response.status.code == 400, (try? JSONValue.parseObject(body))?["error"]?.stringValue == "invalid_grant" else {
+    guard response.status.code == 400, (try? JSONDecoder().decode([String: JSONValue].self, from: body))?["error"]?.stringValue == "invalid_grant" else {
         fail("the revoked refresh token was not refused (HTTP \(response.status.code))")
     }
     step("refused", "the revoked refresh token: HTTP 400 invalid_grant")
@@ -97,7 +97,7 @@ struct JWTParts {
         func object(_ part: String) throws -> [String: String] {
             var base64 = part.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
             while base64.count % 4 != 0 { base64 += "=" }
-            let values = try JSONValue.parseObject(Data(base64Encoded: base64) ?? Data())
+            let values = try JSONDecoder().decode([String: JSONValue].self, from: Data(base64Encoded: base64) ?? Data())
             return values.compactMapValues { $0.stringValue }
         }
         header = try object(parts[0])

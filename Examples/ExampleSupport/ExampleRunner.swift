@@ -102,7 +102,8 @@ public enum ExampleRunner {
         let userAgent: any UserAgent
         if let emulator {
             userAgent = emulator.userAgent
-        } else if provider.client.redirectURI.isLoopback {
+        } else if let host = provider.client.redirectURI.host, ["127.0.0.1", "::1", "[::1]"].contains(host) {
+            // A loopback redirect (RFC 8252): the system browser returns to a listener on this machine.
             userAgent = try await LoopbackUserAgent.start(redirectURI: provider.client.redirectURI)
         } else {
             userAgent = PasteRedirectUserAgent()
@@ -151,9 +152,16 @@ public enum ExampleRunner {
         switch value {
         case .string(let text): text
         case .bool(let flag): String(flag)
-        case .number(let number): JSONValue.number(number).int64Value.map(String.init) ?? String(number)
-        default: (try? String(decoding: value.jsonData(), as: UTF8.self)) ?? "?"
+        case .number(let number): Int64(exactly: number).map(String.init) ?? String(number)
+        default: (try? String(decoding: jsonEncoder.encode(value), as: UTF8.self)) ?? "?"
         }
+    }
+
+    /// Sorted keys and unescaped slashes: the same claims print the same way on every run, URLs as they are.
+    static var jsonEncoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
     }
 
     static func fail(_ message: String) -> Never {

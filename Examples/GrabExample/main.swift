@@ -25,6 +25,12 @@ func vendorName(_ grab: GrabError) -> String {
     "\(grab.domain.name)(\(grab.domain.rawValue)).\(grab.code)(\(grab.code.rawValue))"
 }
 
+/// The names of `url`'s query parameters, in order ("-" when it has none).
+func queryNames(_ url: URL?) -> String {
+    let names = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems }?.map(\.name) ?? []
+    return names.isEmpty ? "-" : names.joined(separator: ", ")
+}
+
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("grab-example-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: directory) }
 
@@ -102,7 +108,7 @@ do {
     step("no jwks_uri", "signed in: access token valid \(keylessGrab.isValidAccessToken(loginSession: keylessSession)); ID token verified by Grab's endpoint (\(verified) request)")
     step(
         "token call",
-        "POST /token with \(token?.url?.query.map { FormEncoding.decode($0).map(\.0).joined(separator: ", ") } ?? "-") in the URL query, body: \(token?.body == nil ? "none" : "present")"
+        "POST /token with \(queryNames(token?.url)) in the URL query, body: \(token?.body == nil ? "none" : "present")"
     )
 
     let withoutApp = await launch(appInstalled: false)

@@ -26,6 +26,12 @@ func step(_ label: String, _ detail: String) {
     print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + detail)
 }
 
+/// `url`'s query parameters by name (the first of a repeated name), percent-escapes decoded.
+func queryParameters(_ url: URL?) -> [String: String] {
+    let items = url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems } ?? []
+    return Dictionary(items.map { ($0.name, $0.value ?? "") }, uniquingKeysWith: { first, _ in first })
+}
+
 /// Prints each logout it is told about.
 final class LogoutPrinter: UserDelegate {
     func userDidLogout() async { step("delegate", "userDidLogout() called") }
@@ -63,7 +69,7 @@ do {
     // 3. A login with MFA (one-time code): the server's `amr` must contain it.
     let user = try await client.login(with: browser, withMFA: .otp, loginHint: "kari@example.no")
     let authorize = await recorder.exchanges(pathSuffix: "/oauth/authorize").last?.request.url
-    let query = Dictionary(FormEncoding.decode(authorize?.query ?? ""), uniquingKeysWith: { a, _ in a })
+    let query = queryParameters(authorize)
     step("authorize", "acr_values=\(query["acr_values"] ?? "-"), prompt=\(query["prompt"] ?? "none"), code_challenge_method=\(query["code_challenge_method"] ?? "-")")
     let token = await recorder.exchanges(pathSuffix: "/oauth/token").last?.request
     step("token", "X-OIDC: \(token?.value(forHTTPHeaderField: "X-OIDC") ?? "missing")")
@@ -112,7 +118,7 @@ do {
         ],
         "updatedAt": .number(Date().timeIntervalSinceReferenceDate)
     ]
-    await vendorStore.setGenericPassword(try vendorJSON.jsonData(), service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
+    await vendorStore.setGenericPassword(try JSONEncoder().encode(vendorJSON), service: "com.schibsted.account", account: TestIdentityProvider.schibstedSecondClientID)
     let shared = SchibstedAccountClient(
         configuration: configuration, appIdentifierPrefix: "ABCDE12345", storage: InMemoryTokenStorage(),
         vendorStore: vendorStore, transport: recorder, logger: RecordingLogger())
@@ -122,7 +128,7 @@ do {
         let continued = try await manager.continueAs(account, with: browser)
         let assertionCall = await recorder.exchanges(pathSuffix: "/api/2/user/auth/token").last
         let assertionLogin = await recorder.exchanges(pathSuffix: "/oauth/authorize").last?.request.url
-        let assertionQuery = Dictionary(FormEncoding.decode(assertionLogin?.query ?? ""), uniquingKeysWith: { a, _ in a })
+        let assertionQuery = queryParameters(assertionLogin)
         step(
             "assertion",
             "POST /api/2/user/auth/token → HTTP \(assertionCall?.status ?? 0); authorize with assertion=\(assertionQuery["assertion"] != nil), prompt=\(assertionQuery["prompt"] ?? "-")"

@@ -27,6 +27,14 @@ func step(_ label: String, _ detail: String) {
     print(label.padding(toLength: 12, withPad: " ", startingAt: 0) + detail)
 }
 
+/// `pairs` as an `application/x-www-form-urlencoded` body. Everything but RFC 3986's unreserved characters is
+/// percent-encoded: `URLComponents` would leave `+` as it is, which the server reads as a space.
+func formBody(_ pairs: [(String, String)]) -> Data {
+    let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    func encode(_ text: String) -> String { text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? text }
+    return Data(pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&").utf8)
+}
+
 /// The seed's `MyLoginButtonDataSource`, as written there.
 final class MyLoginButtonDataSource: LoginButtonDataSource {
     func authContext(_ button: LoginButton) -> AuthContext {
@@ -148,11 +156,10 @@ do {
     }
     var redeem = HTTPRequest(method: .post, url: configuration.authServer.appendingPathComponent("oauth/v2/token"))
     redeem.headerFields[.contentType] = "application/x-www-form-urlencoded"
-    let form = Data(
-        FormEncoding.encode([
-            ("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
-            ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")
-        ]).utf8)
+    let form = formBody([
+        ("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
+        ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")
+    ])
     let (_, redeemed) = try await recorder.send(redeem, body: form)
     step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.status.code)")
     try await uber.logout()

@@ -1,4 +1,4 @@
-#if PostgresStorage && WebSignIn
+#if PostgresStorage && HummingbirdSignIn
     import AuthEmulators
     import AuthTesting
     import Foundation

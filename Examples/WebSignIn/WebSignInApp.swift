@@ -1,11 +1,11 @@
 // The web sign-in sample: a Hummingbird 2 app with a "Sign in with …" button per provider (AuthHummingbird's
-// routes), pointed at the provider emulators over HTTP. Needs the WebSignIn and PostgresStorage traits; its Vapor twin
-// is Examples/VaporWebSignIn (web-sign-in-vapor), and the page, providers and settings both show are in
+// routes), pointed at the provider emulators over HTTP. Needs the HummingbirdSignIn and PostgresStorage traits; its
+// Vapor twin is Examples/VaporWebSignIn (web-sign-in-vapor), and the page, providers and settings both show are in
 // Examples/WebSignInSupport:
 //
-//     swift run --traits WebSignIn,PostgresStorage web-sign-in        # emulators in this process, sessions in memory
-//     swift run --traits WebSignIn,PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
-#if PostgresStorage && WebSignIn
+//     swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in        # emulators in this process, sessions in memory
+//     swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
+#if PostgresStorage && HummingbirdSignIn
     import ArgumentParser
     import AuthAsyncHTTPClient
     import AuthCore
@@ -121,7 +121,7 @@
     @main
     struct WebSignInApp {
         static func main() {
-            print("web-sign-in needs the WebSignIn and PostgresStorage traits: swift run --traits WebSignIn,PostgresStorage web-sign-in")
+            print("web-sign-in needs the HummingbirdSignIn and PostgresStorage traits: swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in")
         }
     }
 #endif

@@ -4,8 +4,9 @@ import PackagePlugin
 /// `swift package --allow-writing-to-package-directory scaffold-provider --name Okta [--issuer URL]`
 ///
 /// Creates `Sources/AuthOkta` (an OpenID Connect provider with one hook to customise), `Tests/AuthOktaTests`
-/// (the provider conformance suite against an in-process emulator) and `Examples/OktaExample`, and appends their
-/// targets to Package.swift. `swift build` and `swift test` pass right after.
+/// (the provider conformance suite against an in-process emulator) and `Examples/OktaExample` (the executable target
+/// `okta-example`, not a product, as every sample), and appends their targets to Package.swift. `swift build`,
+/// `swift test` and `swift run okta-example` pass right after.
 @main
 struct ScaffoldProvider: CommandPlugin {
     struct Failure: Error, CustomStringConvertible {
@@ -26,8 +27,9 @@ struct ScaffoldProvider: CommandPlugin {
         }
         let root = context.package.directoryURL
         let module = "Auth\(name)"
+        let example = "\(name.lowercased())-example"
         let existing = context.package.targets.map(\.name)
-        for target in [module, "\(module)Tests", "\(name)Example"] where existing.contains(target) {
+        for target in [module, "\(module)Tests", example] where existing.contains(target) {
             throw Failure(description: "A target named \(target) already exists; choose another name.")
         }
         let files: [(String, String)] = [
@@ -50,8 +52,8 @@ struct ScaffoldProvider: CommandPlugin {
         handle.seekToEndOfFile()
         handle.write(Data(Templates.manifestAddition(name: name).utf8))
         try handle.close()
-        print("updated Package.swift: \(module), \(module)Tests, \(name)Example")
-        print("next: swift build && swift test --filter \(module)Tests && swift run \(name.lowercased())-example")
+        print("updated Package.swift: \(module), \(module)Tests, \(example)")
+        print("next: swift build && swift test --filter \(module)Tests && swift run \(example)")
     }
 
     static func isValidName(_ name: String) -> Bool {
@@ -171,14 +173,18 @@ enum Templates {
         return """
 
         // Added by `swift package scaffold-provider --name \(name)`.
+        // The sample is an executable target only, as every sample: `swift run \(name.lowercased())-example` from a clone.
+        // `packageAccess: false`: like an app, it can call public API only.
         package.products += [
             .library(name: "\(module)", targets: ["\(module)"]),
-            .executable(name: "\(name.lowercased())-example", targets: ["\(name)Example"]),
         ]
         package.targets += [
             .target(name: "\(module)", dependencies: ["AuthCore", "AuthOIDC"], swiftSettings: strictSettings),
             .testTarget(name: "\(module)Tests", dependencies: ["\(module)", "AuthCore", "AuthTesting"], swiftSettings: strictSettings),
-            .executableTarget(name: "\(name)Example", dependencies: ["\(module)", "AuthCore", "AuthTesting"], path: "Examples/\(name)Example", swiftSettings: strictSettings),
+            .executableTarget(
+                name: "\(name.lowercased())-example", dependencies: ["\(module)", "AuthCore", "AuthTesting"], path: "Examples/\(name)Example",
+                packageAccess: false, swiftSettings: strictSettings
+            ),
         ]
 
         """

@@ -19,7 +19,7 @@
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,HummingbirdSignIn,VaporSignIn,PostgresStorage)
 baseline="${1:-}"
 if [ -z "$baseline" ]; then
   [ -f .api-baseline ] || fail "no .api-baseline at the repository's root (one line: the baseline commit id or tag)"

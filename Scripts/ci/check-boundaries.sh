@@ -110,7 +110,7 @@ for sample in web-sign-in web-sign-in-vapor; do
       fail "the web sign-in sample $sample links FoundationNetworking or libcurl (above)"
     fi
   else
-    fail "$bin/$sample is not built (build with --traits …,WebSignIn,VaporSignIn,PostgresStorage first)"
+    fail "$bin/$sample is not built (build with --traits …,HummingbirdSignIn,VaporSignIn,PostgresStorage first)"
   fi
 done
 if [ -x "$bin/auth-cli" ]; then

@@ -25,7 +25,7 @@ fi
 [ ${#targets[@]} -gt 0 ] || fail "no DocC catalog under Sources/*/"
 echo "docc: ${#targets[@]} catalogs: ${targets[*]}"
 
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,HummingbirdSignIn,VaporSignIn,PostgresStorage)
 make_work_dir
 swift package "${traits[@]}" dump-symbol-graph --minimum-access-level public --emit-extension-block-symbols > "$work/symbols.log" 2>&1 \
   || { tail -20 "$work/symbols.log" >&2; fail "the symbol graphs could not be made"; }

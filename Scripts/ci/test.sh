@@ -15,7 +15,7 @@ source "$(dirname "$0")/../lib/common.sh"
 # Every target is built and tested with the package's opt-in traits on (tracing and metrics, the AsyncHTTPClient
 # transport, web sign-in on Hummingbird and on Vapor, PostgreSQL storage), so nothing is built twice; the last step
 # checks that the trait-gated targets also build without them.
-traits=(--traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)
+traits=(--traits Observability,AsyncHTTPClientTransport,HummingbirdSignIn,VaporSignIn,PostgresStorage)
 logs=".build/test-logs"
 rm -rf "$logs"
 mkdir -p "$logs"
@@ -110,10 +110,12 @@ AUTH_IT_TRANSPORT=async-http-client swift test --skip-build "${traits[@]}" --fil
 grep -E "Test run with [0-9]+ tests in 1 suite passed" "$logs/integration-ahc.log"
 
 step "every provider example runs against its emulator and exits 0"
-# Every executable product named *-example, so a new provider's example runs without editing this list.
-examples="$(swift package dump-package | python3 -c 'import json, sys
-print(" ".join(sorted(p["name"] for p in json.load(sys.stdin)["products"] if "executable" in p["type"] and p["name"].endswith("-example"))))')"
-[ -n "$examples" ] || fail "no executable product named *-example"
+# Every executable target under Examples/ named *-example (the samples are targets, not products: `swift run` finds a
+# root package's executable targets by name), so a new provider's example runs without editing this list.
+examples="$(swift package describe --type json | python3 -c 'import json, sys
+print(" ".join(sorted(t["name"] for t in json.load(sys.stdin)["targets"]
+  if t["type"] == "executable" and t["path"].startswith("Examples/") and t["name"].endswith("-example"))))')"
+[ -n "$examples" ] || fail "no executable target named *-example under Examples/"
 for example in $examples; do
   swift run --skip-build "$example" > "$logs/$example.log" 2>&1 \
     || { tail -20 "$logs/$example.log"; fail "$example failed"; }
@@ -176,7 +178,7 @@ Scripts/ci/docc.sh
 step "the trait-gated targets without their traits"
 # One target per build: given several --target options, SwiftPM builds only the last one.
 for target in AuthObservability AuthAsyncHTTPClient IntegrationTests AuthHummingbird AuthVapor AuthPostgres AuthHummingbirdTests \
-  AuthVaporTests WebSignInExample VaporWebSignInExample AuthEmulatorTool OIDCExample; do
+  AuthVaporTests web-sign-in web-sign-in-vapor AuthEmulatorTool oidc-example; do
   swift build --target "$target" > "$logs/no-traits.log" 2>&1 \
     || { grep -E "error|warning:" "$logs/no-traits.log" | head -20; fail "building $target without the traits failed"; }
 done

@@ -11,7 +11,7 @@
 #     Scripts/e2e/web-sign-in.sh vapor        # Vapor: Examples/VaporWebSignIn (web-sign-in-vapor)
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
-bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,WebSignIn,VaporSignIn,PostgresStorage)"
+bin="$(swift build --show-bin-path --traits Observability,AsyncHTTPClientTransport,HummingbirdSignIn,VaporSignIn,PostgresStorage)"
 server="${1:-hummingbird}"
 case "$server" in
   hummingbird) sample=web-sign-in ports=(8801 8802 8803 8804) emulator_port=8830 ;;

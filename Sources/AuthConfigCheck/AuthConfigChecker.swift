@@ -74,7 +74,7 @@ public struct AuthConfigChecker: Sendable {
         if let plist = infoPlist {
             if plist.values["GrabIdPartnerSDK"] != nil {
                 all.append(ConfigurationFile(providerID: "grab", file: plist.file, values: plist.values))
-                // The seed lists both: `grab` (the Grab app) and `grabconnect` (its login feature).
+                // GrabIdPartnerSDK's README lists both: `grab` (the Grab app) and `grabconnect` (its login feature).
                 let missing = ["grab", "grabconnect"].filter { !queried.contains($0) }
                 if !missing.isEmpty {
                     findings.append(

@@ -71,7 +71,7 @@ extension TestIdentityProvider {
     /// than the endpoints, ID tokens with `svc`, `pid`, `nbf`, `jti`.
     ///
     /// Strict: an authorization request needs well-formed `acr_values` (`key:value` pairs) including
-    /// `service:PASSENGER` (key in any case, as the seed's `SERVICE:PASSENGER`). The token endpoint reads its
+    /// `service:PASSENGER` (key in any case, as in GrabIdPartnerSDK's README: `SERVICE:PASSENGER`). The token endpoint reads its
     /// parameters from the URL query only, which is all GrabIdPartnerSDK ever sent (`GrabApi.fetchToken`): a form body
     /// is refused with `invalid_request`, since nothing Grab publishes says its endpoint reads one.
     ///
@@ -100,7 +100,7 @@ extension TestIdentityProvider {
             guard let acr = query["acr_values"] else { return "acr_values is required for this partner" }
             let pairs = acr.split(separator: " ").map { $0.split(separator: ":", maxSplits: 1) }
             guard pairs.allSatisfy({ $0.count == 2 }) else { return "acr_values must be key:value pairs joined by spaces" }
-            // The key's case is free: the seed writes `SERVICE:PASSENGER`, partners' plists `service`.
+            // The key's case is free: GrabIdPartnerSDK's README writes `SERVICE:PASSENGER`, partners' plists `service`.
             return pairs.contains { $0[0].lowercased() == "service" && $0[1] == "PASSENGER" } ? nil : "acr_values must include service:PASSENGER"
         }
         configuration.quirks.tokenParametersInQuery = true

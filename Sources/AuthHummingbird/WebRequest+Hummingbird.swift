@@ -1,4 +1,4 @@
-#if WebSignIn
+#if HummingbirdSignIn
     public import AuthWebSignIn
     public import Foundation
     public import Hummingbird

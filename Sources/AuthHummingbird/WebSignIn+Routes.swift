@@ -1,4 +1,4 @@
-#if WebSignIn
+#if HummingbirdSignIn
     import AuthCore
     import AuthWebSignIn
     import Foundation

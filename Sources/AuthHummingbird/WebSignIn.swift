@@ -1,4 +1,4 @@
-#if WebSignIn
+#if HummingbirdSignIn
     public import AuthCore
     public import AuthWebSignIn
     import Foundation

@@ -1,4 +1,4 @@
-#if WebSignIn
+#if HummingbirdSignIn
     public import AuthWebSignIn
     public import Hummingbird
 

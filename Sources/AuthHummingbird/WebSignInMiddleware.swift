@@ -1,4 +1,4 @@
-#if WebSignIn
+#if HummingbirdSignIn
     public import Hummingbird
     import AuthCore
     import AuthWebSignIn

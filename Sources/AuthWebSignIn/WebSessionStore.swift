@@ -1,45 +1,43 @@
-#if WebSignInCore
-    public import AuthCore
-    public import Foundation
+public import AuthCore
+public import Foundation
 
-    /// Where a web app keeps what outlives one request: signed-in browser sessions and (through ``tokenStorage``) the
-    /// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
-    /// so starting sign-ins writes nothing here.
-    ///
-    /// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; `PostgresWebSessionStore` (AuthPostgres) lets several
-    /// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
-    /// sessions), and tokens only encrypted where the store is shared.
-    public protocol WebSessionStore: Sendable {
-        /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
-        func saveSession(_ session: WebSessionRecord, key: String) async throws
-        /// The unexpired session under `key`.
-        func session(key: String, now: Date) async throws -> WebSessionRecord?
-        /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
-        func removeSession(key: String) async throws
-        /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
-        func removeSessions(account: StorageKey) async throws
-        /// Deletes expired sessions and their credentials.
-        func removeExpired(now: Date) async throws
-        /// Where the signed-in users' credentials are kept (every instance must see the same).
-        var tokenStorage: any TokenStorage { get }
-        /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
-        var isSharedAcrossInstances: Bool { get }
-        /// Records that a single-use value (its SHA-256, hex) was used, until `expiresAt` (after which it is refused
-        /// anyway): `true` the first time, `false` every later time — on every instance that shares this store. The
-        /// native sign-in routes use it so that a nonce one instance issued is accepted by any instance, once.
-        func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool
+/// Where a web app keeps what outlives one request: signed-in browser sessions and (through ``tokenStorage``) the
+/// users' credentials. A sign-in still waiting for its callback is kept by the browser, sealed in its sign-in cookie,
+/// so starting sign-ins writes nothing here.
+///
+/// ``InMemoryWebSessionStore`` serves one instance with nothing to set up; `PostgresWebSessionStore` (AuthPostgres) lets several
+/// instances share everything. Session ids reach a store only as their SHA-256 (a leaked table does not hand out
+/// sessions), and tokens only encrypted where the store is shared.
+public protocol WebSessionStore: Sendable {
+    /// Keeps `session` under `key` (the SHA-256 of the browser's session id).
+    func saveSession(_ session: WebSessionRecord, key: String) async throws
+    /// The unexpired session under `key`.
+    func session(key: String, now: Date) async throws -> WebSessionRecord?
+    /// Forgets the session under `key` (sign-out, or a new sign-in in the same browser).
+    func removeSession(key: String) async throws
+    /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
+    func removeSessions(account: StorageKey) async throws
+    /// Deletes expired sessions and their credentials.
+    func removeExpired(now: Date) async throws
+    /// Where the signed-in users' credentials are kept (every instance must see the same).
+    var tokenStorage: any TokenStorage { get }
+    /// Whether several instances of the app share this store (then they must share the sign-in cookie key too).
+    var isSharedAcrossInstances: Bool { get }
+    /// Records that a single-use value (its SHA-256, hex) was used, until `expiresAt` (after which it is refused
+    /// anyway): `true` the first time, `false` every later time — on every instance that shares this store. The
+    /// native sign-in routes use it so that a nonce one instance issued is accepted by any instance, once.
+    func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool
+}
+
+extension WebSessionStore {
+    /// `false`: a store is one process's unless it says otherwise.
+    public var isSharedAcrossInstances: Bool { false }
+
+    /// Records in this process's memory: right for a store that one instance uses. A store that several instances
+    /// share (``isSharedAcrossInstances``) implements it on what they share, atomically — `PostgresWebSessionStore`
+    /// with one `INSERT … ON CONFLICT` statement — or a nonce used on one instance would be accepted again on
+    /// another (its authorization code would still be refused: the provider redeems a code once).
+    public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
+        await UsedDigests.process.markUsed(digest, until: expiresAt, now: now)
     }
-
-    extension WebSessionStore {
-        /// `false`: a store is one process's unless it says otherwise.
-        public var isSharedAcrossInstances: Bool { false }
-
-        /// Records in this process's memory: right for a store that one instance uses. A store that several instances
-        /// share (``isSharedAcrossInstances``) implements it on what they share, atomically — `PostgresWebSessionStore`
-        /// with one `INSERT … ON CONFLICT` statement — or a nonce used on one instance would be accepted again on
-        /// another (its authorization code would still be refused: the provider redeems a code once).
-        public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
-            await UsedDigests.process.markUsed(digest, until: expiresAt, now: now)
-        }
-    }
-#endif
+}

@@ -1,92 +1,90 @@
-#if WebSignInCore
-    import AuthCore
-    import Foundation
-    import HTTPTypes
+import AuthCore
+import Foundation
+import HTTPTypes
 
-    extension WebSignInCore {
-        /// `POST /auth/{provider}/native/nonce`: a nonce for a sign-in the app performs with the platform's own UI
-        /// (Sign in with Apple's `ASAuthorizationAppleIDRequest.nonce`), as JSON `{"nonce": …, "expires_at": …}`.
-        ///
-        /// Issuing writes nothing: the nonce carries its expiry and a MAC with the app's
-        /// `WebSignInConfiguration/signInCookieKey`, so every instance that shares the key accepts it — the native
-        /// sign-in may reach another instance than this one — and the store records it as used when a sign-in uses it
-        /// (`WebSessionStore/markUsed(digest:until:now:)`), so that no instance accepts it twice. It is accepted for the
-        /// client's authorization lifetime (`AuthClient.Options.authorizationLifetime`, ten minutes by default).
-        public func nativeNonce(provider name: String) async -> WebResponse {
-            guard let client = nativeClients[name] else {
-                return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
-            }
-            let expiresAt = clock.now().addingTimeInterval(client.nativeNonceLifetime)
-            let nonce = nativeNonces.make(provider: name, expiresAt: expiresAt)
-            return WebResponse.json(["nonce": .string(nonce), "expires_at": .number(expiresAt.timeIntervalSince1970.rounded(.down))])
+extension WebSignInCore {
+    /// `POST /auth/{provider}/native/nonce`: a nonce for a sign-in the app performs with the platform's own UI
+    /// (Sign in with Apple's `ASAuthorizationAppleIDRequest.nonce`), as JSON `{"nonce": …, "expires_at": …}`.
+    ///
+    /// Issuing writes nothing: the nonce carries its expiry and a MAC with the app's
+    /// `WebSignInConfiguration/signInCookieKey`, so every instance that shares the key accepts it — the native
+    /// sign-in may reach another instance than this one — and the store records it as used when a sign-in uses it
+    /// (`WebSessionStore/markUsed(digest:until:now:)`), so that no instance accepts it twice. It is accepted for the
+    /// client's authorization lifetime (`AuthClient.Options.authorizationLifetime`, ten minutes by default).
+    public func nativeNonce(provider name: String) async -> WebResponse {
+        guard let client = nativeClients[name] else {
+            return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
         }
-
-        /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a form (`id_token`, `code`,
-        /// `nonce` from ``nativeNonce(provider:)``, and Apple's first-sign-in `user` when it came), verified in full by
-        /// `AuthClient/completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)`
-        /// — the nonce issued here and unused, the ID token's signature, issuer, audience (the app's client id), expiry
-        /// and nonce, the code redeemed for the same user — then a browser session as a web sign-in starts one: the
-        /// session cookie, and JSON `{"signed_in": true, "provider", "subject", "name", "csrf_token"}`.
-        ///
-        /// Refusals are JSON `{"error": <code>, "error_description": …}` with 400 (403 for a provider's refusal), and
-        /// store nothing: `missing_nonce`, `nonce_replayed`, `invalid_audience`, `invalid_signature`, `nonce_mismatch`,
-        /// `invalid_native_sign_in` (no ID token or code), ….
-        ///
-        /// - Throws: `storage_unavailable` when the session store cannot answer.
-        public func nativeSignIn(provider name: String, request: WebRequest) async throws -> WebResponse {
-            guard let client = nativeClients[name] else {
-                return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
-            }
-            guard let form = request.formPairs else {
-                return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request is not an application/x-www-form-urlencoded form."))
-            }
-            let fields = Dictionary(form, uniquingKeysWith: { first, _ in first })
-            guard let idToken = fields["id_token"], !idToken.isEmpty, let code = fields["code"], !code.isEmpty else {
-                return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request needs the platform's id_token and code."))
-            }
-            // The nonce: made by an instance of this app for this provider, unexpired, and used now — once, on every
-            // instance of the store — before anything else is looked at. The engine then requires it in the ID token.
-            let nonce = fields["nonce"] ?? ""
-            guard !nonce.isEmpty else {
-                return Self.nativeError(
-                    status: .badRequest,
-                    AuthError(.missingNonce, "A native sign-in needs the nonce from POST …/native/nonce; without it a stolen ID token could be replayed.")
-                )
-            }
-            let now = clock.now()
-            guard let expiresAt = nativeNonces.expiry(of: nonce, provider: name, now: now),
-                try await store.markUsed(digest: sha256Hex(nonce), until: expiresAt, now: now)
-            else {
-                return Self.nativeError(
-                    status: .badRequest, AuthError(.nonceReplayed, "The nonce is not one this app issued for '\(name)', has expired, or was already used.")
-                )
-            }
-            await client.acceptNativeNonce(nonce, until: expiresAt)
-            let session: Session
-            do {
-                session = try await client.completeNativeSignIn(
-                    identityToken: Secret(idToken), authorizationCode: Secret(code), nonce: nonce,
-                    authorizationResponse: fields["user"].map { ["user": $0] } ?? [:],
-                    // Each browser session keeps its own credential, as for web sign-ins.
-                    accountName: "web-" + SecureRandom.token(byteCount: 16)
-                )
-            } catch let error as AuthError where error.code == .storageUnavailable {
-                throw error
-            } catch let error as AuthError {
-                return Self.nativeError(status: error.code == .accessDenied || error.code == .authorizationFailed ? .forbidden : .badRequest, error)
-            }
-            let (cookie, record) = try await startSession(name: name, client: client, session: session, replacing: request)
-            var response = WebResponse.json([
-                "signed_in": true, "provider": .string(record.providerName), "subject": .string(record.subject),
-                "name": .string(record.displayName), "csrf_token": .string(record.csrfToken)
-            ])
-            response.setCookie(cookie)
-            return response
-        }
-
-        /// `{"error": <code>, "error_description": <message>}` with `status`, never cached.
-        static func nativeError(status: HTTPResponse.Status, _ error: AuthError) -> WebResponse {
-            WebResponse.json(["error": .string(error.code.rawValue), "error_description": .string(error.message)], status: status)
-        }
+        let expiresAt = clock.now().addingTimeInterval(client.nativeNonceLifetime)
+        let nonce = nativeNonces.make(provider: name, expiresAt: expiresAt)
+        return WebResponse.json(["nonce": .string(nonce), "expires_at": .number(expiresAt.timeIntervalSince1970.rounded(.down))])
     }
-#endif
+
+    /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a form (`id_token`, `code`,
+    /// `nonce` from ``nativeNonce(provider:)``, and Apple's first-sign-in `user` when it came), verified in full by
+    /// `AuthClient/completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)`
+    /// — the nonce issued here and unused, the ID token's signature, issuer, audience (the app's client id), expiry
+    /// and nonce, the code redeemed for the same user — then a browser session as a web sign-in starts one: the
+    /// session cookie, and JSON `{"signed_in": true, "provider", "subject", "name", "csrf_token"}`.
+    ///
+    /// Refusals are JSON `{"error": <code>, "error_description": …}` with 400 (403 for a provider's refusal), and
+    /// store nothing: `missing_nonce`, `nonce_replayed`, `invalid_audience`, `invalid_signature`, `nonce_mismatch`,
+    /// `invalid_native_sign_in` (no ID token or code), ….
+    ///
+    /// - Throws: `storage_unavailable` when the session store cannot answer.
+    public func nativeSignIn(provider name: String, request: WebRequest) async throws -> WebResponse {
+        guard let client = nativeClients[name] else {
+            return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
+        }
+        guard let form = request.formPairs else {
+            return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request is not an application/x-www-form-urlencoded form."))
+        }
+        let fields = Dictionary(form, uniquingKeysWith: { first, _ in first })
+        guard let idToken = fields["id_token"], !idToken.isEmpty, let code = fields["code"], !code.isEmpty else {
+            return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request needs the platform's id_token and code."))
+        }
+        // The nonce: made by an instance of this app for this provider, unexpired, and used now — once, on every
+        // instance of the store — before anything else is looked at. The engine then requires it in the ID token.
+        let nonce = fields["nonce"] ?? ""
+        guard !nonce.isEmpty else {
+            return Self.nativeError(
+                status: .badRequest,
+                AuthError(.missingNonce, "A native sign-in needs the nonce from POST …/native/nonce; without it a stolen ID token could be replayed.")
+            )
+        }
+        let now = clock.now()
+        guard let expiresAt = nativeNonces.expiry(of: nonce, provider: name, now: now),
+            try await store.markUsed(digest: sha256Hex(nonce), until: expiresAt, now: now)
+        else {
+            return Self.nativeError(
+                status: .badRequest, AuthError(.nonceReplayed, "The nonce is not one this app issued for '\(name)', has expired, or was already used.")
+            )
+        }
+        await client.acceptNativeNonce(nonce, until: expiresAt)
+        let session: Session
+        do {
+            session = try await client.completeNativeSignIn(
+                identityToken: Secret(idToken), authorizationCode: Secret(code), nonce: nonce,
+                authorizationResponse: fields["user"].map { ["user": $0] } ?? [:],
+                // Each browser session keeps its own credential, as for web sign-ins.
+                accountName: "web-" + SecureRandom.token(byteCount: 16)
+            )
+        } catch let error as AuthError where error.code == .storageUnavailable {
+            throw error
+        } catch let error as AuthError {
+            return Self.nativeError(status: error.code == .accessDenied || error.code == .authorizationFailed ? .forbidden : .badRequest, error)
+        }
+        let (cookie, record) = try await startSession(name: name, client: client, session: session, replacing: request)
+        var response = WebResponse.json([
+            "signed_in": true, "provider": .string(record.providerName), "subject": .string(record.subject),
+            "name": .string(record.displayName), "csrf_token": .string(record.csrfToken)
+        ])
+        response.setCookie(cookie)
+        return response
+    }
+
+    /// `{"error": <code>, "error_description": <message>}` with `status`, never cached.
+    static func nativeError(status: HTTPResponse.Status, _ error: AuthError) -> WebResponse {
+        WebResponse.json(["error": .string(error.code.rawValue), "error_description": .string(error.message)], status: status)
+    }
+}

@@ -1,87 +1,85 @@
-#if WebSignInCore
-    import AuthCore
-    import Foundation
-    import HTTPTypes
+import AuthCore
+import Foundation
+import HTTPTypes
 
-    extension WebSignInCore {
-        /// `POST /auth/logout`: only with the session's CSRF token (header `X-CSRF-Token`, or form field `csrf_token` in
-        /// the body the adapter collected); the browser session ends, the tokens are removed and revoked, and the browser
-        /// goes to the provider's end-session page (or ``WebSignInConfiguration/afterSignOut``) with a `303`.
-        ///
-        /// - Throws: `storage_unavailable` when the session store cannot answer.
-        public func logout(_ request: WebRequest) async throws -> WebResponse {
-            guard let (key, record) = try await sessionRecord(for: request) else {
-                return WebResponse.page(status: .forbidden, title: "Not signed in", message: "There is no session to sign out of.")
-            }
-            let presented = request.headerFields[HTTPField.Name("X-CSRF-Token")!] ?? request.formValue("csrf_token")
-            guard let presented, Self.constantTimeEqual(presented, record.csrfToken) else {
-                return WebResponse.page(
-                    status: .forbidden, title: "Sign-out refused",
-                    message: "The request did not carry this session's CSRF token; nothing was changed. (\(AuthError.Code.csrfTokenMismatch.rawValue))"
-                )
-            }
-            try await store.removeSession(key: key)
-            await sessionCache?.forget(key)
-            var location = configuration.afterSignOut
-            if let client = client(for: record), let session = try? await client.restoreSession(key: record.account) {
-                // No `id_token_hint`: the URL goes through the browser (history, logs, the provider's referrers), so it
-                // carries no token; `client_id` names the client (OpenID Connect RP-Initiated Logout 1.0 §2).
-                if let endSession = try? await session.endSessionURL(includingIDTokenHint: false) { location = endSession.absoluteString }
-                _ = try? await session.signOut(revokingTokens: true)
-            }
-            var response = WebResponse.redirect(to: location, status: .seeOther)
-            response.setCookie(.removal(WebSignInConfiguration.sessionCookieName, sameSite: WebCookie.SameSite(configuration.sessionCookieSameSite)))
-            return response
+extension WebSignInCore {
+    /// `POST /auth/logout`: only with the session's CSRF token (header `X-CSRF-Token`, or form field `csrf_token` in
+    /// the body the adapter collected); the browser session ends, the tokens are removed and revoked, and the browser
+    /// goes to the provider's end-session page (or ``WebSignInConfiguration/afterSignOut``) with a `303`.
+    ///
+    /// - Throws: `storage_unavailable` when the session store cannot answer.
+    public func logout(_ request: WebRequest) async throws -> WebResponse {
+        guard let (key, record) = try await sessionRecord(for: request) else {
+            return WebResponse.page(status: .forbidden, title: "Not signed in", message: "There is no session to sign out of.")
         }
-
-        /// `GET /auth/session`: `{"signed_in": false}` or who is signed in and the CSRF token for sign-out. No token.
-        ///
-        /// - Throws: `storage_unavailable` when the session store cannot answer.
-        public func sessionJSON(_ request: WebRequest) async throws -> WebResponse {
-            guard let (_, record) = try await sessionRecord(for: request) else { return WebResponse.json(["signed_in": false]) }
-            return WebResponse.json([
-                "signed_in": true, "provider": .string(record.providerName), "subject": .string(record.subject),
-                "name": .string(record.displayName), "csrf_token": .string(record.csrfToken),
-                "expires_at": .number(record.expiresAt.timeIntervalSince1970.rounded(.down))
-            ])
+        let presented = request.headerFields[HTTPField.Name("X-CSRF-Token")!] ?? request.formValue("csrf_token")
+        guard let presented, Self.constantTimeEqual(presented, record.csrfToken) else {
+            return WebResponse.page(
+                status: .forbidden, title: "Sign-out refused",
+                message: "The request did not carry this session's CSRF token; nothing was changed. (\(AuthError.Code.csrfTokenMismatch.rawValue))"
+            )
         }
-
-        /// `POST /auth/{provider}/backchannel-logout` (OpenID Connect Back-Channel Logout 1.0 §2.5): the provider says a
-        /// user's session with it ended. The `logout_token` (form field of the body the adapter collected) is checked as
-        /// the engine checks every logout token (signature with the provider's keys, `iss`, `aud`, `iat`, the event,
-        /// `sub` and/or `sid`, no `nonce`, a `jti` used once); then every credential of that user (or provider session)
-        /// is removed and every web session using one of them ends — on every instance, since the store is shared. No
-        /// cookie or CSRF token: the provider calls it directly, and the signed token is the authentication.
-        ///
-        /// Answers 200 with no body, or 400 (503 when the store failed, so the provider may retry) with an OAuth error
-        /// (§2.8); never cached.
-        public func backChannelLogout(provider name: String, request: WebRequest) async -> WebResponse {
-            guard let client = clients[name] else {
-                return Self.backChannelError(status: .notFound, "There is no provider named '\(name)' here.")
-            }
-            guard let token = request.formValue("logout_token"), !token.isEmpty else {
-                return Self.backChannelError(status: .badRequest, "The request has no logout_token.")
-            }
-            do {
-                let result = try await client.handleBackChannelLogout(token)
-                for account in result.endedAccounts {
-                    try await store.removeSessions(account: account)
-                    await sessionCache?.forget(account: account)
-                }
-                return WebResponse(status: .ok, headerFields: [.cacheControl: "no-store"])
-            } catch let error as AuthError where error.code == .storageUnavailable || error.code == .storageFailed {
-                // Not the token's fault: the provider may retry (§2.8 leaves retries to it).
-                return Self.backChannelError(status: .serviceUnavailable, "\(error.message) (\(error.code.rawValue))")
-            } catch let error as AuthError {
-                return Self.backChannelError(status: .badRequest, "\(error.message) (\(error.code.rawValue))")
-            } catch {
-                return Self.backChannelError(status: .serviceUnavailable, "The sessions could not be ended; try again.")
-            }
+        try await store.removeSession(key: key)
+        await sessionCache?.forget(key)
+        var location = configuration.afterSignOut
+        if let client = client(for: record), let session = try? await client.restoreSession(key: record.account) {
+            // No `id_token_hint`: the URL goes through the browser (history, logs, the provider's referrers), so it
+            // carries no token; `client_id` names the client (OpenID Connect RP-Initiated Logout 1.0 §2).
+            if let endSession = try? await session.endSessionURL(includingIDTokenHint: false) { location = endSession.absoluteString }
+            _ = try? await session.signOut(revokingTokens: true)
         }
+        var response = WebResponse.redirect(to: location, status: .seeOther)
+        response.setCookie(.removal(WebSignInConfiguration.sessionCookieName, sameSite: WebCookie.SameSite(configuration.sessionCookieSameSite)))
+        return response
+    }
 
-        /// `{"error": "invalid_request", "error_description": …}` with `status`.
-        static func backChannelError(status: HTTPResponse.Status, _ description: String) -> WebResponse {
-            WebResponse.json(["error": "invalid_request", "error_description": .string(description)], status: status)
+    /// `GET /auth/session`: `{"signed_in": false}` or who is signed in and the CSRF token for sign-out. No token.
+    ///
+    /// - Throws: `storage_unavailable` when the session store cannot answer.
+    public func sessionJSON(_ request: WebRequest) async throws -> WebResponse {
+        guard let (_, record) = try await sessionRecord(for: request) else { return WebResponse.json(["signed_in": false]) }
+        return WebResponse.json([
+            "signed_in": true, "provider": .string(record.providerName), "subject": .string(record.subject),
+            "name": .string(record.displayName), "csrf_token": .string(record.csrfToken),
+            "expires_at": .number(record.expiresAt.timeIntervalSince1970.rounded(.down))
+        ])
+    }
+
+    /// `POST /auth/{provider}/backchannel-logout` (OpenID Connect Back-Channel Logout 1.0 §2.5): the provider says a
+    /// user's session with it ended. The `logout_token` (form field of the body the adapter collected) is checked as
+    /// the engine checks every logout token (signature with the provider's keys, `iss`, `aud`, `iat`, the event,
+    /// `sub` and/or `sid`, no `nonce`, a `jti` used once); then every credential of that user (or provider session)
+    /// is removed and every web session using one of them ends — on every instance, since the store is shared. No
+    /// cookie or CSRF token: the provider calls it directly, and the signed token is the authentication.
+    ///
+    /// Answers 200 with no body, or 400 (503 when the store failed, so the provider may retry) with an OAuth error
+    /// (§2.8); never cached.
+    public func backChannelLogout(provider name: String, request: WebRequest) async -> WebResponse {
+        guard let client = clients[name] else {
+            return Self.backChannelError(status: .notFound, "There is no provider named '\(name)' here.")
+        }
+        guard let token = request.formValue("logout_token"), !token.isEmpty else {
+            return Self.backChannelError(status: .badRequest, "The request has no logout_token.")
+        }
+        do {
+            let result = try await client.handleBackChannelLogout(token)
+            for account in result.endedAccounts {
+                try await store.removeSessions(account: account)
+                await sessionCache?.forget(account: account)
+            }
+            return WebResponse(status: .ok, headerFields: [.cacheControl: "no-store"])
+        } catch let error as AuthError where error.code == .storageUnavailable || error.code == .storageFailed {
+            // Not the token's fault: the provider may retry (§2.8 leaves retries to it).
+            return Self.backChannelError(status: .serviceUnavailable, "\(error.message) (\(error.code.rawValue))")
+        } catch let error as AuthError {
+            return Self.backChannelError(status: .badRequest, "\(error.message) (\(error.code.rawValue))")
+        } catch {
+            return Self.backChannelError(status: .serviceUnavailable, "The sessions could not be ended; try again.")
         }
     }
-#endif
+
+    /// `{"error": "invalid_request", "error_description": …}` with `status`.
+    static func backChannelError(status: HTTPResponse.Status, _ description: String) -> WebResponse {
+        WebResponse.json(["error": "invalid_request", "error_description": .string(description)], status: status)
+    }
+}

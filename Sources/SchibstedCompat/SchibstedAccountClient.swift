@@ -221,9 +221,9 @@ public actor SchibstedAccountClient {
         return try await handleAuthenticationResponse(url: callback)
     }
 
-    /// Logs in with tokens obtained outside the SDK (the seed's "Obtaining tokens externally", the vendor's
-    /// `User.setTokens`): the ID token is validated in full — signature, issuer, audience, expiry, `iat` — before
-    /// anything is stored.
+    /// Logs in with tokens obtained outside the SDK ("Obtaining tokens externally" in the README of account-sdk-ios-web,
+    /// the vendor SDK: its `User.setTokens`): the ID token is validated in full — signature, issuer, audience, expiry,
+    /// `iat` — before anything is stored.
     ///
     /// Inject tokens as soon as they are issued: the ID token must be at most 10 minutes old (its `iat`, with 60 s of
     /// clock skew), as at login. A test harness that obtains tokens and injects them later gets `invalid_issued_at`

@@ -47,7 +47,7 @@ struct AuthConfigCheckerTests {
     func warnings() throws {
         let cases: [(String?, [(ProviderID, String)], String)] = [
             ("missing-query-schemes-Info.plist", [], "add grab and grabconnect"),
-            // The seed's row 15: `grab` is needed beside `grabconnect`.
+            // GrabIdPartnerSDK's README lists `grab` beside `grabconnect` in LSApplicationQueriesSchemes.
             ("grab-scheme-missing-Info.plist", [], "add grab,"),
             ("missing-query-schemes-Info.plist", [], "uberauth, ubereats, uberdriver"),
             ("valid-Info.plist", [("govuk", "govuk-shared-cookies.json")], "ephemeral"),

@@ -1,4 +1,4 @@
-#if PostgresStorage && WebSignIn
+#if PostgresStorage && HummingbirdSignIn
     import AuthCore
     import AuthHummingbird
     import AuthPostgres

@@ -1,5 +1,5 @@
-// Run with the trait: `swift test --traits WebSignIn --filter AuthHummingbird` (Scripts/test.sh does).
-#if WebSignIn
+// Run with the trait: `swift test --traits HummingbirdSignIn --filter AuthHummingbird` (Scripts/test.sh does).
+#if HummingbirdSignIn
     import AuthCore
     import AuthHummingbird
     import AuthOIDC
