@@ -1,4 +1,4 @@
-// Logs in with Uber against its in-process emulator: first the seed's default flow, its LoginButton with its
+// Logs in with Uber against its in-process emulator: first the default flow of Uber's iOS SDK README, its LoginButton with its
 // LoginButtonDataSource (in app, `.authorizationCode()`, a prefill), whose code is exchanged as the vendor's factory
 // does, so the button then says "Sign out"; then in app with a prefill (pushed authorization request), through an
 // emulated native Uber Eats app that calls back with the code and the state through handle(url), as Uber documents the
@@ -35,7 +35,7 @@ func formBody(_ pairs: [(String, String)]) -> Data {
     return Data(pairs.map { "\(encode($0.0))=\(encode($0.1))" }.joined(separator: "&").utf8)
 }
 
-/// The seed's `MyLoginButtonDataSource`, as written there.
+/// The `MyLoginButtonDataSource` of Uber's iOS SDK README, as written there.
 final class MyLoginButtonDataSource: LoginButtonDataSource {
     func authContext(_ button: LoginButton) -> AuthContext {
         let prefill = Prefill(email: "jane@email.com", phoneNumber: "5555555555", firstName: "Jane", lastName: "Doe")
@@ -43,7 +43,7 @@ final class MyLoginButtonDataSource: LoginButtonDataSource {
     }
 }
 
-/// The seed's `MyLoginButtonDelegate`: prints what the button reports.
+/// The `MyLoginButtonDelegate` of Uber's iOS SDK README: prints what the button reports.
 final class MyLoginButtonDelegate: LoginButtonDelegate {
     func loginButton(_ button: LoginButton, didLogoutWithSuccess success: Bool) {
         step("delegate", "didLogoutWithSuccess: \(success)")
@@ -82,7 +82,7 @@ do {
     }
     step("provider", "uber (Uber), emulated auth.uber.com; installed apps: Uber Eats")
 
-    // The seed's LoginButton with its data source and delegate (strong references here: the button holds them weakly).
+    // The README's LoginButton with its data source and delegate (strong references here: the button holds them weakly).
     let dataSource = MyLoginButtonDataSource()
     let delegate = MyLoginButtonDelegate()
     let loginButton = LoginButton()
@@ -94,10 +94,10 @@ do {
     await loginButton.tap()
     let stored = try await uber.session()
     step("button", "after sign-in: \"\(loginButton.title)\" (isLoggedIn \(loginButton.isLoggedIn), session \(stored == nil ? "not stored" : "stored"))")
-    // The seed's button flow stores tokens (.authorizationCode() exchanges the code) and then offers "Sign out":
+    // The README's button flow stores tokens (.authorizationCode() exchanges the code) and then offers "Sign out":
     // anything else is the bug a migrating app would meet first, so the example fails loudly.
     guard loginButton.title == "Sign out", loginButton.isLoggedIn, stored != nil else {
-        print("error: the seed's LoginButton flow did not sign in (title \"\(loginButton.title)\", session \(stored == nil ? "not stored" : "stored"))")
+        print("error: the README's LoginButton flow did not sign in (title \"\(loginButton.title)\", session \(stored == nil ? "not stored" : "stored"))")
         exit(1)
     }
     await loginButton.tap()
