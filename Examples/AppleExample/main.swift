@@ -74,7 +74,7 @@ do {
         "grant_type=refresh_token", "refresh_token=" + refreshToken.reveal(), "client_id=" + provider.clientID,
         "client_secret=" + provider.clientSecret.current().reveal()
     ].joined(separator: "&")
-    let (body, response) = try await emulator.transport.send(refresh, body: Data(form.utf8))
+    let (body, response) = try await emulator.transport.send(refresh, body: Data(form.utf8), limits: HTTPRequestLimits())
     guard response.status.code == 400, (try? JSONDecoder().decode([String: JSONValue].self, from: body))?["error"]?.stringValue == "invalid_grant" else {
         fail("the revoked refresh token was not refused (HTTP \(response.status.code))")
     }

@@ -50,14 +50,14 @@ func formBody(_ pairs: [(String, String)]) -> Data {
 
 /// A person at another computer: opens the verification page, types the code and signs in as `account`.
 func approveOnVerificationPage(_ authorization: DeviceAuthorization, as account: TestIdentityProvider.TestAccount, through transport: any HTTPTransport) async throws {
-    let (page, shown) = try await transport.send(HTTPRequest(method: .get, url: authorization.verificationURI))
+    let (page, shown) = try await transport.send(HTTPRequest(method: .get, url: authorization.verificationURI), body: nil, limits: HTTPRequestLimits())
     guard shown.status.code == 200, String(decoding: page, as: UTF8.self).contains("Connect a device") else {
         fail("the verification page \(authorization.verificationURI.absoluteString) did not show the code form")
     }
     var answer = HTTPRequest(method: .post, url: URL(string: "https://github.com/_emulator/device")!)
     answer.headerFields[.contentType] = "application/x-www-form-urlencoded"
     let form = formBody([("user_code", authorization.userCode), ("username", account.username), ("password", account.password), ("action", "approve")])
-    let (_, approved) = try await transport.send(answer, body: form)
+    let (_, approved) = try await transport.send(answer, body: form, limits: HTTPRequestLimits())
     guard approved.status.code == 200 else { fail("the verification page refused the code (HTTP \(approved.status.code))") }
 }
 

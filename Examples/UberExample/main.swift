@@ -160,7 +160,7 @@ do {
         ("code", legacyCode.authorizationCode?.reveal() ?? ""), ("client_id", configuration.clientID),
         ("redirect_uri", configuration.redirectURI.absoluteString), ("grant_type", "authorization_code")
     ])
-    let (_, redeemed) = try await recorder.send(redeem, body: form)
+    let (_, redeemed) = try await recorder.send(redeem, body: form, limits: HTTPRequestLimits())
     step("backend", "redeemed the code without code_verifier: HTTP \(redeemed.status.code)")
     try await uber.logout()
     step("logged out", "stored token deleted")

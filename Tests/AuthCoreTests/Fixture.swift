@@ -139,3 +139,15 @@ actor FlakyTransport: HTTPTransport {
         return try await base.send(request, body: body, limits: limits)
     }
 }
+
+/// Approves a device sign-in at the test identity provider from the client's polling sleep, once the test has told it
+/// which user code to approve.
+actor DeviceApprover {
+    private var idp: TestIdentityProvider?
+    private var code: String?
+    func set(_ idp: TestIdentityProvider, _ code: String) {
+        self.idp = idp
+        self.code = code
+    }
+    func approve() async { if let idp, let code { await idp.approveDevice(userCode: code) } }
+}

@@ -147,13 +147,3 @@ struct IdentityGateTests {
         #expect(await harness.storage.credential(for: refreshed.storageKey) == refreshed)
     }
 }
-
-private actor DeviceApprover {
-    private var idp: TestIdentityProvider?
-    private var code: String?
-    func set(_ idp: TestIdentityProvider, _ code: String) {
-        self.idp = idp
-        self.code = code
-    }
-    func approve() async { if let idp, let code { await idp.approveDevice(userCode: code) } }
-}

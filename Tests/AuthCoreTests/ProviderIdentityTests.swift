@@ -125,7 +125,7 @@ struct ProviderIdentityTests {
     func deviceSignIn() async throws {
         let seen = Seen()
         var options = AuthClient.Options()
-        let approver = ApproverBox()
+        let approver = DeviceApprover()
         options.pollingSleep = { _ in await approver.approve() }
         let clock = ManualClock()
         let idp = TestIdentityProvider(clock: clock)
@@ -141,14 +141,4 @@ struct ProviderIdentityTests {
         #expect(await session.credential.profile == ["via": "device"])
         #expect(await seen.grants == [.deviceCode])
     }
-}
-
-private actor ApproverBox {
-    private var idp: TestIdentityProvider?
-    private var code: String?
-    func set(_ idp: TestIdentityProvider, _ code: String) {
-        self.idp = idp
-        self.code = code
-    }
-    func approve() async { if let idp, let code { await idp.approveDevice(userCode: code) } }
 }
