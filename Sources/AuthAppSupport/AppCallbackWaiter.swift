@@ -11,7 +11,7 @@ public import Foundation
 /// - the user never comes back: `timed_out` after ``timeout``, measured on the injected clock;
 /// - the app cancels (a Cancel button): ``cancel()`` ends it with `user_cancelled`;
 /// - the awaiting task is cancelled: `sign_in_cancelled`;
-/// - a newer hand-off starts, or a newer login begins (``beginLogin()``): the older one ends with
+/// - a newer hand-off starts, or a newer login begins (`beginLogin()`): the older one ends with
 ///   `sign_in_superseded`, so no continuation is ever leaked and a retry never waits for an abandoned app.
 ///
 /// ``deliver(_:)`` and ``cancel()`` are synchronous, so `application(_:open:options:)` can answer at once.
