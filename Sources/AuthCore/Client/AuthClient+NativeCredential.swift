@@ -45,10 +45,11 @@ extension AuthClient {
     ///
     /// In order: the nonce must be one ``prepareNativeSignIn()`` made, unexpired and never used (it is used up now,
     /// whatever follows); the ID token must carry it, and pass every check of a sign-in's ID token (signature with the
-    /// provider's keys and pinned algorithms, `iss`, `aud` = this client's id and no untrusted other, `exp`, `iat`);
-    /// the code is then redeemed (no PKCE: the platform requested it), and an ID token in the answer must be valid and
-    /// name the same `sub`. Then, as for any sign-in, the provider's ``AuthProvider/validateIdentity(_:)``, its
-    /// ``AuthProvider/resolveIdentity(_:)`` and storage.
+    /// provider's keys and pinned algorithms, `iss`, `aud` = this client's id and no untrusted other, `exp`, `iat`) and
+    /// the provider's ``AuthProvider/validateIdentity(_:)``, before the code is spent; the code is then redeemed (no
+    /// PKCE: the platform requested it), and an ID token in the answer must be valid and name the same `sub`. Then, as
+    /// for any sign-in, the identity rule on what is stored, the provider's ``AuthProvider/resolveIdentity(_:)`` and
+    /// storage.
     ///
     /// - Parameters:
     ///   - identityToken: the ID token the platform returned (Apple: `ASAuthorizationAppleIDCredential.identityToken`).
@@ -96,6 +97,8 @@ extension AuthClient {
         }
         let metadata = try await metadata()
         let claims = try await idTokenVerifier.verify(identityToken, nonce: nonce, accessToken: nil, metadata: metadata)
+        // Before the code is spent: a user the provider's rule refuses gets no tokens issued (the gate checks again).
+        try checkIdentityRule(claims)
 
         let tokens = try await redeemNativeCode(code, redirectURI: redirectURI, metadata: metadata)
         var tokenClaims = claims

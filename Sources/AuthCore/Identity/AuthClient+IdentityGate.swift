@@ -30,6 +30,12 @@ extension AuthClient {
         return Session(client: self, credential: credential, idTokenClaims: evidence.claims ?? Self.storedClaims(of: credential))
     }
 
+    /// The provider's identity rule alone, for an entrance that must know before it spends something (a native app's
+    /// authorization code): ``admit(_:)`` runs it again on what is stored.
+    func checkIdentityRule(_ claims: IDTokenClaims?) throws {
+        try provider.validateIdentity(claims)
+    }
+
     /// Signs in with tokens a provider's own module redeemed and vouched for, through the identity gate like every
     /// other entrance: Grab's facade, which sends the vendor's token request and may ask Grab's verification endpoint
     /// about the ID token (`claims` is then `nil` and `subject` is what Grab vouched for).
@@ -57,15 +63,23 @@ extension AuthClient {
     }
 
     /// Checks a refreshed ID token's identity as a sign-in's is checked: the same issuer and subject as the signed-in
-    /// user (`subject_mismatch` otherwise), then the provider's identity rule.
+    /// user (OpenID Connect Core §12.2: `iss` and `sub` as in the ID token of the original authentication;
+    /// `subject_mismatch` otherwise), then the provider's identity rule.
     ///
-    /// The two refusals differ in what follows. Another user or issuer is the provider's mistake (or an attack) about
-    /// this one answer: the refresh is refused and the stored credential is left as it was, still signed in. A refusal
-    /// by the identity rule — a Microsoft account whose `tid` is no longer one the app accepts, a Google account no
-    /// longer in the Workspace domain — is the provider saying, in a token it signed, that this user may no longer be
-    /// signed in: the error carries ``AuthEvent/SignOutReason/identityRejected`` and the caller signs the user out.
+    /// The two refusals differ in what follows. Another user or issuer — with Microsoft's multi-tenant endpoints,
+    /// another tenant's issuer — is the provider's mistake (or an attack) about this one answer: the refresh is refused
+    /// and the stored credential is left as it was, still signed in. A refusal by the identity rule for the same user of
+    /// the same issuer — a Google account no longer in the Workspace domain, a Microsoft tenant the app no longer accepts
+    /// — is the provider saying, in a token it signed, that this user may no longer be signed in: the error carries
+    /// ``AuthEvent/SignOutReason/identityRejected`` and the caller signs the user out.
     func recheckIdentity(_ claims: IDTokenClaims, of current: Credential) throws {
-        guard provider.idTokenPolicy.tokenIssuerMatches(claims.issuer, expected: current.issuer, claim: { claims[$0]?.stringValue }),
+        // With an issuer template, `iss` names the token's own tenant and `verify` checked it only against the token's
+        // own claim: the signed-in user's tenant is the stored ID token's (a credential keeps the configured issuer).
+        // Other providers' `iss` is compared with the configured issuer under their policy (Google has two spellings).
+        let policy = provider.idTokenPolicy
+        let signedInIssuer = policy.issuerTemplate == nil ? nil : Self.storedClaims(of: current)?.issuer
+        guard policy.tokenIssuerMatches(claims.issuer, expected: current.issuer, claim: { claims[$0]?.stringValue }),
+            signedInIssuer == nil || claims.issuer == signedInIssuer,
             claims.subject == current.subject
         else {
             throw AuthError(.subjectMismatch, "The refreshed ID token names another user or issuer than the signed-in one.", endpoint: "token_endpoint")

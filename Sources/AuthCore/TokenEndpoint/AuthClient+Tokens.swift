@@ -113,11 +113,21 @@ extension AuthClient {
             try await store(updated)
             log(.info, "refresh.completed", "Access token refreshed.")
             return (updated, claims)
-        } catch let error as AuthError where error.signOutReason != nil {
+        } catch let refusal as AuthError where refusal.signOutReason != nil {
             // The provider's identity rule refused the refreshed ID token: this user may no longer be signed in.
-            // Nothing of the answer was stored; the stored credential goes, as the session does.
-            try? await storage.removeCredential(for: key)
-            throw error
+            // Nothing of the answer was stored; the stored credential goes, as the session does — only while it still
+            // holds the refresh token just redeemed (as for invalid_grant), and only if it could be removed: a
+            // credential left in storage would come back at the next restore, so the session stays signed in then.
+            var kept = refusal
+            kept.signOutReason = nil
+            guard (try? await storage.credential(for: key))?.refreshToken == refreshToken else { throw kept }
+            do {
+                try await storage.removeCredential(for: key)
+            } catch {
+                log(.warning, "refresh.signout_failed", "The identity rule refused the refreshed ID token, but the stored credential could not be removed.")
+                throw kept
+            }
+            throw refusal
         } catch let error as AuthError where error.code == .invalidGrant {
             // Delete only what the provider rejected: if the stored refresh token changed meanwhile (a process that
             // does not share the lock), the newer tokens stay.
