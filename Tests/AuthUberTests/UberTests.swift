@@ -235,7 +235,11 @@ struct UberTests {
         await apps.setNeverCallsBack(true)  // the user leaves the Uber app without approving
         let native = AuthContext(authDestination: .native([.rides]))
         let first = Task { try await uber.login(context: native) }
-        for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
+        // Waiting, and the app opened: the waiter registers the hand-off before the app is asked to open.
+        for _ in 0..<100_000 {
+            if uber.appCallbacks.isWaiting, await !apps.opened.isEmpty { break }
+            await Task.yield()
+        }
         try #require(uber.appCallbacks.isWaiting)
         let firstLink = try #require(await apps.opened.first)
         let firstState = try #require(FormEncoding.decode(firstLink.query ?? "").first { $0.0 == "state" }?.1)
@@ -845,8 +849,13 @@ struct UberLoginButtonTests {
         button.dataSource = recorder
         button.delegate = recorder
         let firstTap = Task { await button.tap() }
-        for _ in 0..<10_000 where !uber.appCallbacks.isWaiting { await Task.yield() }
-        try #require(uber.appCallbacks.isWaiting)
+        // Waiting, and the app opened (before the retry lets the app call back, so the first link is never answered).
+        for _ in 0..<100_000 {
+            if uber.appCallbacks.isWaiting, await !apps.opened.isEmpty { break }
+            await Task.yield()
+        }
+        let opened = await apps.opened
+        try #require(uber.appCallbacks.isWaiting && !opened.isEmpty)
 
         await apps.setNeverCallsBack(false)
         await button.tap()
