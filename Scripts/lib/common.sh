@@ -73,6 +73,10 @@ start_background() {
   shift
   # setsid: a process group of its own, so stopping it stops what it started too (a build's compilers, a wrapper's
   # child). Not a group leader here (no job control), so setsid execs in place and the pid is the command's.
+  # Emptied here, before the command starts: the redirections below happen in the background child, so a caller
+  # waiting for the output's first line could otherwise read a previous run's line, then find the file emptied.
+  [ -z "$out" ] || : > "$out"
+  : > "$log"
   if [ -n "$out" ]; then
     setsid "$@" > "$out" 2> "$log" < /dev/null &
   else
