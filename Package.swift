@@ -15,6 +15,10 @@ let package = Package(
     products: [
         // The engine and its plug-in protocols.
         .library(name: "AuthCore", targets: ["AuthCore"]),
+        // Credentials in files (a CLI, a Linux app, a server without a database) and a cross-process lock for any storage.
+        .library(name: "AuthFileStorage", targets: ["AuthFileStorage"]),
+        // The device authorization grant (RFC 8628), for a device without a browser: a TV, a command-line tool.
+        .library(name: "AuthDeviceFlow", targets: ["AuthDeviceFlow"]),
         // Providers: each imports AuthCore only, so a server that selects one by name links no URLSession or Apple code.
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
@@ -124,6 +128,15 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The storage implementations that need a file system, beside the protocol (as NIOPosix beside NIOCore).
+        .target(
+            name: "AuthFileStorage",
+            dependencies: ["AuthCore", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: strictSettings
+        ),
+        // A grant beside the code flow, on AuthCore's package seam for grants (`AuthClient+GrantModules.swift`): it ends
+        // in the same identity gate, and adds nothing to AuthCore's public face.
+        .target(name: "AuthDeviceFlow", dependencies: ["AuthCore"], swiftSettings: strictSettings),
 
         // MARK: Providers (AuthCore only: Scripts/ci/check-boundaries.sh fails the test command otherwise)
 
@@ -148,7 +161,7 @@ let package = Package(
         // MARK: Apps
 
         // Platform-neutral app machinery (tested on Linux); its Keychain shells compile where Security exists.
-        .target(name: "AuthAppSupport", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        .target(name: "AuthAppSupport", dependencies: ["AuthCore", "AuthFileStorage"], swiftSettings: strictSettings),
         // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
         // neutral decisions (callback matching) compile and are tested on Linux.
         .target(name: "AuthApple", dependencies: ["AuthCore", "AuthAppSupport"], swiftSettings: strictSettings),
@@ -314,7 +327,7 @@ let package = Package(
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
-                "AuthProviders", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "CommandLineOutput",
+                "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
@@ -323,7 +336,7 @@ let package = Package(
         .executableTarget(
             name: "AuthEmulatorTool",
             dependencies: [
-                "AuthProviders", "AuthEmulators", "AuthTesting", "CommandLineOutput",
+                "AuthProviders", "AuthDeviceFlow", "AuthEmulators", "AuthTesting", "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -385,7 +398,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "grab-example",
-            dependencies: ["AuthGrab", "GrabCompat", "ExampleSupport"],
+            dependencies: ["AuthGrab", "GrabCompat", "AuthFileStorage", "ExampleSupport"],
             path: "Examples/GrabExample",
             packageAccess: false,
             swiftSettings: strictSettings
@@ -413,7 +426,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "github-example",
-            dependencies: ["AuthGitHub", "AuthEmulators", "AuthTesting", "ExampleSupport"],
+            dependencies: ["AuthGitHub", "AuthDeviceFlow", "AuthEmulators", "AuthTesting", "ExampleSupport"],
             path: "Examples/GitHubExample",
             packageAccess: false,
             swiftSettings: strictSettings
@@ -483,7 +496,8 @@ let package = Package(
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [
-                "AuthCore", "AuthTesting",
+                // The device grant's tests share this target's fixture: AuthDeviceFlow has no test target of its own.
+                "AuthCore", "AuthFileStorage", "AuthDeviceFlow", "AuthTesting",
                 // Test keys for private_key_jwt are generated here.
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto")
@@ -494,7 +508,7 @@ let package = Package(
         .testTarget(name: "AuthGOVUKTests", dependencies: ["AuthGOVUK", "GOVUKCompat", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthGoogleTests", dependencies: ["AuthGoogle", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthMicrosoftTests", dependencies: ["AuthMicrosoft", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
-        .testTarget(name: "AuthGitHubTests", dependencies: ["AuthGitHub", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthGitHubTests", dependencies: ["AuthGitHub", "AuthDeviceFlow", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthSignInWithAppleTests", dependencies: ["AuthSignInWithApple", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings
         ),
@@ -504,7 +518,7 @@ let package = Package(
             name: "AuthUberTests", dependencies: ["AuthUber", "UberCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthSchibstedTests",
-            dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "AuthProviders", "AuthTesting", "AuthEmulators"],
+            dependencies: ["AuthSchibsted", "SchibstedCompat", "AuthAppSupport", "AuthFileStorage", "AuthProviders", "AuthTesting", "AuthEmulators"],
             swiftSettings: strictSettings
         ),
         .testTarget(
@@ -520,7 +534,8 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "AuthAppSupportTests", dependencies: ["AuthAppSupport", "AuthCore", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthAppSupportTests", dependencies: ["AuthAppSupport", "AuthCore", "AuthFileStorage", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
+        .testTarget(name: "AuthFileStorageTests", dependencies: ["AuthFileStorage", "AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthURLSessionTests", dependencies: ["AuthURLSession", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(

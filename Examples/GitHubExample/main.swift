@@ -9,6 +9,7 @@
 //
 // Exits 1 when the flow does not end as described here.
 import AuthCore
+import AuthDeviceFlow
 import AuthEmulators
 import AuthGitHub
 import AuthTesting

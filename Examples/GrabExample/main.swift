@@ -7,6 +7,7 @@
 //     swift run grab-example
 import AuthCore
 import AuthEmulators
+import AuthFileStorage
 import AuthGrab
 import AuthTesting
 import ExampleSupport

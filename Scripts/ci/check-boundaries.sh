@@ -94,7 +94,11 @@ done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
 # why. The count is the project's one: every line that declares something public or open. The ceiling, newest last:
 #   452  issue 52 item 3a: 466 → 451 (IssuerTemplate and six other members made package, the SignInRequest alias and
 #        JSONValue's nil literal gone), plus one for a public enum case added in parallel.
-authcore_public_ceiling=452
+#   416  issue 52 item 3b: the storages that need a file system moved to AuthFileStorage (−15, as NIOPosix beside
+#        NIOCore), the device grant to AuthDeviceFlow on AuthCore's package seam for grants (−15), the backend code
+#        exchange to AuthAppSupport (−5: only an app hands its code to a server), and PKCE can no longer be turned
+#        off from outside the package (−1: UberCompat alone needs it, for backends written for Uber's SDK).
+authcore_public_ceiling=416
 authcore_public="$(grep -rhE '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+(static\s+|final\s+|override\s+|nonisolated\s+|mutating\s+|indirect\s+|convenience\s+|required\s+|lazy\s+)*(func|var|let|struct|class|enum|protocol|actor|init|case|subscript|typealias|extension)\b' \
   Sources/AuthCore --include=*.swift | wc -l)"
 if [ "$authcore_public" -gt "$authcore_public_ceiling" ]; then

@@ -1,4 +1,5 @@
 public import AuthCore
+import AuthFileStorage
 public import Foundation
 
 /// The storage a vendor facade (Grab, Uber, OneLogin, …) uses when the app passes none: one that persists, as the

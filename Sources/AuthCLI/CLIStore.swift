@@ -1,3 +1,4 @@
+import AuthFileStorage
 import AuthProviders
 import Foundation
 

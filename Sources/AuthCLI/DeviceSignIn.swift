@@ -1,3 +1,4 @@
+import AuthDeviceFlow
 import AuthLoopback
 import AuthProviders
 import Foundation

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthDeviceFlow
 import AuthLoopback
 import AuthProviders
 import CommandLineOutput

@@ -1,4 +1,5 @@
 import ArgumentParser
+import AuthDeviceFlow
 import AuthEmulators
 import AuthProviders
 import AuthTesting

@@ -1,3 +1,4 @@
+import AuthAppSupport
 import AuthCore
 import AuthGrab
 import Foundation

@@ -1,5 +1,6 @@
 import AuthAppSupport
 import AuthCore
+import AuthFileStorage
 import Foundation
 import Testing
 

@@ -1,4 +1,5 @@
 import AuthCore
+import AuthDeviceFlow
 import AuthTesting
 import Foundation
 

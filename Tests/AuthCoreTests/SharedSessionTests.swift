@@ -1,4 +1,5 @@
 import AuthCore
+import AuthFileStorage
 import AuthTesting
 import Foundation
 import Testing

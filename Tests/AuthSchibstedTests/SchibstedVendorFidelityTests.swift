@@ -1,6 +1,7 @@
 import AuthAppSupport
 import AuthCore
 import AuthEmulators
+import AuthFileStorage
 import AuthSchibsted
 import AuthTesting
 import Foundation

@@ -8,7 +8,7 @@ public import Foundation
 /// in memory until their redirect arrives (each consumed once).
 ///
 /// ```swift
-/// let client = AuthClient(provider: provider, storage: FileTokenStorage(directory: dir),
+/// let client = AuthClient(provider: provider, storage: FileTokenStorage(directory: dir),   // AuthFileStorage
 ///                         transport: AsyncHTTPClientTransport())     // or URLSessionTransport() in an app
 /// let session = try await client.signIn(with: userAgent)
 /// ```
@@ -28,7 +28,7 @@ public final class AuthClient: Sendable {
         /// How long a key set is trusted when its response has no `Cache-Control: max-age` — and the cap on any
         /// `max-age` — so a key the provider withdrew stops validating without a restart.
         public var keySetMaximumAge: TimeInterval
-        /// How a device sign-in waits between polls (``AuthClient/completeDeviceAuthorization(_:onPoll:)``):
+        /// How a device sign-in waits between polls (AuthDeviceFlow's `completeDeviceAuthorization(_:onPoll:)`):
         /// `Task.sleep` by default; tests inject one that records the intervals and returns at once.
         package var pollingSleep: @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
 

@@ -15,7 +15,7 @@ extension AuthClient {
     /// ``DPoPUsage/always`` uses it regardless, unless the provider says it accepts only other algorithms.
     ///
     /// - Throws: `invalid_configuration` when DPoP is required and the provider accepts no ES256 proof.
-    func newDPoPKey(for metadata: ProviderMetadata) throws -> DPoPKey? {
+    package func newDPoPKey(for metadata: ProviderMetadata) throws -> DPoPKey? {
         let advertised = metadata.dpopSigningAlgorithms
         switch provider.client.dpop {
         case .never:

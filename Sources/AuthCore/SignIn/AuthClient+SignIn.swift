@@ -177,8 +177,8 @@ extension AuthClient {
     /// caller instead of keeping it in this client's memory: store the ``PendingSignIn`` (keyed by its `state`)
     /// where every instance can read it, and complete with ``completeSignIn(redirect:resuming:)``.
     ///
-    /// - Throws: as ``prepareSignIn(options:)``; `invalid_configuration` with
-    ///   ``SignInOptions/omitsPKCEForBackendExchange``.
+    /// - Throws: as ``prepareSignIn(options:)``; `invalid_configuration` for options without PKCE (UberCompat's
+    ///   backend exchange).
     public func prepareResumableSignIn(options: SignInOptions = SignInOptions()) async throws -> (request: AuthorizationRequest, pending: PendingSignIn) {
         var (request, pending) = try await makeAuthorization(options: options)
         guard pending.codeVerifier != nil else {

@@ -27,10 +27,13 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     /// Overrides the redirect URI (a loopback agent that listens on an ephemeral port sets the real port here).
     public var redirectURI: URL?
     /// Omits PKCE, for a code a backend redeems without `code_verifier` (a backend written for Uber's SDK, which sent
-    /// no PKCE in that mode). Only ``AuthClient/completeAuthorization(redirect:)`` accepts such a response;
-    /// ``AuthClient/completeSignIn(redirect:)`` refuses it. The code is then protected by `state` and the exact
-    /// redirect alone: prefer a backend that sends the verifier. Default `false`.
-    public var omitsPKCEForBackendExchange = false
+    /// no PKCE in that mode). Only the backend exchange (AuthAppSupport's `completeAuthorization(redirect:)`) accepts
+    /// such a response; ``AuthClient/completeSignIn(redirect:)`` refuses it. The code is then protected by `state`
+    /// and the exact redirect alone.
+    ///
+    /// Package-only: an app cannot turn PKCE off. UberCompat sets it where Uber's SDK sent no PKCE, for backends
+    /// written for that SDK. Default `false`.
+    package var omitsPKCEForBackendExchange = false
     /// A `state` the app chose instead of the engine's random one (Schibsted's SDK 5 offers this, for apps that
     /// carry their own correlation value through the login). It protects against CSRF only if it is unguessable,
     /// so it must be at least 22 URL-safe characters (`A–Z a–z 0–9 - . _ ~`) and new:

@@ -8,8 +8,8 @@
 /// An app and its extension, two command-line invocations or two editor windows often read one stored session.
 /// With rotating refresh tokens, two of them refreshing at once means one wins and the other presents a token the
 /// provider already rotated — and the user is logged out. A storage that several processes share implements
-/// ``withExclusiveAccess(to:_:)`` with a lock those processes all see (``FileTokenStorage`` uses an advisory file
-/// lock; for the Keychain, wrap it in a ``LockingTokenStorage`` whose lock directory is the shared app-group
+/// ``withExclusiveAccess(to:_:)`` with a lock those processes all see (AuthFileStorage's `FileTokenStorage` uses an
+/// advisory file lock; for the Keychain, wrap it in its `LockingTokenStorage` whose lock directory is the shared app-group
 /// container). The engine refreshes under that section and first re-reads the credential, so a process that finds
 /// a token another process just refreshed uses it and sends nothing.
 public protocol TokenStorage: Sendable {

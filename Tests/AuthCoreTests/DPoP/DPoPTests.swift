@@ -1,4 +1,6 @@
 import AuthCore
+import AuthDeviceFlow
+import AuthFileStorage
 import AuthTesting
 import Foundation
 import Testing

@@ -1,3 +1,4 @@
+import AuthCore
 package import Foundation
 
 #if canImport(Glibc)

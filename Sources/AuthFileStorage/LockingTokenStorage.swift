@@ -1,3 +1,4 @@
+public import AuthCore
 public import Foundation
 
 /// Any ``TokenStorage`` with a cross-process exclusive section: an advisory file lock per account in a directory

@@ -1,3 +1,4 @@
+public import AuthCore
 import Foundation
 
 extension AuthClient {
@@ -22,12 +23,11 @@ extension AuthClient {
             for name in parameters.keys where ["client_id", "scope", "client_secret", "client_assertion", "client_assertion_type"].contains(name) {
                 throw AuthError(.invalidConfiguration, "The parameter '\(name)' is set by the engine; remove it from the device authorization parameters.")
             }
-            var form: [(String, String)] = [("scope", requested.joined(separator: " "))]
-            var headers: [String: String] = [:]
-            try tokenEndpoint.authenticateClient(parameters: &form, headers: &headers, metadata: metadata, destination: endpoint)
-            form += parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
-            let data = try await providerHTTP.postForm(endpoint, endpoint: "device_authorization_endpoint", parameters: form, headers: headers)
-            let authorization = try deviceAuthorization(from: data, metadata: metadata, scopes: requested)
+            let object = try await postAuthenticatedForm(
+                endpoint, endpoint: "device_authorization_endpoint", parameters: [("scope", requested.joined(separator: " "))],
+                extraParameters: parameters.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, metadata: metadata,
+                what: "device authorization response")
+            let authorization = try deviceAuthorization(from: object, metadata: metadata, scopes: requested)
             log(
                 .info, "device.started", "Device sign-in started; waiting for the user's approval.",
                 ["expires_in": String(Int(authorization.expiresAt.timeIntervalSince(clock.now())))])
@@ -55,7 +55,7 @@ extension AuthClient {
         _ authorization: DeviceAuthorization,
         onPoll: (@Sendable (DevicePollStatus) -> Void)? = nil
     ) async throws -> Session {
-        try await instrumented(.signIn) { try await self.completeDeviceAuthorizationOperation(authorization, onPoll: onPoll) }
+        try await grantSignIn { try await self.pollForApproval(authorization, onPoll: onPoll) }
     }
 
     /// ``startDeviceAuthorization(scopes:parameters:)``, `prompt` (show the code), then
@@ -73,15 +73,6 @@ extension AuthClient {
         let authorization = try await startDeviceAuthorization(scopes: scopes)
         try await prompt(authorization)
         return try await completeDeviceAuthorization(authorization, onPoll: onPoll)
-    }
-
-    private func completeDeviceAuthorizationOperation(
-        _ authorization: DeviceAuthorization,
-        onPoll: (@Sendable (DevicePollStatus) -> Void)?
-    ) async throws -> Session {
-        try await signInEntrance {
-            try await pollForApproval(authorization, onPoll: onPoll)
-        }
     }
 
     /// Polls the token endpoint until the user approves, declines or the code expires, then finishes the sign-in.
@@ -106,7 +97,7 @@ extension AuthClient {
                 polls += 1
                 let tokens: TokenResponse
                 do {
-                    tokens = try await tokenEndpoint.request(.deviceCode(authorization.deviceCode), metadata: authorization.metadata, dpopKey: dpopKey)
+                    tokens = try await requestTokens(.deviceCode(authorization.deviceCode), metadata: authorization.metadata, dpopKey: dpopKey)
                 } catch let error as AuthError where error.oauthError == "authorization_pending" {
                     continue
                 } catch let error as AuthError where error.oauthError == "slow_down" {
@@ -127,30 +118,13 @@ extension AuthClient {
     }
 
     private func finishDeviceSignIn(_ tokens: TokenResponse, authorization: DeviceAuthorization, dpopKey: DPoPKey?) async throws -> Session {
-        var claims: IDTokenClaims?
-        var subject: String?
-        if let idToken = tokens.idToken {
-            claims = try await idTokenVerifier.verify(idToken, nonce: nil, accessToken: tokens.accessToken, metadata: authorization.metadata)
-        } else if authorization.openIDRequested, authorization.metadata.userinfoEndpoint != nil {
-            // No ID token (RFC 8628 defines none; django-oauth-toolkit sends none): the user info endpoint says whose
-            // the access token is, so the session has its subject and later ID tokens (on refresh) must name it.
-            guard let info = try await userInfo(accessToken: tokens.accessToken, dpopKey: dpopKey, subject: nil).0 else {
-                throw AuthError(.httpError, "The user info endpoint refused the new access token (HTTP 401).", httpStatus: 401)
-            }
-            subject = info.subject
-            log(.notice, "device.no_id_token", "The provider sent no ID token for the device sign-in; the subject comes from user info.")
-        }
-        return try await admit(
-            SignInEvidence(
-                grant: .deviceCode, tokens: tokens, claims: claims, metadata: authorization.metadata, subject: subject, dpopKey: dpopKey,
-                completion: "Signed in on the device."
-            )
-        )
+        try await admitGrantedTokens(
+            tokens, grant: .deviceCode, metadata: authorization.metadata, dpopKey: dpopKey, openIDRequested: authorization.openIDRequested,
+            completion: "Signed in on the device.")
     }
 
     /// Parses and checks a device authorization response (RFC 8628 §3.2).
-    private func deviceAuthorization(from data: Data, metadata: ProviderMetadata, scopes: [String]) throws -> DeviceAuthorization {
-        let object = try providerHTTP.decodeObject(data, what: "device authorization response")
+    private func deviceAuthorization(from object: [String: JSONValue], metadata: ProviderMetadata, scopes: [String]) throws -> DeviceAuthorization {
         guard let deviceCode = object["device_code"]?.stringValue, !deviceCode.isEmpty else {
             throw AuthError(.invalidResponse, "The device authorization response has no 'device_code'.")
         }

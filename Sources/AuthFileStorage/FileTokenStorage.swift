@@ -1,3 +1,4 @@
+public import AuthCore
 import Crypto
 public import Foundation
 

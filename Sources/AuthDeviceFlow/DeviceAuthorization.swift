@@ -1,3 +1,4 @@
+import AuthCore
 public import Foundation
 
 /// A device sign-in in progress (RFC 8628): what to show the user, and the device code the client polls with.

@@ -1,3 +1,4 @@
+package import AuthCore
 import Crypto
 package import Foundation
 
