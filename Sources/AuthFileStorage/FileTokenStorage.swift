@@ -84,7 +84,19 @@ public actor FileTokenStorage: TokenStorage {
         } catch {
             throw AuthError(.storageFailed, "The credential could not be encoded.", underlying: error)
         }
-        try AtomicFile.write(data, to: fileURL(for: key))
+        let url = fileURL(for: key)
+        try AtomicFile.write(data, to: url, observe: { step in writeObserver?(step) })
+        // What a writer killed mid-write left: older than any write in progress can be.
+        AtomicFile.removeStaleTemporaries(beside: url, olderThan: 600)
+    }
+
+    /// Called at each step of every write (tests copy the directory there, as a process killed at that step would
+    /// leave it).
+    package var writeObserver: (@Sendable (AtomicFile.Step) -> Void)?
+
+    /// Sets ``writeObserver``.
+    package func observeWrites(_ observer: (@Sendable (AtomicFile.Step) -> Void)?) {
+        writeObserver = observer
     }
 
     /// Runs `body` holding this account's lock file, waiting up to the lock timeout for another process to finish.

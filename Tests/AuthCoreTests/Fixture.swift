@@ -48,7 +48,8 @@ struct Fixture {
         scopes: [String] = ["openid", "email", "offline_access"],
         storage: (any TokenStorage)? = nil,
         clientSecret: String? = nil,
-        options: AuthClient.Options = AuthClient.Options()
+        options: AuthClient.Options = AuthClient.Options(),
+        network: ((any HTTPTransport) -> any HTTPTransport)? = nil
     ) {
         let clock = ManualClock()
         self.clock = clock
@@ -58,7 +59,8 @@ struct Fixture {
             redirectURIs: [TestIdentityProvider.defaultRedirectURI]
         )
         idp = TestIdentityProvider(configuration: .init(signingAlgorithm: algorithm, clients: [registered]), clock: clock)
-        transport = RecordingTransport(idp.transport)
+        // `network` sits between the client and the identity provider (a faulty network, in the fault tests).
+        transport = RecordingTransport(network?(idp.transport) ?? idp.transport)
         agent = HeadlessUserAgent(transport: idp.transport)
         let provider = PlainOIDCProvider(
             issuer: TestIdentityProvider.defaultIssuer,

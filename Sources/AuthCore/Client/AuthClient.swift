@@ -119,6 +119,8 @@ public final class AuthClient: Sendable {
             logger: logger,
             providerID: provider.id,
             limits: options.requestLimits,
+            clock: clock,
+            retryGate: RetryAfterGate(),
             instrumentation: instrumentation
         )
         let dpopNonces = DPoPNonceStore()

@@ -25,6 +25,11 @@ public struct AuthEvent: Sendable, Equatable {
         /// provider now says, in a token it signed, that this user may not sign in (a Microsoft tenant or Google
         /// Workspace domain the app does not accept).
         case identityRejected
+        /// The provider rejected the refresh token (`invalid_grant`) after an earlier refresh of the same token had
+        /// lost its answer (a network failure, a timeout, a garbled response): the provider had rotated the token and
+        /// treats its second use as theft. The user did nothing wrong; a provider with a reuse grace period (Okta,
+        /// Auth0, Keycloak, django-oauth-toolkit) accepts the second use instead.
+        case refreshAnswerLost
     }
 
     /// What happened.

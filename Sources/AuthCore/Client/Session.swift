@@ -94,7 +94,7 @@ public actor Session {
             await client.eventHub.publish(AuthEvent(.refreshed, account: storageKey))
             return updated
         } catch let error as AuthError {
-            if let reason = error.signOutReason ?? (error.code == .invalidGrant ? .refreshTokenRejected : nil) {
+            if let reason = error.signOutReason {
                 // client.refresh already removed the stored credential.
                 isSignedIn = false
                 await client.eventHub.publish(AuthEvent(.signedOut(reason), account: storageKey))

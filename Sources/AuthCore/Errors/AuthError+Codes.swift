@@ -123,6 +123,9 @@ extension AuthError.Code {
     public static let network: Self = "network_error"
     /// The server answered with a 5xx status (retryable).
     public static let serverError: Self = "server_error"
+    /// The server answered HTTP 429 (too many requests) and asked for a wait longer than the engine waits on its own
+    /// (``AuthError/retryAfter`` says how long, when the server said); retryable, never a sign-out.
+    public static let rateLimited: Self = "rate_limited"
     /// The server answered with an unexpected HTTP status.
     public static let httpError: Self = "http_error"
 

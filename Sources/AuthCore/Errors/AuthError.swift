@@ -45,9 +45,21 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     ///
     /// Not included in ``description``: lower layers do not promise to keep secrets out of their descriptions.
     public var underlying: (any Error & Sendable)?
-    /// Why the account this error concerns was signed out because of it, when it was for another reason than a
-    /// rejected refresh token (``AuthEvent/SignOutReason/identityRejected``); `nil` otherwise.
+    /// Why the account this error concerns was signed out because of it — set only where the stored credential was
+    /// removed (a refresh token the provider refused, a refreshed identity its rule refused); `nil` otherwise, and then
+    /// the session stays signed in.
     package var signOutReason: AuthEvent.SignOutReason?
+    /// How long the server asked the client to wait before trying again (its `Retry-After`, RFC 9110 §10.2.3), when
+    /// it said: on `rate_limited` and `server_error`.
+    public var retryAfter: Duration?
+    /// Whether the request may have reached the provider and its answer been lost — a transport failure or timeout
+    /// after sending, a cancellation in flight, a success answer that could not be read. For a refresh, the provider
+    /// may then have rotated the refresh token already (the engine marks the stored credential, so a later
+    /// `invalid_grant` says that a refresh answer was lost).
+    package var answerMayBeLost = false
+    /// Retryable whatever the code says: an `invalid_response` to a token request that the server may have carried out
+    /// (a truncated or garbled success) is worth trying again, unlike a well-formed refusal.
+    package var isTransient = false
 
     /// Creates an error.
     public init(
@@ -76,10 +88,10 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     ///
     /// A retryable error never signs the user out.
     public var isRetryable: Bool {
-        Self.retryableCodes.contains(code)
+        isTransient || Self.retryableCodes.contains(code)
     }
 
-    static let retryableCodes: Set<Code> = [.network, .serverError, .storageUnavailable]
+    static let retryableCodes: Set<Code> = [.network, .timedOut, .serverError, .rateLimited, .storageUnavailable]
 
     /// `[provider] code: message`, without any secret.
     public var description: String {

@@ -37,6 +37,18 @@ public struct Credential: Sendable, Codable, Hashable {
     /// The account the credential is stored under instead of its ``subject``, when the sign-in named one
     /// (``SignInOptions/accountName``: one credential per web session, or a provider without ID tokens).
     public var accountName: String?
+    /// When a refresh of this credential's refresh token was sent whose answer was never stored: written just before
+    /// the request (so a process killed while it is in flight leaves it too), kept when the answer may have been lost (a
+    /// network failure, a timeout, an unreadable success), withdrawn when the provider answered without carrying the
+    /// refresh out. The provider may already have rotated the token: the next refresh presents it anyway, and an
+    /// `invalid_grant` then signs out with ``AuthEvent/SignOutReason/refreshAnswerLost``. `nil` otherwise.
+    package var refreshPendingSince: Date?
+    /// The stored format this credential was written in: `nil` for the unversioned encodings of the first releases
+    /// (every field since added is optional, so they all decode), ``currentFormat`` for what this version writes. A
+    /// credential written by a newer version than this one reads is refused as `storage_corrupted`, never deleted.
+    package var format: Int? = Credential.currentFormat
+    /// The format this version writes: 2 (explicit `format`, and `refreshPendingSince`).
+    package static let currentFormat = 2
 
     /// Creates a credential.
     public init(
@@ -111,6 +123,14 @@ public struct Credential: Sendable, Codable, Hashable {
     ///
     /// - Throws: `storage_corrupted` naming the field.
     package func validatedForUse() throws -> Credential {
+        if let format, format > Self.currentFormat {
+            throw AuthError(
+                .storageCorrupted,
+                "The stored credential was written by a newer version of swift-auth-providers (format \(format); this version reads up to "
+                    + "\(Self.currentFormat)); update the app, or sign in again to replace it.",
+                providerID: providerID
+            )
+        }
         guard updatedAt.isWithinTimestampRange else {
             throw AuthError(.storageCorrupted, "The stored credential's 'updatedAt' is out of range; sign in again to replace it.", providerID: providerID)
         }

@@ -41,6 +41,14 @@ extension AuthClient {
     /// refusal by the provider's identity rule removes it (the user may no longer be signed in). `invalid_grant`
     /// removes the stored credential only while it still holds the rejected refresh token (a newer one, written by
     /// another process, is kept and used).
+    ///
+    /// Nothing else signs out. The stored credential is marked just before the request is sent
+    /// (``Credential/refreshPendingSince``) and the mark stays when the answer may have been lost — the request sent
+    /// and no answer, a timeout, a cancellation in flight, a success that could not be read, a process killed in flight:
+    /// the tokens are kept, and the next attempt presents the same refresh token, which a provider with a reuse grace
+    /// period answers. One that treats the reuse as theft answers `invalid_grant`, and the sign-out then says a refresh
+    /// answer was lost (``AuthEvent/SignOutReason/refreshAnswerLost``). When the provider answered without carrying the
+    /// refresh out (a 5xx, a 429, a refusal other than `invalid_grant`), the mark is withdrawn.
     func refresh(_ credential: Credential) async throws -> (Credential, IDTokenClaims?) {
         let key = credential.storageKey
         let (instrumentation, providerID) = (self.instrumentation, provider.id)
@@ -89,8 +97,12 @@ extension AuthClient {
                 providerID: provider.id
             )
         }
+        // A refresh of this token sent before whose answer was never stored: the provider may have rotated it already.
+        let earlierAnswerLost = current.refreshPendingSince != nil
+        var marked: Credential?
         do {
             let metadata = try await metadata()
+            if !earlierAnswerLost { marked = await markRefreshPending(current) }
             // A DPoP-bound refresh token is redeemed with a proof of the same key (RFC 9449 §5), and stays bound to it.
             let tokens = try await tokenEndpoint.request(.refreshToken(refreshToken), metadata: metadata, dpopKey: current.dpopKey)
             var claims: IDTokenClaims?
@@ -128,12 +140,27 @@ extension AuthClient {
                 throw kept
             }
             throw refusal
-        } catch let error as AuthError where error.code == .invalidGrant {
+        } catch var error as AuthError where error.code == .invalidGrant {
             // Delete only what the provider rejected: if the stored refresh token changed meanwhile (a process that
             // does not share the lock), the newer tokens stay.
             let now = try? await storage.credential(for: key)
-            if now?.refreshToken == refreshToken {
-                try? await storage.removeCredential(for: key)
+            if let now, now.refreshToken == refreshToken {
+                do {
+                    try await storage.removeCredential(for: key)
+                } catch {
+                    // Still stored, so it would come back at the next restore: the session stays signed in.
+                    log(.warning, "refresh.signout_failed", "The provider refused the refresh token, but the stored credential could not be removed.")
+                    throw error
+                }
+                if earlierAnswerLost {
+                    error.signOutReason = .refreshAnswerLost
+                    error.message =
+                        "The provider refused the refresh token (invalid_grant) after a refresh answer was lost (a network failure, a "
+                        + "timeout or an unreadable answer): it had already replaced the token and treats its second use as theft. Nothing was "
+                        + "wrong with the account; sign in again."
+                } else {
+                    error.signOutReason = .refreshTokenRejected
+                }
                 throw error
             }
             if let now, !now.isExpired(at: clock.now(), margin: options.refreshMargin) {
@@ -141,7 +168,38 @@ extension AuthClient {
                 return (now, nil)
             }
             throw error
+        } catch let error as AuthError where !error.answerMayBeLost {
+            // The provider answered without carrying the refresh out (a 5xx, a 429, a refusal), or this client refused
+            // a readable answer: the mark written before the request is withdrawn, so the credential is as it was.
+            if let marked { await withdrawMark(marked, restoring: current) }
+            throw error
         }
+    }
+
+    /// Marks `credential` in storage as having a refresh in flight (``Credential/refreshPendingSince``), before the
+    /// request is sent, so that a process killed in flight leaves the mark too. Returns what was written; a failure to
+    /// write is logged and does not stop the refresh.
+    private func markRefreshPending(_ credential: Credential) async -> Credential? {
+        // Read again: a process that does not share the lock may have written newer tokens, which must not be replaced.
+        guard var marked = try? await storage.credential(for: credential.storageKey), marked.refreshToken == credential.refreshToken else {
+            return nil
+        }
+        marked.refreshPendingSince = clock.now()
+        do {
+            try await storage.store(marked, for: credential.storageKey)
+            return marked
+        } catch {
+            log(.warning, "refresh.mark_failed", "The stored credential could not be marked before the refresh; a lost answer would not be recognised.")
+            return nil
+        }
+    }
+
+    /// Writes `original` back over `marked`, while storage still holds the mark this process wrote.
+    private func withdrawMark(_ marked: Credential, restoring original: Credential) async {
+        guard let stored = try? await storage.credential(for: original.storageKey), stored.refreshToken == marked.refreshToken,
+            stored.refreshPendingSince != nil
+        else { return }
+        try? await storage.store(original, for: original.storageKey)
     }
 
     /// The session of the most recently updated stored credential of this client, or of `account` when given.

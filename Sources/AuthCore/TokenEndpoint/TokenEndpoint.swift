@@ -78,8 +78,9 @@ struct TokenEndpoint: Sendable {
             members = try await withRetries(provider.behavior.tokenRequestRetries) {
                 try await post(metadata.tokenEndpoint, dpopKey: dpopKey, form: form)
             }
-        } catch let error as AuthError where error.code == .network || error.code == .timedOut {
+        } catch let error as AuthError where error.code == .network || error.code == .timedOut || error.code == .userCancelled {
             var lost = error
+            lost.answerMayBeLost = true
             lost.message +=
                 " The request may have reached the provider and its answer been lost; the "
                 + (grant.grantType == "refresh_token" ? "refresh token" : grant.grantType == "authorization_code" ? "authorization code" : "device code")
@@ -97,7 +98,14 @@ struct TokenEndpoint: Sendable {
             let tokens = try TokenResponse(members: members, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
             try checkTokenBinding(tokens, dpopKey: dpopKey)
             return tokens
-        } catch let error as AuthError {
+        } catch var error as AuthError {
+            // A success the client cannot read (a member missing or malformed, as a cut-short body leaves it): the server
+            // carried the grant out, so for the caller the answer is lost, and trying again is worth it. A readable
+            // answer refused on purpose (a token bound to another key) stays a refusal.
+            if error.code == .invalidResponse {
+                error.answerMayBeLost = true
+                error.isTransient = true
+            }
             throw error.attributed(to: provider.id)
         }
     }
@@ -143,7 +151,15 @@ struct TokenEndpoint: Sendable {
             if dpopKey != nil, let nonce { await dpopNonces.remember(nonce, for: url) }
             let contentType = response.headerFields[.contentType]
             if response.status.kind == .successful {
-                let members = try TokenResponse.members(of: data, contentType: contentType)
+                let members: [String: JSONValue]
+                do {
+                    members = try TokenResponse.members(of: data, contentType: contentType)
+                } catch var unreadable as AuthError {
+                    // A truncated or garbled success: the server carried the grant out, its answer did not arrive.
+                    unreadable.answerMayBeLost = true
+                    unreadable.isTransient = true
+                    throw unreadable
+                }
                 // An error in a successful answer is still an error, never tokens.
                 if let error = OAuthErrorResponse(members: members) {
                     throw error.endpointError(httpStatus: response.status.code, providerID: provider.id)

@@ -4,7 +4,8 @@ import HTTPTypes
 /// The engine's HTTP client for the provider's own endpoints (discovery, JWKS, token, device authorization,
 /// revocation, introspection, user info): sends each request and turns every failure into a precise ``AuthError``.
 ///
-/// Redirects are refused, bodies are capped, 5xx is retryable, OAuth error bodies are decoded, and nothing
+/// Redirects are refused, bodies are capped, 5xx is retryable, a `Retry-After` on 429 or 503 is honoured (one short
+/// wait shared by concurrent requests, ``RetryAfterGate``), OAuth error bodies are decoded, and nothing
 /// secret reaches the log: only the method, the endpoint's host and path, and the status. (Not called "back
 /// channel": that name belongs to OpenID Connect Back-Channel Logout, which is the provider calling the app.)
 struct ProviderHTTPClient: Sendable {
@@ -12,6 +13,10 @@ struct ProviderHTTPClient: Sendable {
     let logger: any AuthLogger
     let providerID: ProviderID
     let limits: HTTPRequestLimits
+    /// The time `Retry-After` deadlines are measured and waited on.
+    let clock: any WallClock
+    /// The servers' `Retry-After` deadlines, shared by every copy of this client.
+    let retryGate: RetryAfterGate
     var instrumentation: any AuthInstrumentation = NoAuthInstrumentation()
 
     /// A GET whose 2xx body is the answer; anything else throws.
@@ -82,9 +87,63 @@ struct ProviderHTTPClient: Sendable {
         logger.log(AuthLogRecord(level: level, event: event, message: message(), metadata: metadata(), providerID: providerID))
     }
 
+    /// Sends `request` once the server's `Retry-After` deadline (if any) has passed, and once more after a 429 or 503
+    /// whose `Retry-After` is at most ``RetryAfterGate/maximumWait``; otherwise as ``sendOnce(_:body:)``.
+    ///
+    /// A 429 that is still there (or asks for a longer wait) is `rate_limited`, retryable, with the wait in
+    /// ``AuthError/retryAfter``; a 503 is returned to the caller (`server_error` there). Retrying is safe: both
+    /// statuses say the server did not carry the request out.
+    ///
+    /// - Throws: `rate_limited` without sending, while the server's deadline is further than the longest wait; the
+    ///   errors of ``sendOnce(_:body:)``; `user_cancelled` when the task is cancelled during a wait.
+    func send(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
+        let origin = request.url.map { "\($0.scheme ?? "")://\($0.host ?? ""):\($0.port ?? 0)" } ?? ""
+        var waited = false
+        while true {
+            try await waitForRetryAfter(origin, request: request)
+            let (data, response) = try await sendOnce(request, body: body)
+            let status = response.status.code
+            guard status == 429 || status == 503 else { return (data, response) }
+            let now = clock.now()
+            let delay = RetryAfterGate.delay(response.headerFields[.retryAfter], now: now)
+            if let delay { await retryGate.hold(origin, until: now.addingTimeInterval(delay), now: now) }
+            if !waited, let delay, delay <= RetryAfterGate.maximumWait {
+                waited = true
+                log(.notice, "http.retry_after", "\(request.summary) answered \(status); waiting as it asked.", ["seconds": String(Int(delay.rounded(.up)))])
+                continue
+            }
+            guard status == 429 else { return (data, response) }
+            throw AuthError(
+                .rateLimited,
+                "The provider is limiting requests (HTTP 429)" + (delay.map { "; try again in \(Int($0.rounded(.up))) s." } ?? "; try again later."),
+                providerID: providerID,
+                httpStatus: 429
+            ).retrying(after: delay.map { min($0, RetryAfterGate.maximumHold) })
+        }
+    }
+
+    /// Waits until `origin`'s `Retry-After` deadline, when one is held and near; refuses without sending when it is
+    /// further than the engine waits on its own.
+    private func waitForRetryAfter(_ origin: String, request: HTTPRequest) async throws {
+        let now = clock.now()
+        guard let deadline = await retryGate.deadline(for: origin, now: now) else { return }
+        let remaining = deadline.timeIntervalSince(now)
+        guard remaining <= RetryAfterGate.maximumWait else {
+            throw AuthError(
+                .rateLimited, "The provider asked for no requests for another \(Int(remaining.rounded(.up))) s (Retry-After); try again then.",
+                providerID: providerID, httpStatus: 429
+            ).retrying(after: remaining)
+        }
+        do {
+            try await clock.sleep(until: deadline)
+        } catch {
+            throw AuthError(.userCancelled, "\(request.summary) was cancelled while waiting for the provider's Retry-After.", providerID: providerID)
+        }
+    }
+
     /// Sends `request` through the guarded transport: transport failures become `network` (or the transport's own
     /// error), a redirect `unexpected_redirect`, an oversized body `response_too_large`; any status is returned.
-    func send(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
+    func sendOnce(_ request: HTTPRequest, body: Data?) async throws -> (Data, HTTPResponse) {
         var endpoint: String { request.summary }
         log(.trace, "http.request", endpoint)
         let data: Data
