@@ -144,9 +144,10 @@ struct MigrationGuideTests {
         let callback = try await emulator.userAgent.authorize(request)             // the universal link arrives
         let tokens = try await login.finalise(callback: callback)                  // finalise(callback:)
         let service: any UserServicing = UserService(session: await login.session!)  // UserService(client:)
-        let userInfo = try await service.fetchUserInfo()                           // fetchUserInfo()
+        let userInfo = try await service.fetchUserInfo()    // fetchUserInfo(): from the ID token, the STS has no /userinfo
         // --- end ---
         #expect(tokens.idToken != nil && userInfo.email.contains("@"))
+        #expect(userInfo.phoneNumber == nil && !userInfo.phoneNumberVerified)   // the token service's ID token has no phone
     }
 }
 
