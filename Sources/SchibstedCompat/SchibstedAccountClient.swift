@@ -77,7 +77,9 @@ public actor SchibstedAccountClient {
             ?? PersistentTokenStorage.makeDefault(
                 accessGroup: appIdentifierPrefix.map(SchibstedVendorSession.sharedAccessGroup(appIdentifierPrefix:))
             )
-        authClient = AuthClient(provider: SchibstedProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
+        authClient = AuthClient(
+            provider: SchibstedProvider(configuration: configuration, sdkUserAgent: Self.sdkUserAgent), storage: storage, transport: transport, logger: logger,
+            clock: clock)
     }
 
     // MARK: Login

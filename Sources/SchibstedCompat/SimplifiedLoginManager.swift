@@ -154,6 +154,7 @@ public struct SimplifiedLoginManager: Sendable {
     public func context(for account: SharedAccount) async throws -> SharedAccountContext {
         try checkEnvironment()
         var request = HTTPRequest(method: .get, url: client.configuration.environment.sessionServiceEndpoint("/user-context-from-token"))
+        request.setSchibstedUserAgent()
         request.headerFields.set("Bearer \(account.accessToken.reveal())", forName: "Authorization")
         request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await client.authClient.transport.send(request)
@@ -232,6 +233,7 @@ public struct SimplifiedLoginManager: Sendable {
 
     private func requestAssertion(accessToken: Secret) async throws -> (Int, Data) {
         var request = HTTPRequest(method: .post, url: client.configuration.environment.endpoint("/api/2/user/auth/token"))
+        request.setSchibstedUserAgent()
         request.headerFields.set("Bearer \(accessToken.reveal())", forName: "Authorization")
         request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
         request.headerFields.set("application/json", forName: "Accept")

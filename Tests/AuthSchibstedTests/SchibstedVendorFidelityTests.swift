@@ -37,6 +37,25 @@ struct SchibstedVendorFidelityTests {
         Dictionary(FormEncoding.decode(url?.query ?? ""), uniquingKeysWith: { a, _ in a })
     }
 
+    @Test("N5: the shared vendor-format item's updatedAt is when this app obtained its tokens (as both vendor SDKs stamp it); a later resume or isLoggedIn does not restamp it, so opening the app never puts its account first in other apps")
+    func sharedItemStampedOnlyWhenTokensChange() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.schibsted(clock: clock)
+        let store = InMemoryVendorStore()
+        let storage = InMemoryTokenStorage()
+        let app = client(idp, appIdentifierPrefix: "ABCDE12345", storage: storage, vendorStore: store)
+        let user = try await app.login(with: HeadlessUserAgent(transport: idp.transport))
+        func stamp() async throws -> Date {
+            try SDK6UserSession.decode(try #require(await store.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID))).updatedAt
+        }
+        let signedIn = try await stamp()
+        #expect(abs(signedIn.timeIntervalSince(await user.session.credential.updatedAt)) < 0.001)
+        clock.advance(by: 600)
+        #expect(try await app.resumeLastLoggedInUser() != nil)
+        #expect(await app.isLoggedIn)
+        #expect(try await stamp() == signedIn, "restamped by a resume")
+    }
+
     // MARK: MFA checked against amr
 
     @Test("The vendor's AMR vectors — eid-se with amr [eid] accepted, with [eid-se] refused, otp without amr refused")
