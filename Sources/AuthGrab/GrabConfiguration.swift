@@ -88,7 +88,7 @@ public struct GrabConfiguration: Sendable, Hashable {
             hint: optional("Hint"),
             idTokenHint: optional("IdTokenHint"),
             prompt: optional("prompt", "Prompt"),
-            clientSecret: optional("ClientSecret", "client_secret").map(Secret.init)
+            clientSecret: optional("ClientSecret", "client_secret").map { Secret($0) }
         )
     }
 

@@ -5,7 +5,7 @@ import AuthUber
 #endif
 
 /// The vendor's grant-flow protocol (UberAuth 2.x `AuthProviding`), so the README's
-/// `let authProvider: AuthProviding = .authorizationCode(…)` compiles. Its one conformer is
+/// `let authProvider: AuthProviding = .authorizationCode(…)` compiles (`any AuthProviding` with `ExistentialAny`). Its one conformer is
 /// ``AuthorizationCodeAuthProvider``; the login itself is ``UberAuth``'s, so the vendor's `execute`, `logout`,
 /// `handle` and `isLoggedIn` requirements are ``UberAuth``'s methods instead.
 public protocol AuthProviding: Sendable {

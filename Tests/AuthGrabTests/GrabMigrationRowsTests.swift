@@ -77,7 +77,8 @@ struct GrabMigrationRowsTests {
         struct Cancelling: UserAgent {
             func authorize(_ request: AuthorizationRequest) async throws -> URL { throw CancellationError() }
         }
-        for (agent, code) in [(Broken() as any UserAgent, AuthError.Code.authorizationFailed), (Cancelling(), .signInCancelled)] {
+        let agents: [(any UserAgent, AuthError.Code)] = [(Broken(), .authorizationFailed), (Cancelling(), .signInCancelled)]
+        for (agent, code) in agents {
             let idp = TestIdentityProvider.grab(clock: ManualClock())
             let transport = RecordingTransport(idp.transport)
             let partner = try grab(idp, transport: transport, app: TestIdentityProvider.grabApp(installed: false, idp: idp), schemes: [], agent: agent)

@@ -26,14 +26,14 @@ struct UberMigrationRowsTests {
         }
     }
 
-    @Test("Row 17 and U60: `let authProvider: AuthProviding = .authorizationCode(…)` compiles, Prompt is an option set (`prompt: .login`), and the settings reach AuthContext")
+    @Test("Row 17 and U60: `let authProvider: any AuthProviding = .authorizationCode(…)` compiles, Prompt is an option set (`prompt: .login`), and the settings reach AuthContext")
     func authProvidingAndPrompt() {
         // The README's "Forcing Login or Consent", with the option set the vendor's Prompt is.
         let prompt: Prompt = [.login, .consent]
-        let authProvider: AuthProviding = .authorizationCode(prompt: prompt)
+        let authProvider: any AuthProviding = .authorizationCode(prompt: prompt)
         #expect(AuthContext(authProvider: authProvider).prompt == [.login, .consent])
         // The README's "Exchanging Authorization Code".
-        let exchanging: AuthProviding = .authorizationCode(shouldExchangeAuthCode: true)
+        let exchanging: any AuthProviding = .authorizationCode(shouldExchangeAuthCode: true)
         #expect(AuthContext(authProvider: exchanging).shouldExchangeAuthCode)
         // A single option, as the vendor's OptionSet allows; and the vendor's raw values.
         #expect(AuthContext(authDestination: .inApp, authProvider: .authorizationCode(prompt: .login)).prompt == [.login])
@@ -71,11 +71,12 @@ struct UberMigrationRowsTests {
 
     @Test("U61: HTTP answers map as the vendor's NetworkProvider: a token endpoint 400 invalid_grant or 503 is oAuth(invalidRequest), an unreadable 200 serviceError; nothing stored")
     func httpErrorsAsTheVendorMapsThem() async throws {
-        for (status, body, expected) in [
-            (400, #"{"error":"invalid_grant"}"#, UberAuthError.oAuth(.invalidRequest)),
+        let cases: [(Int, String, UberAuthError)] = [
+            (400, #"{"error":"invalid_grant"}"#, .oAuth(.invalidRequest)),
             (503, "unavailable", .oAuth(.invalidRequest)),
             (200, "not json", .serviceError)
-        ] {
+        ]
+        for (status, body, expected) in cases {
             let idp = TestIdentityProvider.uber(clock: ManualClock())
             let hostile = InProcessTransport().adding(host: try #require(idp.configuration.issuer.host)) { request in
                 guard request.url?.path.hasSuffix("/token") == true else { return try await idp.transport.send(request) }

@@ -89,7 +89,7 @@ struct MigrationGuideTests {
                             storage: sessions, transport: idp.transport)
         await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
         let prompt: Prompt = [.consent]                                             // Prompt, an OptionSet as the vendor's
-        let authProvider: AuthProviding = .authorizationCode(prompt: prompt)        // the README's AuthProviding; exchanges
+        let authProvider: any AuthProviding = .authorizationCode(prompt: prompt)    // the README's AuthProviding; exchanges
         let context = AuthContext(authDestination: .native([.rides]),               // the vendor's initializer
                                   authProvider: authProvider)
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)

@@ -1,5 +1,5 @@
-public import AuthCore
-public import Foundation
+package import AuthCore
+package import Foundation
 
 /// The one resumption of a web authentication session's waiting sign-in — a platform-neutral rule, tested on every
 /// platform; the Apple shell (`WebAuthenticationSessionUserAgent`) hands it the continuation it awaits.
