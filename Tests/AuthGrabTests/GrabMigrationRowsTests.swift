@@ -65,7 +65,8 @@ struct GrabMigrationRowsTests {
         let error = await #expect(throws: GrabError.self) { try await other.grab.login(loginSession: scoped) }
         #expect(error?.grabError == GrabError(domain: .loadConfiguration, code: .invalidScope))
         #expect(await other.storage.isEmpty)
-        #expect(await other.transport.exchanges.isEmpty, "refused before any request")
+        #expect(await other.transport.exchanges.allSatisfy { $0.request.url?.path.hasSuffix("/token") != true }, "no token request")
+        #expect(await other.app.opened.isEmpty)
     }
 
     @Test("G65: a custom web agent's own error and a CancellationError reach the app as GrabErrors (authorization/authorizationFailed), the agent's error kept as serviceError; nothing stored")
