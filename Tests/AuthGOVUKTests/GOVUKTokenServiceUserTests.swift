@@ -35,7 +35,8 @@ struct GOVUKTokenServiceUserTests {
         return Harness(idp: idp, transport: transport, storage: storage, login: login)
     }
 
-    @Test("The STS has no user-info endpoint: the preset names none, the emulator answers /userinfo 404, and UserService reads the user from the verified ID token without a request")
+    @Test(
+        "The STS has no user-info endpoint: the preset names none, the emulator answers /userinfo 404, and UserService reads the user from the verified ID token without a request")
     func userFromIDToken() async throws {
         let harness = try Self.harness()
         let configuration = try #require(harness.login.authClient.provider as? GOVUKProvider).configuration

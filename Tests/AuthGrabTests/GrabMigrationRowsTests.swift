@@ -17,7 +17,9 @@ import Testing
 struct GrabMigrationRowsTests {
     private let helper = GrabTests.Helper()
 
-    private func grab(_ idp: TestIdentityProvider, transport: RecordingTransport, app: EmulatedAppHandoff, schemes: [String]?, agent: (any UserAgent)? = nil) throws -> GrabIdPartner {
+    private func grab(_ idp: TestIdentityProvider, transport: RecordingTransport, app: EmulatedAppHandoff, schemes: [String]?, agent: (any UserAgent)? = nil) throws
+        -> GrabIdPartner
+    {
         GrabIdPartner(
             configuration: try GrabConfiguration(ProviderConfiguration(["GrabIdPartnerSDK": .object(TestIdentityProvider.grabPlist)])),
             webAgent: agent ?? HeadlessUserAgent(transport: transport), appHandoff: app, storage: InMemoryTokenStorage(),
@@ -69,7 +71,9 @@ struct GrabMigrationRowsTests {
         #expect(await other.app.opened.isEmpty)
     }
 
-    @Test("G65: a custom web agent's own error and a CancellationError reach the app as GrabErrors (authorization/authorizationFailed), the agent's error kept as serviceError; nothing stored")
+    @Test(
+        "G65: a custom web agent's own error and a CancellationError reach the app as GrabErrors (authorization/authorizationFailed), the agent's error kept as serviceError; nothing stored"
+    )
     func agentErrorsAreGrabErrors() async throws {
         struct Broken: UserAgent {
             struct Failure: Error {}

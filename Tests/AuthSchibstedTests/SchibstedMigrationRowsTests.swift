@@ -32,7 +32,9 @@ struct SchibstedMigrationRowsTests {
         }
     }
 
-    @Test("N4: a custom-scheme callback handed to handleAuthenticationResponse (the app delegate) while login(with:) shows the sheet completes that login, closes the sheet, and both return the user (as SDK 6's completeLoginFromURL)")
+    @Test(
+        "N4: a custom-scheme callback handed to handleAuthenticationResponse (the app delegate) while login(with:) shows the sheet completes that login, closes the sheet, and both return the user (as SDK 6's completeLoginFromURL)"
+    )
     func appDelegateCallbackCompletesRunningLogin() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let storage = InMemoryTokenStorage()

@@ -37,7 +37,9 @@ struct SchibstedVendorFidelityTests {
         Dictionary(FormEncoding.decode(url?.query ?? ""), uniquingKeysWith: { a, _ in a })
     }
 
-    @Test("N5: the shared vendor-format item's updatedAt is when this app obtained its tokens (as both vendor SDKs stamp it); a later resume or isLoggedIn does not restamp it, so opening the app never puts its account first in other apps")
+    @Test(
+        "N5: the shared vendor-format item's updatedAt is when this app obtained its tokens (as both vendor SDKs stamp it); a later resume or isLoggedIn does not restamp it, so opening the app never puts its account first in other apps"
+    )
     func sharedItemStampedOnlyWhenTokensChange() async throws {
         let clock = ManualClock()
         let idp = TestIdentityProvider.schibsted(clock: clock)

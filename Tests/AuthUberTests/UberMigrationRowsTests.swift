@@ -69,7 +69,8 @@ struct UberMigrationRowsTests {
         #expect(UberAuthError.cancelled.errorDescription == "The user cancelled the auth flow")
     }
 
-    @Test("U61: HTTP answers map as the vendor's NetworkProvider: a token endpoint 400 invalid_grant or 503 is oAuth(invalidRequest), an unreadable 200 serviceError; nothing stored")
+    @Test(
+        "U61: HTTP answers map as the vendor's NetworkProvider: a token endpoint 400 invalid_grant or 503 is oAuth(invalidRequest), an unreadable 200 serviceError; nothing stored")
     func httpErrorsAsTheVendorMapsThem() async throws {
         let cases: [(Int, String, UberAuthError)] = [
             (400, #"{"error":"invalid_grant"}"#, .oAuth(.invalidRequest)),
