@@ -2,7 +2,7 @@
 // each step:
 //   1. an app, as GOV.UK's own app signs in at its token service: scope openid, the attestation headers with every
 //      token request (the emulator refuses offline_access and an unattested token request), vectors of trust and
-//      locale sent, the ID token validated, user info;
+//      locale sent, the ID token validated, and the user read from it (GOV.UK's token service has no user-info endpoint);
 //   2. a government web service asking for identity (Cl.Cm.P2): private_key_jwt, the ID token's vot checked, and the
 //      core identity JWT verified against GOV.UK's DID document before its name and birth date are printed;
 //   3. the same service for a user whose identity could not be proved: no identity, a return code.

@@ -80,7 +80,7 @@ public struct AuthConfigChecker: Sendable {
                     findings.append(
                         ConfigFinding(
                             severity: .warning, file: plist.file, key: "LSApplicationQueriesSchemes",
-                            message: "add \(missing.joined(separator: " and ")), or the hand-off to the Grab app is never tried"))
+                            message: "add \(missing.joined(separator: " and ")), or the hand-off to the Grab app is never tried: the login is on the web"))
                 }
             }
             if plist.values["Uber"] != nil {

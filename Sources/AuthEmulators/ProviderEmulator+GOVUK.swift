@@ -4,8 +4,9 @@ public import Foundation
 
 extension ProviderEmulator {
     /// GOV.UK One Login's integration secure token service (STS), the server GOV.UK's own app signs in with, in
-    /// process: no discovery, `/authorize`, `/token`, `/userinfo`, `/.well-known/jwks.json`, ES256 ID tokens with
-    /// `vot`/`vtm`, user info with e-mail and phone, and refresh tokens without `offline_access`.
+    /// process: no discovery, `/authorize`, `/token`, `/.well-known/jwks.json`, ES256 ID tokens with `vot`/`vtm` that
+    /// carry the user (`email`, `email_verified`, `persistent_id`), no user-info endpoint, and refresh tokens without
+    /// `offline_access`.
     ///
     /// Strict: it rejects an authorization request without a JSON-array `vtr` of well-formed vectors, without
     /// `ui_locales` of `en` or `cy`, or without a `nonce`; a scope other than `openid`, `email` or `phone`
@@ -27,7 +28,8 @@ extension ProviderEmulator {
                 "tokenEndpoint": .string(base + "/token"),
                 "issuer": .string(idp.configuration.issuer.absoluteString),
                 "jwksEndpoint": .string(base + "/.well-known/jwks.json"),
-                "userInfoEndpoint": .string(base + "/userinfo"),
+                // No user-info endpoint: GOV.UK's token service publishes none (see `TestIdentityProvider/govUK`).
+                "tokenService": true,
                 "clientID": .string(TestIdentityProvider.govUKClientID),
                 // A GOV.UK app signs in with a claimed universal link, served or not (the vendor's rule); a command
                 // line signs in with the govuk-service emulator.
@@ -83,11 +85,15 @@ extension TestIdentityProvider {
             clients: [Client(id: govUKClientID, redirectURIs: [govUKRedirectURI])],
             user: User(
                 subject: "urn:fdc:gov.uk:2022:emulated-user",
-                claims: [
-                    "email": "citizen@example.gov.uk", "email_verified": true,
-                    "phone_number": "+447700900123", "phone_number_verified": true
-                ])
+                claims: ["email": "citizen@example.gov.uk", "email_verified": true]
+            )
         )
+        // GOV.UK's token service publishes no user-info endpoint: the app reads the user from the ID token
+        // (mobile-ios-one-login-app: `IdTokenPayload.swift` decodes `persistentId`, `email` and the wallet store id
+        // from it; `IDTokenUserRepresentation.swift`; no call to a user-info URL anywhere in the app). Its ID tokens
+        // carry `email`, `email_verified` and `persistent_id` for scope `openid` (the app's `TokenResponse.json`
+        // fixture), so the emulator's do too; a request for `/userinfo` is answered 404 as any unknown path.
+        configuration.paths.userinfo = nil
         configuration.paths.discovery = nil
         configuration.paths.deviceAuthorization = nil  // the vendor offers no device flow
         // GOV.UK One Login sends no RFC 9207 `iss` in the authorization response (nor does its simulator).
@@ -127,12 +133,10 @@ extension TestIdentityProvider {
         configuration.quirks.idTokenClaims = { query in
             let vector = (query["vtr"]?.data(using: .utf8)).flatMap { try? JSONDecoder().decode([String].self, from: $0) }?.first ?? "Cl.Cm"
             let credential = vector.split(separator: ".").filter { !$0.hasPrefix("P") }.joined(separator: ".")
-            return ["vot": .string(credential), "vtm": "https://oidc.integration.account.gov.uk/trustmark"]
-        }
-        configuration.quirks.userInfo = { subject, claims, _ in
-            var shaped: [String: JSONValue] = ["sub": .string(subject)]
-            for key in ["email", "email_verified", "phone_number", "phone_number_verified"] { shaped[key] = claims[key] }
-            return shaped
+            return [
+                "vot": .string(credential), "vtm": "https://oidc.integration.account.gov.uk/trustmark",
+                "persistent_id": "emulated-persistent-id"
+            ]
         }
         configuration.displayName = "GOV.UK One Login"
         return TestIdentityProvider(configuration: origin.map(configuration.served(at:)) ?? configuration, clock: clock)

@@ -7,7 +7,8 @@ extension GOVUKAppConfiguration {
     /// Keys mirror the vendor's property names: `authorizationEndpoint`, `tokenEndpoint`, `issuer`, `jwksEndpoint`,
     /// `userInfoEndpoint`, `responseType`, `scopes` (array or space-separated), `clientID`, `redirectURI`,
     /// `prefersEphemeralWebSession`, `vectorsOfTrust` (array or string), `locale` (`en`/`cy`),
-    /// `persistentSessionId`, `tokenParameters`, `tokenHeaders`, `sendsTokenExtrasOnRefresh`. With `environment`
+    /// `persistentSessionId`, `tokenParameters`, `tokenHeaders`, `sendsTokenExtrasOnRefresh`, `tokenService` (`true`:
+    /// a GOV.UK secure token service served elsewhere, so no user-info endpoint). With `environment`
     /// (`production` or `integration`) the defaults are those of ``oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``:
     /// the environment's secure token service, scope `openid`, and the token extras sent on refresh too. Its
     /// attestation headers change with every request, so an app sets them in code; `tokenHeaders` here are fixed
@@ -50,6 +51,7 @@ extension GOVUKAppConfiguration {
             tokenHeaders: configuration.stringDictionary("tokenHeaders") ?? [:],
             sendsTokenExtrasOnRefresh: configuration.bool("sendsTokenExtrasOnRefresh") ?? (environment != nil)
         )
+        marksTokenService = configuration.bool("tokenService") ?? false
     }
 }
 

@@ -123,7 +123,8 @@ public struct GOVUKAppConfiguration: Sendable {
     public let issuer: URL?
     /// The JWKS endpoint; when `nil`, `<issuer>/.well-known/jwks.json`.
     public let jwksEndpoint: URL?
-    /// The user info endpoint; when `nil`, `<issuer>/userinfo`.
+    /// The user info endpoint; when `nil`, `<issuer>/userinfo`, except at GOV.UK's secure token service, which
+    /// publishes none (see ``effectiveUserInfoEndpoint``).
     public let userInfoEndpoint: URL?
     /// The response type.
     public let responseType: ResponseType
@@ -145,6 +146,9 @@ public struct GOVUKAppConfiguration: Sendable {
     public let tokenParameters: TokenExtras
     /// Extra token request headers, computed at each code exchange.
     public let tokenHeaders: TokenExtras
+    /// Set by the dictionary key `tokenService` (an emulated token service served at another address): the
+    /// configuration signs in at a GOV.UK secure token service whatever its issuer's host.
+    var marksTokenService = false
     /// Whether the extra parameters and headers are sent on refresh too. The vendor SDK never refreshes, so by
     /// default they go with the code exchange only; the ``oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``
     /// presets set it, as GOV.UK's app attests its refreshes too.
@@ -231,8 +235,8 @@ public struct GOVUKAppConfiguration: Sendable {
     /// every token request (``sendsTokenExtrasOnRefresh`` is `true`). Government web services use
     /// `GOVUKServiceConfiguration` (the `oidc.` provider, with a private key) instead.
     ///
-    /// GOV.UK's STS publishes no user-info endpoint: its app reads the user from the ID token's claims.
-    /// ``userInfoEndpoint`` is left to its default (`<sts>/userinfo`), which GOV.UK does not document.
+    /// GOV.UK's STS publishes no user-info endpoint: its app reads the user from the ID token's claims, and so does
+    /// `UserService` (GOVUKCompat) here (``effectiveUserInfoEndpoint`` is `nil`).
     ///
     /// - Parameters:
     ///   - environment: production or integration.
@@ -276,6 +280,22 @@ public struct GOVUKAppConfiguration: Sendable {
             tokenHeaders: tokenHeaders,
             sendsTokenExtrasOnRefresh: true
         )
+    }
+
+    /// Whether this configuration signs in at a GOV.UK secure token service (STS): its issuer is one of
+    /// ``Environment/tokenServiceBaseURL`` (the ``oneLogin(_:clientID:redirectURI:scopes:vectorsOfTrust:locale:persistentSessionID:tokenHeaders:)``
+    /// presets, or the vendor-shaped initializer pointed at `https://token.…account.gov.uk/authorize`).
+    public var isTokenService: Bool {
+        marksTokenService || Environment.allCases.contains { $0.tokenServiceBaseURL.host == effectiveIssuer.host }
+    }
+
+    /// The user info endpoint actually used: the configured one; none at a GOV.UK secure token service, which
+    /// publishes no user-info endpoint (GOV.UK's own app reads the user from the ID token: `IdTokenPayload.swift`
+    /// and `IDTokenUserRepresentation.swift` of govuk-one-login/mobile-ios-one-login-app); otherwise
+    /// `<issuer>/userinfo`. Without one, `UserService` (GOVUKCompat) takes the user from the verified ID token.
+    public var effectiveUserInfoEndpoint: URL? {
+        if let userInfoEndpoint { return userInfoEndpoint }
+        return isTokenService ? nil : effectiveIssuer.appendingPathComponent("userinfo")
     }
 
     /// The issuer actually compared: the configured one, or the authorization endpoint's origin.

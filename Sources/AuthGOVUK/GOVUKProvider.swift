@@ -37,7 +37,7 @@ public struct GOVUKProvider: AuthProvider {
                 authorizationEndpoint: configuration.authorizationEndpoint,
                 tokenEndpoint: configuration.tokenEndpoint,
                 jwksURI: configuration.jwksEndpoint ?? issuer.appendingPathComponent(".well-known/jwks.json"),
-                userinfoEndpoint: configuration.userInfoEndpoint ?? issuer.appendingPathComponent("userinfo")
+                userinfoEndpoint: configuration.effectiveUserInfoEndpoint
             )
         )
     }

@@ -21,6 +21,11 @@ public struct GrabConfiguration: Sendable, Hashable {
     public let idTokenHint: String?
     /// `Prompt` (the SDK actually reads `prompt`; both are accepted).
     public let prompt: String?
+    /// `ClientSecret`: for a server registered with Grab as a confidential client (Grab's server sample sends one:
+    /// grab/grabplatform-sample `server/handler/grabid.js`), sent as HTTP Basic authentication (RFC 6749 §2.3.1, the
+    /// method every server must support for client passwords), never in the URL. Never in an app: anyone who has the
+    /// app has its secret (check-auth-config refuses it in an Info.plist).
+    public let clientSecret: Secret?
 
     /// Creates a configuration.
     public init(
@@ -32,7 +37,8 @@ public struct GrabConfiguration: Sendable, Hashable {
         acrValues: [String: String] = [:],
         hint: String? = nil,
         idTokenHint: String? = nil,
-        prompt: String? = nil
+        prompt: String? = nil,
+        clientSecret: Secret? = nil
     ) {
         self.clientId = clientId
         self.redirectUrl = redirectUrl
@@ -43,6 +49,7 @@ public struct GrabConfiguration: Sendable, Hashable {
         self.hint = hint
         self.idTokenHint = idTokenHint
         self.prompt = prompt
+        self.clientSecret = clientSecret
     }
 
     /// Reads the `GrabIdPartnerSDK` dictionary (or a whole Info.plist containing it).
@@ -80,7 +87,8 @@ public struct GrabConfiguration: Sendable, Hashable {
             acrValues: section.stringDictionary("AcrValues") ?? [:],
             hint: optional("Hint"),
             idTokenHint: optional("IdTokenHint"),
-            prompt: optional("prompt", "Prompt")
+            prompt: optional("prompt", "Prompt"),
+            clientSecret: optional("ClientSecret", "client_secret").map { Secret($0) }
         )
     }
 

@@ -5,8 +5,16 @@ import Foundation
 /// login hints, and the ID token validated locally when the document names `issuer` and `jwks_uri` (the vendor SDK
 /// validated nothing; without them `GrabIdPartner` (GrabCompat) asks Grab's `id_token_verification_endpoint` instead).
 ///
-/// Token requests reach Grab with their parameters in the URL query of a bodiless `POST`, as the vendor SDK sends them
-/// (``behavior``): the only form Grab's token endpoint is known to read.
+/// Token requests reach Grab with their parameters in the URL query of a bodiless `POST`, as the iOS SDK sends them
+/// (``behavior``). Grab's Android and JavaScript SDKs and its server sample send a JSON body instead
+/// (grab/grabplatform-sdk-android `GrabSdkApi.kt`, grabplatform-sdk-js `token_request_handler.ts`), so Grab reads both;
+/// nothing shows that it reads a form body.
+///
+/// Used by the engine itself (web sign-in, `auth-cli`, any `AuthClient`), the ID token is validated locally only: Grab's
+/// `id_token_verification_endpoint` fallback is GrabCompat's (`GrabIdPartner`). A server therefore needs a discovery
+/// document naming `issuer` and `jwks_uri`, and ID tokens whose `aud` is the client id and whose `iss` is the document's
+/// issuer; otherwise every sign-in fails with `endpoint_unavailable`, `invalid_audience` or `invalid_issuer`. A
+/// confidential client sets ``GrabConfiguration/clientSecret``; a public client signs in with PKCE alone.
 public struct GrabProvider: AuthProvider {
     /// `grab`.
     public static let id: ProviderID = "grab"
@@ -30,10 +38,12 @@ public struct GrabProvider: AuthProvider {
         self.init(configuration: try GrabConfiguration(configuration))
     }
 
-    /// The client id, redirect and scopes; Bearer tokens, as the vendor SDK's (never DPoP because a server starts
-    /// advertising it).
+    /// The client id, redirect, scopes and (for a confidential server client) the secret, sent as HTTP Basic; Bearer
+    /// tokens, as the vendor SDK's (never DPoP because a server starts advertising it).
     public var client: ClientRegistration {
-        ClientRegistration(clientID: configuration.clientId, redirectURI: configuration.redirectUrl, scopes: configuration.scope, dpop: .never)
+        ClientRegistration(
+            clientID: configuration.clientId, clientSecret: configuration.clientSecret, redirectURI: configuration.redirectUrl, scopes: configuration.scope,
+            dpop: .never)
     }
 
     /// Token request parameters in the URL query, as GrabIdPartnerSDK's `GrabApi.fetchToken` sends them.

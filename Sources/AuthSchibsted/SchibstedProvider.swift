@@ -12,10 +12,15 @@ public struct SchibstedProvider: AuthProvider {
 
     /// The configuration.
     public let configuration: SchibstedConfiguration
+    /// Sent as `User-Agent` on token requests when set: Schibsted's SDKs identify themselves so (5.x
+    /// `AccountSDKIOSWeb/<version> (…)`, 6.x `SchibstedAccountSDKiOS/<version> (…)`, account-sdk-ios-web
+    /// `URLSession+Extensions.swift`); SchibstedCompat sets its own.
+    public let sdkUserAgent: String?
 
     /// Creates the provider from a typed configuration.
-    public init(configuration: SchibstedConfiguration) {
+    public init(configuration: SchibstedConfiguration, sdkUserAgent: String? = nil) {
         self.configuration = configuration
+        self.sdkUserAgent = sdkUserAgent
     }
 
     /// Creates the provider from a dictionary (see `SchibstedConfiguration/init(_:)`).
@@ -55,8 +60,12 @@ public struct SchibstedProvider: AuthProvider {
         request.options.acrValues.isEmpty && request.options.prompt.isEmpty ? ["prompt": "select_account"] : [:]
     }
 
-    /// `X-OIDC: v1`, which Schibsted's token endpoint requires.
-    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] { ["X-OIDC": "v1"] }
+    /// `X-OIDC: v1`, which Schibsted's token endpoint requires, and ``sdkUserAgent`` when set.
+    public func tokenRequestHeaders(for grant: TokenGrant) -> [String: String] {
+        var headers = ["X-OIDC": "v1"]
+        headers["User-Agent"] = sdkUserAgent
+        return headers
+    }
 
     /// With MFA requested, the ID token's `amr` must contain it; for a country eID (`eid-se`, …) it must contain
     /// `eid`, which is what Schibsted's server reports and what the vendor SDK checks.

@@ -218,8 +218,9 @@ extension AuthError {
             .missingIssuerParameter, .duplicateParameter:
             return .securityValidationFailed
         case .authorizationFailed:
-            // The vendor's exchangeToken turns any `error` in the redirect (the user's denial included) into this.
-            return .securityValidationFailed
+            // The vendor's exchangeToken turns any `error` in the redirect (the user's denial included) into this. A
+            // login that ended without a redirect (a custom web agent's own failure) did not complete: authorizationFailed.
+            return oauthError == nil ? .authorizationFailed : .securityValidationFailed
         case .userCancelled, .timedOut, .signInCancelled, .signInSuperseded, .appNotOpened: return .authorizationFailed
         case .nonceMismatch: return .invalidNonce
         case .missingIDToken, .malformedIDToken, .providerValidationFailed, .unsupportedAlgorithm, .invalidSignature, .invalidIssuer, .invalidAudience,

@@ -40,9 +40,18 @@ public actor GrabIdPartner {
     /// its saved sessions by `clientId.scope`, so a new Scope meant a new login with consent.
     static let scopeAnnotation = "grab.scope"
 
-    /// `LSApplicationQueriesSchemes` of the main bundle's Info.plist, or `nil` when there is no such bundle entry.
+    /// `LSApplicationQueriesSchemes` of the main bundle's Info.plist (see ``queriesSchemes(infoDictionary:)``).
     public static func bundleQueriesSchemes() -> [String]? {
-        Bundle.main.object(forInfoDictionaryKey: "LSApplicationQueriesSchemes") as? [String]
+        queriesSchemes(infoDictionary: Bundle.main.infoDictionary)
+    }
+
+    /// `LSApplicationQueriesSchemes` of an app's Info.plist: its entries; none (`[]`) when the plist has no such key,
+    /// since iOS then lets the app query no scheme, and an unlisted Grab scheme means the web login (the seed's
+    /// "revert back to the web login flow"); `nil` (unknown: every scheme may be queried) only where there is no app
+    /// Info.plist (no dictionary, or one without `CFBundleIdentifier`: a command-line tool, a test runner).
+    public static func queriesSchemes(infoDictionary: [String: Any]?) -> [String]? {
+        guard let infoDictionary, infoDictionary["CFBundleIdentifier"] != nil else { return nil }
+        return infoDictionary["LSApplicationQueriesSchemes"] as? [String] ?? []
     }
 
     /// The vendor's `device_id`: `identifierForVendor` where UIKit has one, else empty (its `?? ""`).
@@ -126,11 +135,19 @@ public actor GrabIdPartner {
     /// `sign_in_superseded` and stores nothing, so a user who left the Grab app can log in again at once.
     ///
     /// - Throws: ``GrabError`` with the vendor's domain and code (its `authError` has this package's stable code) —
+    ///   `loadConfiguration`/`invalidScope` for a Scope assigned without `openid`;
     ///   `appStore`/`launchAppStoreLink`
     ///   when the App Store was opened instead, `authorization`/`authorizationFailed` when the app never called back
     ///   (`timed_out`), the login was cancelled, or a newer login replaced it.
     @discardableResult
     public func login(loginSession: LoginSession, options: SignInOptions = SignInOptions()) async throws -> LoginSession {
+        // A Scope assigned on the login session is checked as the initializer checks the plist's.
+        guard loginSession.configuration.scope.contains("openid") else {
+            let error = AuthError(
+                .invalidConfiguration, "The login session's 'Scope' must include openid (Grab's ID token and its nonce depend on it).",
+                providerID: GrabProvider.id, configurationKey: "Scope")
+            throw GrabError(error, domain: .loadConfiguration)
+        }
         let client = client(for: loginSession.configuration)
         if loginSession.hasValidAccessToken(at: client.clock.now()) { return loginSession }
         let restored = try await grabOperation(.loadConfiguration) {
@@ -337,6 +354,10 @@ public actor GrabIdPartner {
     /// Runs `body` and throws any `AuthError` it throws as a ``GrabError`` of `domain` (a ``GrabError`` from an inner
     /// operation passes unchanged). A discovery document that is wrong is a `serviceDiscovery` error whichever call
     /// loaded it, as with the vendor.
+    ///
+    /// Every failure becomes a ``GrabError``: a custom web agent's own error is `authorization_failed` (its error kept
+    /// as the underlying one) and a `CancellationError` is `sign_in_cancelled`, in `domain` — as the vendor SDK reports every
+    /// failure of `login` with a domain and a code.
     private func grabOperation<T>(_ domain: GrabError.Domain, _ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
@@ -344,6 +365,13 @@ public actor GrabIdPartner {
             let discovery: Set<AuthError.Code> = [.discoveryFailed, .discoveryIssuerMismatch, .insecureEndpoint]
             let operation = discovery.contains(error.code) ? GrabError.Domain.serviceDiscovery : domain
             throw GrabError(error.attributed(to: GrabProvider.id), domain: operation)
+        } catch let error as GrabError {
+            throw error
+        } catch is CancellationError {
+            throw GrabError(AuthError(.signInCancelled, "The Grab login was cancelled.", providerID: GrabProvider.id), domain: domain)
+        } catch {
+            throw GrabError(
+                AuthError(.authorizationFailed, "The Grab login's web agent failed.", providerID: GrabProvider.id, underlying: error), domain: domain)
         }
     }
 }

@@ -8,11 +8,12 @@ public import Foundation
 /// Token getters return `Secret` (call `reveal()` where the raw string is needed), so a token never reaches a log
 /// by interpolation. The one-time `code` and `codeVerifier` are spent inside the SDK and not exposed.
 public final class LoginSession: Sendable {
-    /// The configuration it was created from.
-    public let configuration: GrabConfiguration
-    private let box = LockedValue(Snapshot())
+    /// The configuration: the one it was created from, with the settings assigned since (``hint``, ``scope``, …).
+    public var configuration: GrabConfiguration { box.withLock { $0.configuration } }
+    private let box: LockedValue<Snapshot>
 
     struct Snapshot {
+        var configuration: GrabConfiguration
         var session: Session?
         var credential: Credential?
         var nonce: String?
@@ -21,7 +22,7 @@ public final class LoginSession: Sendable {
 
     /// A login session for `configuration` (what ``GrabIdPartner/loadLoginSession()`` returns).
     public init(configuration: GrabConfiguration) {
-        self.configuration = configuration
+        box = LockedValue(Snapshot(configuration: configuration))
     }
 
     /// The vendor's initializer: a login session built in code instead of from Info.plist.
@@ -50,22 +51,49 @@ public final class LoginSession: Sendable {
 
     /// `ClientId`.
     public var clientId: String { configuration.clientId }
-    /// `RedirectUrl`.
-    public var redirectUrl: URL { configuration.redirectUrl }
-    /// `Scope`, space-separated.
-    public var scope: String { configuration.scope.joined(separator: " ") }
+    /// `RedirectUrl`. Settable, as the vendor's `var` (GrabIdPartnerSDK `GrabIdPartnerLogin.swift`); so are the
+    /// settings below: the next ``GrabIdPartner/login(loginSession:options:)`` uses them.
+    public var redirectUrl: URL {
+        get { configuration.redirectUrl }
+        set { update { GrabConfiguration($0, redirectUrl: newValue) } }
+    }
+    /// `Scope`, space-separated. A Scope without `openid` makes the next login fail with Grab's
+    /// `loadConfiguration`/`invalidScope`, as the initializer refuses it.
+    public var scope: String {
+        get { configuration.scope.joined(separator: " ") }
+        set { update { GrabConfiguration($0, scope: ProviderConfiguration.words(newValue)) } }
+    }
     /// `ServiceDiscoveryUrl`.
     public var serviceDiscoveryUrl: String { configuration.serviceDiscoveryUrl.absoluteString }
     /// `Hint` (empty when unset, as the vendor's).
-    public var hint: String { configuration.hint ?? "" }
+    public var hint: String {
+        get { configuration.hint ?? "" }
+        set { update { GrabConfiguration($0, hint: .some(newValue.isEmpty ? nil : newValue)) } }
+    }
     /// `IdTokenHint` (empty when unset).
-    public var idTokenHint: String { configuration.idTokenHint ?? "" }
+    public var idTokenHint: String {
+        get { configuration.idTokenHint ?? "" }
+        set { update { GrabConfiguration($0, idTokenHint: .some(newValue.isEmpty ? nil : newValue)) } }
+    }
     /// `prompt` (empty when unset).
-    public var prompt: String { configuration.prompt ?? "" }
+    public var prompt: String {
+        get { configuration.prompt ?? "" }
+        set { update { GrabConfiguration($0, prompt: .some(newValue.isEmpty ? nil : newValue)) } }
+    }
     /// `Request`.
-    public var request: String? { configuration.request }
+    public var request: String? {
+        get { configuration.request }
+        set { update { GrabConfiguration($0, request: .some(newValue?.isEmpty == true ? nil : newValue)) } }
+    }
     /// `AcrValues`.
-    public var acrValues: [String: String]? { configuration.acrValues.isEmpty ? nil : configuration.acrValues }
+    public var acrValues: [String: String]? {
+        get { configuration.acrValues.isEmpty ? nil : configuration.acrValues }
+        set { update { GrabConfiguration($0, acrValues: newValue ?? [:]) } }
+    }
+
+    private func update(_ change: (GrabConfiguration) -> GrabConfiguration) {
+        box.withLock { $0.configuration = change($0.configuration) }
+    }
 
     /// The engine session after login (refreshes, authorized requests, sign-out).
     public var session: Session? { box.withLock { $0.session } }
@@ -111,11 +139,25 @@ public final class LoginSession: Sendable {
     func fill(from session: Session, authorizationState: String?) async {
         let credential = await session.credential
         let nonce = await session.idTokenClaims?.nonce
-        box.withLock { $0 = Snapshot(session: session, credential: credential, nonce: nonce, authorizationState: authorizationState) }
+        box.withLock { $0 = Snapshot(configuration: $0.configuration, session: session, credential: credential, nonce: nonce, authorizationState: authorizationState) }
     }
 
     /// Empties it (logout).
     func clear() {
-        box.withLock { $0 = Snapshot() }
+        box.withLock { $0 = Snapshot(configuration: $0.configuration) }
+    }
+}
+
+extension GrabConfiguration {
+    /// `base` with the given settings changed (`nil` arguments keep `base`'s; `.some(nil)` clears an optional one).
+    init(
+        _ base: GrabConfiguration, redirectUrl: URL? = nil, scope: [String]? = nil, request: String?? = nil,
+        acrValues: [String: String]? = nil, hint: String?? = nil, idTokenHint: String?? = nil, prompt: String?? = nil
+    ) {
+        self.init(
+            clientId: base.clientId, redirectUrl: redirectUrl ?? base.redirectUrl, scope: scope ?? base.scope,
+            serviceDiscoveryUrl: base.serviceDiscoveryUrl, request: request ?? base.request, acrValues: acrValues ?? base.acrValues,
+            hint: hint ?? base.hint, idTokenHint: idTokenHint ?? base.idTokenHint, prompt: prompt ?? base.prompt,
+            clientSecret: base.clientSecret)
     }
 }

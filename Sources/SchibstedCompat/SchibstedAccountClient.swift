@@ -31,6 +31,9 @@ public actor SchibstedAccountClient {
     private var pending: AuthorizationRequest?
     /// The web session `login(with:)` is showing, so ``cancelLoginSession()`` can close it.
     private var presenting: Task<URL, any Error>?
+    /// The completion of a callback the app delegate handed over while `login(with:)` showed the sheet; that login
+    /// returns its user.
+    private var handedOver: Task<SchibstedUser, any Error>?
     private var vendorSessionChecked = false
     /// Keeps the vendor-format copy of this app's session current while simplified login is shared.
     private var mirrorTask: Task<Void, Never>?
@@ -74,7 +77,9 @@ public actor SchibstedAccountClient {
             ?? PersistentTokenStorage.makeDefault(
                 accessGroup: appIdentifierPrefix.map(SchibstedVendorSession.sharedAccessGroup(appIdentifierPrefix:))
             )
-        authClient = AuthClient(provider: SchibstedProvider(configuration: configuration), storage: storage, transport: transport, logger: logger, clock: clock)
+        authClient = AuthClient(
+            provider: SchibstedProvider(configuration: configuration, sdkUserAgent: Self.sdkUserAgent), storage: storage, transport: transport, logger: logger,
+            clock: clock)
     }
 
     // MARK: Login
@@ -156,6 +161,12 @@ public actor SchibstedAccountClient {
 
     /// Completes the pending login with its callback and returns the user.
     ///
+    /// With a custom-scheme redirect the system may hand the callback to the app delegate
+    /// (`application(_:open:options:)`) instead of the web session. When ``login(with:withMFA:state:loginHint:xDomainId:extraScopeValues:withSSO:)``
+    /// is showing the sheet, the callback is that login's: the sheet is closed and both this call and the running
+    /// `login(with:)` return the user (as account-sdk-ios-web 6.x feeds such a URL into its running session:
+    /// `completeLoginFromURL`, `SchibstedAuthenticator.swift`).
+    ///
     /// - Throws: `redirect_mismatch` for a URL that is not this app's callback (including BankID's redirect, which
     ///   leaves the login pending); `user_cancelled` for a cancellation (`…/cancel`), which ends the pending login;
     ///   the engine's errors otherwise (see `AuthError/schibstedError`).
@@ -174,6 +185,18 @@ public actor SchibstedAccountClient {
             await cancelLoginSession()
             throw AuthError(.userCancelled, "The user cancelled the Schibsted login.", providerID: SchibstedProvider.id)
         }
+        if let presentation = presenting {
+            presenting = nil
+            let completion = Task { try await self.complete(url) }
+            handedOver = completion
+            presentation.cancel()  // closes the sheet; login(with:) then returns this completion's user
+            return try await completion.value
+        }
+        return try await complete(url)
+    }
+
+    /// Redeems the callback of the pending login.
+    private func complete(_ url: URL) async throws -> SchibstedUser {
         defer { pending = nil }
         do {
             let user = SchibstedUser(session: try await authClient.completeSignIn(redirect: url), client: self)
@@ -215,10 +238,18 @@ public actor SchibstedAccountClient {
             }
             presenting = nil
         } catch {
+            if let completion = takeHandedOver() { return try await completion.value }
             await cancelLoginSession()
             throw error
         }
+        if let completion = takeHandedOver() { return try await completion.value }
         return try await handleAuthenticationResponse(url: callback)
+    }
+
+    /// The completion of a callback the app delegate handed over during the sign-in that just ended, if any.
+    private func takeHandedOver() -> Task<SchibstedUser, any Error>? {
+        defer { handedOver = nil }
+        return handedOver
     }
 
     /// Logs in with tokens obtained outside the SDK ("Obtaining tokens externally" in the README of account-sdk-ios-web,
@@ -283,7 +314,7 @@ public actor SchibstedAccountClient {
     /// Simplified login both ways: with an `appIdentifierPrefix`, this app's session is kept in the vendor's
     /// `UserSession` JSON (service `com.schibsted.account`, account = client id, the shared access group), so apps
     /// still on account-sdk-ios-web keep offering it, as they would an app on the vendor SDK. Written at login,
-    /// resume and every refresh; removed at logout, as the vendor SDK removes its item. Never an item either vendor
+    /// resume and every refresh, stamped with when the tokens were obtained; removed at logout, as the vendor SDK removes its item. Never an item either vendor
     /// SDK could not decode (see `SchibstedVendorSession.sharedItem`); a failure to write is logged, never thrown.
     func mirrorSharedSession(_ key: StorageKey) async {
         guard let appIdentifierPrefix, let vendorStore, key.clientID == configuration.clientId else { return }
@@ -302,7 +333,7 @@ public actor SchibstedAccountClient {
         }
         guard let session = try? await authClient.restoreSession(key: key) else { return }
         let credential = await session.credential
-        guard let data = SchibstedVendorSession.sharedItem(for: credential, claims: await session.idTokenClaims, now: authClient.clock.now()) else {
+        guard let data = SchibstedVendorSession.sharedItem(for: credential, claims: await session.idTokenClaims) else {
             return
         }
         do {

@@ -60,6 +60,7 @@ public struct SchibstedUser: Sendable {
     /// from the session service's `/frontend-jwt`.
     public func frontendJWT() async throws -> Secret {
         var request = HTTPRequest(method: .get, url: client.configuration.environment.sessionServiceEndpoint("/frontend-jwt"))
+        request.setSchibstedUserAgent()
         request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await session.send(request)
         guard response.status.code == 200 else {
@@ -126,6 +127,7 @@ public struct SchibstedUser: Sendable {
 
     private func api(_ method: String, _ path: String, form: [(String, String)]) async throws -> Data {
         var request = HTTPRequest(method: HTTPRequest.Method(method) ?? .get, url: client.configuration.environment.endpoint(path))
+        request.setSchibstedUserAgent()
         request.headerFields.set("application/json", forName: "Accept")
         var body: Data?
         if !form.isEmpty {

@@ -6,7 +6,7 @@ import Foundation
 /// The session account-sdk-ios-web stored, in the vendor's own format, read here so users of apps still on the
 /// vendor SDK — or of this app before it switched — stay signed in. Another app's item is never refreshed or
 /// rewritten here, as the vendor SDK never does; only this app's own session is written in this format
-/// (``sharedItem(for:claims:now:)``), for simplified login.
+/// (``sharedItem(for:claims:)``), for simplified login.
 ///
 /// The vendor keeps one Keychain generic password per app: service `com.schibsted.account`, account = the app's
 /// client id, in the access group `<appIdentifierPrefix>.com.schibsted.simplifiedLogin` when apps share sessions.
@@ -85,7 +85,12 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
     /// `UserSession` reads (unknown keys are ignored). `nil` when a field either requires is missing — the refresh
     /// token, the ID token, or its `legacy_user_id`, `aud` and `exp` — since one undecodable item makes 6.x's
     /// `getSharedUser` fail for every app.
-    static func sharedItem(for credential: Credential, claims: IDTokenClaims?, now: Date) -> Data? {
+    ///
+    /// `updatedAt` is when this app obtained the tokens (the credential's `updatedAt`: its sign-in or last refresh),
+    /// as both vendor SDKs stamp it only when they store new tokens; the vendor's apps offer the newest item first
+    /// (S5 `getLatestSession`, S6 `getSharedUser`), so merely opening this app never puts its account ahead of one
+    /// the user signed in to elsewhere later.
+    static func sharedItem(for credential: Credential, claims: IDTokenClaims?) -> Data? {
         guard let refreshToken = credential.refreshToken, let idToken = credential.idToken, let claims,
             !claims.audience.isEmpty, !credential.accessToken.reveal().isEmpty
         else { return nil }
@@ -110,7 +115,7 @@ struct SchibstedVendorSession: Sendable, CustomReflectable {
         if let expiresAt = credential.expiresAt { tokens["expiration"] = .number(expiresAt.timeIntervalSinceReferenceDate) }
         let session: [String: JSONValue] = [
             "clientId": .string(credential.clientID), "userTokens": .object(tokens),
-            "updatedAt": .number(now.timeIntervalSinceReferenceDate)
+            "updatedAt": .number(credential.updatedAt.timeIntervalSinceReferenceDate)
         ]
         return try? JSONValue.object(session).jsonData()
     }

@@ -64,12 +64,15 @@ public struct SimplifiedLoginManager: Sendable {
     private let loginHint: String?
     private let xDomainId: UUID?
     private let extraScopeValues: Set<String>
-    private let withSSO: Bool
+    /// `nil`: continue-as ephemeral (as SDK 6), the other-account login with SSO (the vendor's default).
+    private let withSSO: Bool?
 
     /// Creates a manager with the vendor manager's login options.
     ///
-    /// Continuing as a shared account (``continueAs(_:with:)``) sends `state`, `x_domain_id`, `extraScopeValues` and
-    /// `withSSO` (`false`: an ephemeral browser session). The assertion names the account and goes with
+    /// Continuing as a shared account (``continueAs(_:with:)``) sends `state`, `x_domain_id` and `extraScopeValues`,
+    /// in an ephemeral browser session unless `withSSO` is `true` (SDK 6 always continues ephemerally:
+    /// `SimplifiedLoginViewModel.continueAs` passes `prefersEphemeralWebBrowserSession: true`; SDK 5 used the shared
+    /// session). The assertion names the account and goes with
     /// `prompt=select_account`, so it carries no `acr_values` and no `login_hint`: `withMFA` and `loginHint` apply to
     /// ``loginWithAnotherAccount(with:)``, the login the app offers beside "Continue as".
     ///
@@ -82,7 +85,8 @@ public struct SimplifiedLoginManager: Sendable {
     ///   - loginHint: an e-mail or phone number ``loginWithAnotherAccount(with:)`` pre-fills.
     ///   - xDomainId: sent as `x_domain_id`; by default a new UUID for every continue-as login (as SDK 6 does).
     ///   - extraScopeValues: scopes beyond `openid offline_access`.
-    ///   - withSSO: `false` asks for an ephemeral browser session.
+    ///   - withSSO: `false` asks for an ephemeral browser session, `true` for the shared one; by default continue-as
+    ///     is ephemeral (as SDK 6) and the other-account login is not (the vendor's `withSSO: true` default).
     ///   - vendorStore: where apps on the vendor SDK keep their sessions; by default the client's.
     ///   - sharedStorage: the storage apps on this package share; by default the client's own storage, which is
     ///     the shared group's when the client has an `appIdentifierPrefix`.
@@ -94,7 +98,7 @@ public struct SimplifiedLoginManager: Sendable {
         loginHint: String? = nil,
         xDomainId: UUID? = nil,
         extraScopeValues: Set<String> = [],
-        withSSO: Bool = true,
+        withSSO: Bool? = nil,
         vendorStore: (any VendorStore)? = nil,
         sharedStorage: (any TokenStorage)? = nil
     ) {
@@ -150,6 +154,7 @@ public struct SimplifiedLoginManager: Sendable {
     public func context(for account: SharedAccount) async throws -> SharedAccountContext {
         try checkEnvironment()
         var request = HTTPRequest(method: .get, url: client.configuration.environment.sessionServiceEndpoint("/user-context-from-token"))
+        request.setSchibstedUserAgent()
         request.headerFields.set("Bearer \(account.accessToken.reveal())", forName: "Authorization")
         request.headerFields.set("application/json", forName: "Accept")
         let (data, response) = try await client.authClient.transport.send(request)
@@ -176,7 +181,7 @@ public struct SimplifiedLoginManager: Sendable {
 
     /// Logs in to this app as `account`: a one-time assertion for it, then a login with `assertion` and
     /// `prompt=select_account`, and the manager's `state`, `x_domain_id` (a new UUID unless one was given),
-    /// `extraScopeValues` and `withSSO`.
+    /// `extraScopeValues`, in an ephemeral browser session unless the manager was made with `withSSO: true`.
     ///
     /// - Throws: `sign_in_in_progress` while another login is pending; `http_error` 401 when the shared session has
     ///   expired (log in normally: it is never refreshed here, as the vendor's is not); `http_error` /
@@ -187,7 +192,7 @@ public struct SimplifiedLoginManager: Sendable {
         await client.tracker?.track(.simplifiedLoginContinued)
         let request = try await client.startLogin(
             mfa: nil, state: state, loginHint: nil, xDomainId: xDomainId ?? UUID(), extraScopeValues: extraScopeValues,
-            withSSO: withSSO, assertion: assertion
+            withSSO: withSSO ?? false, assertion: assertion
         )
         return try await client.finishLogin(request, with: userAgent)
     }
@@ -201,7 +206,7 @@ public struct SimplifiedLoginManager: Sendable {
         try checkEnvironment()
         return try await client.login(
             with: userAgent, withMFA: withMFA, state: state, loginHint: loginHint, xDomainId: xDomainId,
-            extraScopeValues: extraScopeValues, withSSO: withSSO
+            extraScopeValues: extraScopeValues, withSSO: withSSO ?? true
         )
     }
 
@@ -228,6 +233,7 @@ public struct SimplifiedLoginManager: Sendable {
 
     private func requestAssertion(accessToken: Secret) async throws -> (Int, Data) {
         var request = HTTPRequest(method: .post, url: client.configuration.environment.endpoint("/api/2/user/auth/token"))
+        request.setSchibstedUserAgent()
         request.headerFields.set("Bearer \(accessToken.reveal())", forName: "Authorization")
         request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
         request.headerFields.set("application/json", forName: "Accept")

@@ -49,6 +49,9 @@ public struct AuthContext: Sendable {
     /// vendor SDK did, for a backend that cannot send `code_verifier` yet; the code is then bound only to `state` and
     /// the redirect. Ignored when the code is exchanged here (always PKCE).
     public var backendExchangeUsesPKCE = true
+    /// Scopes asked for in addition to the configuration's (the vendor factory's `scopes:`; see
+    /// ``AuthorizationCodeAuthProvider/scopes``).
+    public var additionalScopes: [String] = []
 
     /// Creates a context. Defaults: the native apps in the vendor's order, falling back to in app (the vendor's
     /// `.native()`), and the code exchanged here — unlike the vendor SDK, whose default handed the bare code to the

@@ -3,5 +3,3 @@
 
 /// The vendor SDK's name for `UberDestination` (AuthUber).
 public typealias AuthDestination = UberDestination
-/// The vendor SDK's name for `UberPrompt` (AuthUber).
-public typealias Prompt = UberPrompt

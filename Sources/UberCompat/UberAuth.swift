@@ -97,7 +97,7 @@ public actor UberAuth {
             } catch let error as AuthError {
                 completion(.failure(error.uberAuthError))
             } catch {
-                completion(.failure(.other))
+                completion(.failure(.other(error)))
             }
         }
     }
@@ -127,6 +127,7 @@ public actor UberAuth {
 
     private func prepare(_ route: UberRoute, context: AuthContext) async throws -> AuthorizationRequest {
         var options = SignInOptions(prompt: route.promptValues(context.prompt))
+        options.additionalScopes = context.additionalScopes.filter { !configuration.scopes.contains($0) }
         options.omitsPKCEForBackendExchange = !context.shouldExchangeAuthCode && !context.backendExchangeUsesPKCE
         if route == .inApp, let prefill = context.prefill, let requestURI = await pushPrefill(prefill) {
             options.additionalParameters["request_uri"] = requestURI
@@ -155,7 +156,10 @@ public actor UberAuth {
             removingVendorCopy: { store in try await UberVendorSession.remove(from: store) })
     }
 
-    /// Deletes the stored token (on Apple platforms, also clear the auth host's web cookies through AuthApple).
+    /// Deletes the stored token. The auth host's web session in the system browser is left alone: UberAuth 2.x
+    /// deleted the auth host's cookies from `HTTPCookieStorage` (`TokenManager.swift`), which `ASWebAuthenticationSession`
+    /// does not read either. To make the next login ask for the user's credentials, log in with
+    /// `AuthContext(authDestination: .inApp, prompt: [.login])`.
     public func logout() async throws {
         for key in try await authClient.storage.storedKeys() where key.providerID == UberProvider.id && key.clientID == configuration.clientID {
             try await authClient.storage.removeCredential(for: key)

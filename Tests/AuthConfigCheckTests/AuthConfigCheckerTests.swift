@@ -31,6 +31,8 @@ struct AuthConfigCheckerTests {
         let cases: [(String?, [(ProviderID, String)], String, String)] = [
             ("grab-missing-scope-Info.plist", [], "Scope", "'Scope' is missing"),
             ("unregistered-scheme-Info.plist", [], "CFBundleURLTypes", "'com.example.partner' (grab) is not registered"),
+            // The same plist's Uber section redirects to the same unregistered scheme (UberAuth README: register it).
+            ("unregistered-scheme-Info.plist", [], "CFBundleURLTypes", "'com.example.partner' (uber) is not registered"),
             ("uber-secret-Info.plist", [], "ClientSecret", "never ship a client secret"),
             ("valid-Info.plist", [("govuk", "govuk-custom-scheme.json")], "redirectURI", "claimed https universal link"),
             ("valid-Info.plist", [("onelogin", "onelogin-no-openid.plist")], "scopes", "must contain openid"),

@@ -115,7 +115,7 @@ struct GOVUKProviderTests {
 
     // MARK: present / finalise
 
-    @Test("present then finalise(callback:) returns validated tokens; UserService fetches the user")
+    @Test("present then finalise(callback:) returns validated tokens; UserService reads the user from the verified ID token (the token service has no /userinfo)")
     func presentAndFinalise() async throws {
         let harness = try harness()
         let request = try await harness.login.present()
@@ -136,7 +136,8 @@ struct GOVUKProviderTests {
             user
                 == UserInfo(
                     sub: "urn:fdc:gov.uk:2022:emulated-user", email: "citizen@example.gov.uk", emailVerified: true,
-                    phoneNumber: "+447700900123", phoneNumberVerified: true))
+                    phoneNumber: nil, phoneNumberVerified: false))
+        #expect(await harness.transport.exchanges(pathSuffix: "/userinfo").isEmpty, "GOV.UK's token service has no user-info endpoint")
         // No discovery document was ever requested.
         #expect(await harness.transport.exchanges(pathSuffix: "openid-configuration").isEmpty)
     }
@@ -219,15 +220,15 @@ struct GOVUKProviderTests {
         #expect(await idp.handle(request).1.value(forHTTPHeaderField: "Location")?.contains("error=invalid_request") == true)
     }
 
-    @Test("User info for another subject is rejected")
+    @Test("User info for another subject is rejected (a configuration that names a user-info endpoint)")
     func userInfoSubjectMismatch() async throws {
-        let harness = try harness()
+        let harness = try harness { $0["userInfoEndpoint"] = "https://token.integration.account.gov.uk/userinfo" }
         _ = try await harness.login.present(with: harness.emulator.userAgent)
         // Tamper with the user info response through a hostile transport in front of the emulator.
         let hostile = InProcessTransport().adding(host: "token.integration.account.gov.uk") { request in
             let (data, response) = try await harness.emulator.transport.send(request)
             guard request.url?.path == "/userinfo" else { return (data, response) }
-            return (Data(#"{"sub":"someone-else","email":"x@example.com"}"#.utf8), response)
+            return (Data(#"{"sub":"someone-else","email":"x@example.com"}"#.utf8), .make(status: 200, headers: ["Content-Type": "application/json"]))
         }
         let client = AuthClient(provider: harness.client.provider, storage: harness.client.storage, transport: hostile, clock: harness.emulator.clock)
         let restored = try #require(try await client.restoreSession())

@@ -333,7 +333,7 @@ struct GOVUKServiceTests {
     func userInfoRefusal() async throws {
         let harness = try harness()
         let session = try await harness.signIn()
-        let userInfoURL = harness.idp.endpoint(harness.idp.configuration.paths.userinfo)
+        let userInfoURL = harness.idp.endpoint(try #require(harness.idp.configuration.paths.userinfo))
         var bad = HTTPRequest(method: .get, url: userInfoURL)
         bad.headerFields[.authorization] = "Bearer not-a-token"
         let (badBody, badResponse) = try await harness.transport.send(bad, body: nil)

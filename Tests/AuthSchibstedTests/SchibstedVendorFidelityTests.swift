@@ -38,6 +38,27 @@ struct SchibstedVendorFidelityTests {
         Dictionary(FormEncoding.decode(url?.query ?? ""), uniquingKeysWith: { a, _ in a })
     }
 
+    @Test(
+        "N5: the shared vendor-format item's updatedAt is when this app obtained its tokens (as both vendor SDKs stamp it); a later resume or isLoggedIn does not restamp it, so opening the app never puts its account first in other apps"
+    )
+    func sharedItemStampedOnlyWhenTokensChange() async throws {
+        let clock = ManualClock()
+        let idp = TestIdentityProvider.schibsted(clock: clock)
+        let store = InMemoryVendorStore()
+        let storage = InMemoryTokenStorage()
+        let app = client(idp, appIdentifierPrefix: "ABCDE12345", storage: storage, vendorStore: store)
+        let user = try await app.login(with: HeadlessUserAgent(transport: idp.transport))
+        func stamp() async throws -> Date {
+            try SDK6UserSession.decode(try #require(await store.genericPassword(service: "com.schibsted.account", account: TestIdentityProvider.schibstedClientID))).updatedAt
+        }
+        let signedIn = try await stamp()
+        #expect(abs(signedIn.timeIntervalSince(await user.session.credential.updatedAt)) < 0.001)
+        clock.advance(by: 600)
+        #expect(try await app.resumeLastLoggedInUser() != nil)
+        #expect(await app.isLoggedIn)
+        #expect(try await stamp() == signedIn, "restamped by a resume")
+    }
+
     // MARK: MFA checked against amr
 
     @Test("The vendor's AMR vectors — eid-se with amr [eid] accepted, with [eid-se] refused, otp without amr refused")
@@ -233,13 +254,14 @@ struct SchibstedVendorFidelityTests {
     }
 
     @Test(
-        "Continue-as sends x_domain_id (a new UUID per login, as SDK 6, or the manager's) and the manager's state, extra scopes and withSSO; the other-account login adds withMFA and loginHint"
+        "Continue-as sends x_domain_id (a new UUID per login, as SDK 6, or the manager's) and the manager's state and extra scopes, ephemeral unless withSSO: true (as SDK 6); the other-account login adds withMFA and loginHint"
     )
     func simplifiedLoginOptions() async throws {
         let idp = TestIdentityProvider.schibsted(clock: ManualClock())
         let (vendorStore, news) = try await newsAppOnVendorSDK(idp, format: .v6)
 
-        // Defaults: a fresh x_domain_id for each continue-as login, SSO, no extra scopes, no MFA, no hint.
+        // Defaults: a fresh x_domain_id for each continue-as login, an ephemeral web session (SDK 6
+        // SimplifiedLoginViewModel.continueAs: prefersEphemeralWebBrowserSession: true), no extra scopes, no MFA, no hint.
         let plainAgent = RecordingUserAgent(transport: idp.transport)
         let plainApp = client(idp, vendorStore: vendorStore)
         let plain = SimplifiedLoginManager(client: plainApp, sharedStorage: InMemoryTokenStorage())
@@ -256,8 +278,14 @@ struct SchibstedVendorFidelityTests {
             let query = parameters(request.url)
             #expect(Set(query["scope"]?.split(separator: " ").map(String.init) ?? []) == ["openid", "offline_access"])
             #expect(query["acr_values"] == nil && query["login_hint"] == nil && query["prompt"] == "select_account")
-            #expect(!request.prefersEphemeralSession)
+            #expect(request.prefersEphemeralSession)
         }
+        // The other-account login keeps the vendor's withSSO: true default; withSSO: true opts continue-as into SSO (SDK 5).
+        _ = try await plain.loginWithAnotherAccount(with: plainAgent)
+        #expect(await plainAgent.requests.last?.prefersEphemeralSession == false)
+        let sso = SimplifiedLoginManager(client: plainApp, withSSO: true, sharedStorage: InMemoryTokenStorage())
+        #expect(try await sso.continueAs(try #require(try await sso.latestSharedAccount()), with: plainAgent).uuid == news.subject)
+        #expect(await plainAgent.requests.last?.prefersEphemeralSession == false)
 
         // The vendor manager's options.
         let xDomainId = UUID(uuidString: "6F9619FF-8B86-D011-B42D-00C04FC964FF")!

@@ -286,10 +286,13 @@ struct UberTests {
         #expect(await harness.storage.isEmpty)
         #expect(AuthError(.userCancelled, "x").uberAuthError == .cancelled)
         #expect(AuthError(.authorizationFailed, "x", oauthError: "access_denied").uberAuthError == .oAuth(.accessDenied))
-        #expect(AuthError(.tokenRequestFailed, "x", oauthError: "invalid_scope").uberAuthError == .oAuth(.invalidScope))
-        #expect(AuthError(.serverError, "x").uberAuthError == .serviceError)
-        #expect(AuthError(.invalidResponse, "x").uberAuthError == .invalidResponse)
-        #expect(AuthError(.storageFailed, "x").uberAuthError == .other)
+        // HTTP answers as the vendor's NetworkProvider maps them (U61): any non-2xx from /token is oAuth(invalidRequest),
+        // an undecodable 2xx serviceError.
+        #expect(AuthError(.tokenRequestFailed, "x", oauthError: "invalid_scope").uberAuthError == .oAuth(.invalidRequest))
+        #expect(AuthError(.serverError, "x").uberAuthError == .oAuth(.invalidRequest))
+        #expect(AuthError(.invalidResponse, "x").uberAuthError == .serviceError)
+        let storage = AuthError(.storageFailed, "x")
+        #expect(storage.uberAuthError == .other(storage))
     }
 }
 
@@ -699,7 +702,8 @@ struct UberVendorFidelityTests {
         #expect(cancelled?.uberAuthError == .cancelled)
         let broken = await #expect(throws: AuthError.self) { _ = try await uber(agent: Broken()).0.login(context: AuthContext(authDestination: .inApp)) }
         #expect(broken?.code == .authorizationFailed && broken?.underlying != nil)
-        #expect(AuthError(.network, "x").uberAuthError == .other, "the vendor: a transport failure is .other")
+        let network = AuthError(.network, "x")
+        #expect(network.uberAuthError == .other(network), "the vendor: a transport failure is .other(error)")
     }
 
     @Test("Vendor vectors (AuthorizeRequestTests, AuthorizationCodeAuthProviderTests): paths per app, query members, prompt encodings")

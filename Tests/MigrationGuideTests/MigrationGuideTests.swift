@@ -88,8 +88,10 @@ struct MigrationGuideTests {
                             webAgent: HeadlessUserAgent(transport: idp.transport), appHandoff: apps,
                             storage: sessions, transport: idp.transport)
         await apps.onCallback { url in _ = uber.handle(url) }                       // UberAuth.handle(url)
+        let prompt: Prompt = [.consent]                                             // Prompt, an OptionSet as the vendor's
+        let authProvider: any AuthProviding = .authorizationCode(prompt: prompt)    // the README's AuthProviding; exchanges
         let context = AuthContext(authDestination: .native([.rides]),               // the vendor's initializer
-                                  authProvider: .authorizationCode(prompt: [.consent]))  // exchanges, as the vendor's
+                                  authProvider: authProvider)
         let client = try await uber.login(context: context)                         // UberAuth.login(context:)
         let loggedIn = await uber.isLoggedIn                                        // UberAuth.isLoggedIn
         uber.login(context: context) { result in                                    // login(context:completion:)
@@ -144,9 +146,10 @@ struct MigrationGuideTests {
         let callback = try await emulator.userAgent.authorize(request)             // the universal link arrives
         let tokens = try await login.finalise(callback: callback)                  // finalise(callback:)
         let service: any UserServicing = UserService(session: await login.session!)  // UserService(client:)
-        let userInfo = try await service.fetchUserInfo()                           // fetchUserInfo()
+        let userInfo = try await service.fetchUserInfo()    // fetchUserInfo(): from the ID token, the STS has no /userinfo
         // --- end ---
         #expect(tokens.idToken != nil && userInfo.email.contains("@"))
+        #expect(userInfo.phoneNumber == nil && !userInfo.phoneNumberVerified)   // the token service's ID token has no phone
     }
 }
 

@@ -10,24 +10,38 @@
     /// callbacks, ephemeral sessions on request, one session at a time, and user cancellation as `user_cancelled`.
     ///
     /// Cancelling the task that awaits ``authorize(_:)`` closes the sheet (`ASWebAuthenticationSession.cancel()`) and
-    /// ends the sign-in with `user_cancelled`: what a vendor API's `cancel` or GOV.UK's `finalise(callback:)` does.
+    /// ends the sign-in with `user_cancelled` at once — the agent resumes it itself, exactly once (`WebSessionResumption`),
+    /// since Apple does not call the completion handler after `cancel()` — and the agent is free for the next sign-in:
+    /// what a vendor API's `cancel` or GOV.UK's `finalise(callback:)` does.
     @MainActor
     public final class WebAuthenticationSessionUserAgent: NSObject, UserAgent, ASWebAuthenticationPresentationContextProviding {
         private let anchor: @MainActor () -> ASPresentationAnchor
         private var current: ASWebAuthenticationSession?
+        /// The showing session's waiting sign-in, resumed once: by the completion handler or by a cancellation.
+        private var resumption: WebSessionResumption?
 
         /// Creates an agent that presents from the window `anchor` returns.
         public init(anchor: @escaping @MainActor () -> ASPresentationAnchor) {
             self.anchor = anchor
         }
 
-        /// Shows `request` and returns the callback URL; closes the sheet when the calling task is cancelled.
+        /// Shows `request` and returns the callback URL; closes the sheet when the calling task is cancelled, and then
+        /// returns `user_cancelled` at once (Apple does not call the session's completion handler after `cancel()`).
         public nonisolated func authorize(_ request: AuthorizationRequest) async throws -> URL {
             try await withTaskCancellationHandler {
                 try await present(request)
             } onCancel: {
-                Task { @MainActor in self.current?.cancel() }
+                Task { @MainActor in self.cancelCurrent() }
             }
+        }
+
+        /// Closes the showing sheet and ends its sign-in with `user_cancelled`; the agent can show the next one.
+        private func cancelCurrent() {
+            let session = current
+            current = nil
+            resumption?.cancel()
+            resumption = nil
+            session?.cancel()
         }
 
         private func present(_ request: AuthorizationRequest) async throws -> URL {
@@ -41,10 +55,17 @@
             let matcher = CallbackMatcher(redirectURI: request.redirectURI)
             let providerID = request.providerID
             return try await withCheckedThrowingContinuation { continuation in
+                let resumption = WebSessionResumption(continuation, providerID: providerID)
                 let completion: ASWebAuthenticationSession.CompletionHandler = { [weak self] url, error in
-                    MainActor.assumeIsolated { self?.current = nil }
-                    let cancelled = (error as? ASWebAuthenticationSessionError)?.code == .canceledLogin
-                    continuation.resume(with: WebSessionOutcome.result(url: url, cancelled: cancelled, error: error, matcher: matcher, providerID: providerID))
+                    MainActor.assumeIsolated {
+                        // A late answer of a session already cancelled is ignored, and leaves the next session alone.
+                        if let self, self.resumption === resumption {
+                            self.current = nil
+                            self.resumption = nil
+                        }
+                        let cancelled = (error as? ASWebAuthenticationSessionError)?.code == .canceledLogin
+                        resumption.finish(WebSessionOutcome.result(url: url, cancelled: cancelled, error: error, matcher: matcher, providerID: providerID))
+                    }
                 }
                 let session: ASWebAuthenticationSession
                 switch matcher {
@@ -60,9 +81,11 @@
                 session.prefersEphemeralWebBrowserSession = request.prefersEphemeralSession
                 session.presentationContextProvider = self
                 current = session
+                self.resumption = resumption
                 if !session.start() {
                     current = nil
-                    continuation.resume(throwing: AuthError(.authorizationFailed, "The web sign-in could not start.", providerID: providerID))
+                    self.resumption = nil
+                    resumption.finish(.failure(AuthError(.authorizationFailed, "The web sign-in could not start.", providerID: providerID)))
                 }
             }
         }

@@ -10,7 +10,7 @@ extension TestIdentityProvider {
             "authorization_endpoint": .string(endpoint(configuration.paths.authorize).absoluteString),
             "token_endpoint": .string(endpoint(configuration.paths.token).absoluteString),
             "jwks_uri": .string(endpoint(configuration.paths.jwks).absoluteString),
-            "userinfo_endpoint": .string(endpoint(configuration.paths.userinfo).absoluteString),
+            "userinfo_endpoint": configuration.paths.userinfo.map { .string(endpoint($0).absoluteString) } ?? .null,
             "revocation_endpoint": .string(endpoint(configuration.paths.revoke).absoluteString),
             "introspection_endpoint": .string(endpoint(configuration.paths.introspect).absoluteString),
             "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
@@ -28,7 +28,7 @@ extension TestIdentityProvider {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
             document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])
         }
-        if document["dpop_signing_alg_values_supported"] == .null { document["dpop_signing_alg_values_supported"] = nil }
+        for name in ["dpop_signing_alg_values_supported", "userinfo_endpoint"] where document[name] == .null { document[name] = nil }
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }
         for name in configuration.quirks.discoveryRemovals { document[name] = nil }
         document.merge(behavior.discoveryOverrides) { _, override in override }

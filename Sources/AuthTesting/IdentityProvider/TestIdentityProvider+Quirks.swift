@@ -14,8 +14,8 @@ extension TestIdentityProvider {
         public var authorizeAliases: [String] = []
         /// The token endpoint.
         public var token = "/token"
-        /// The user info endpoint.
-        public var userinfo = "/userinfo"
+        /// The user info endpoint (`nil`: the provider has none, as GOV.UK's secure token service).
+        public var userinfo: String? = "/userinfo"
         /// The RFC 7009 revocation endpoint.
         public var revoke = "/revoke"
         /// The RFC 7662 introspection endpoint.

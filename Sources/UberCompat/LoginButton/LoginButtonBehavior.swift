@@ -61,7 +61,7 @@ final class LoginButtonBehavior {
         } catch let error as AuthError {
             delegate?.loginButton(button, didCompleteLoginWithResult: .failure(error.uberAuthError))
         } catch {
-            delegate?.loginButton(button, didCompleteLoginWithResult: .failure(.other))
+            delegate?.loginButton(button, didCompleteLoginWithResult: .failure(.other(error)))
         }
     }
 }
