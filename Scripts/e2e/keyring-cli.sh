@@ -13,7 +13,7 @@ source "$(dirname "$0")/../lib/common.sh"
 : "${AUTH_IT_ISSUER:?export the variables from Scripts/services/idp/dot.sh env first}"
 : "${AUTH_IT_SECOND_USERNAME:?export the variables from Scripts/services/idp/dot.sh env first}"
 Scripts/services/keyring.sh install
-cli="$(swift build --show-bin-path)/auth-cli"
+cli="${AUTH_CLI_BINARY:-$(swift build --show-bin-path)/auth-cli}"  # AUTH_CLI_BINARY: while a build holds .build
 make_work_dir
 started_marker="$work/started"; touch "$started_marker"
 redirect="http://127.0.0.1:53682/callback"
@@ -54,7 +54,8 @@ refused_login "a session bus without a Secret Service"
 
 # 2. GNOME Keyring, its login collection created and unlocked with a test password (read on standard input).
 start_background "$work/keyring.log" bash -c 'printf "%s" "keyring-test-password" | exec gnome-keyring-daemon --foreground --unlock --components=secrets'
-wait_for --timeout 15 --log "$work/keyring.log" "GNOME Keyring on the session bus" secret-tool search --all application keyring-cli-probe
+keyring_answers() { secret-tool search --all application keyring-cli-probe > /dev/null 2>&1; }
+wait_for --timeout 15 --log "$work/keyring.log" "GNOME Keyring on the session bus" keyring_answers
 
 # 3. Two sign-ins with the keyring (no --store): alice, then bob.
 sign_in() {  # USERNAME PASSWORD
@@ -72,8 +73,8 @@ bob="$(sign_in "$AUTH_IT_SECOND_USERNAME" "$AUTH_IT_SECOND_PASSWORD")"
 echo "keyring-cli: signed in as alice ($alice) and bob ($bob), both in the keyring"
 [ ! -e "$HOME/.config/auth-cli" ] || fail "a keyring login created ~/.config/auth-cli"
 
-# What another tool sees: secret-tool lists the items with their attributes.
-secret-tool search --all application auth-cli type credential 2> /dev/null | grep -v '^secret = ' > "$work/search"
+# What another tool sees: secret-tool lists the items (their attributes on standard error); the secrets are left out.
+secret-tool search --all application auth-cli type credential 2>&1 | grep -v '^secret = ' > "$work/search"
 python3 - "$work/search" "$alice" "$bob" "$AUTH_IT_ISSUER" "$AUTH_IT_PUBLIC_CLIENT" <<'PY'
 import sys
 text = open(sys.argv[1]).read()
@@ -152,11 +153,12 @@ keyrings="$(find "$HOME" -name '*.keyring' | wc -l)"
 echo "keyring-cli: no file under HOME, TMPDIR, XDG_RUNTIME_DIR or /tmp holds a refresh token (GNOME Keyring's $keyrings keyring file is encrypted)"
 
 # 8. logout: both accounts, items gone, then signed out (exit 4).
-"$cli" logout --json | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["signed_out"] and l["revoked_refresh_token"], l'
-"$cli" logout --json --account "$bob" | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["signed_out"], l'
-left="$(secret-tool search --all application auth-cli 2> /dev/null | grep -c '^attribute.type = \(credential\|profile\)' || true)"
+# The active account (alice) first: bob, the only other one, becomes active, and the next logout is his.
+"$cli" logout --json | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["signed_out"] and l["revoked_refresh_token"] and l["active"]==sys.argv[1], l' "$bob"
+"$cli" logout --json | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["signed_out"] and "active" not in l, l'
+left="$(secret-tool search --all application auth-cli 2>&1 | grep -c '^attribute.type = \(credential\|profile\)' || true)"
 [ "$left" -eq 0 ] || fail "$left credential or profile item(s) left after logout"
 status=0; "$cli" token > "$work/after" 2> "$work/after.err" || status=$?
 [ "$status" -eq 4 ] && [ ! -s "$work/after" ] || fail "token after logout: exit $status (expected 4), stdout: $(cat "$work/after")"
-echo "keyring-cli: logout removed both accounts' items; token afterwards exits 4 (signed out) with nothing on stdout"
+echo "keyring-cli: logout of the active account made the other one active; two logouts removed both accounts' items; token afterwards exits 4 (signed out) with nothing on stdout"
 echo "keyring-cli: every step passed"

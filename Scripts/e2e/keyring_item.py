@@ -13,12 +13,13 @@ import time
 
 
 def item(account):
-    out = subprocess.run(
+    result = subprocess.run(
         ["secret-tool", "search", "--all", "application", "auth-cli", "type", "credential", "account", account],
         check=True, capture_output=True, text=True,
-    ).stdout
+    )
+    # secret-tool writes the label and the secret on standard output, the attributes on standard error.
     label, secret, attributes = None, None, {}
-    for line in out.splitlines():
+    for line in result.stdout.splitlines() + result.stderr.splitlines():
         name, _, value = line.partition(" = ")
         if name == "label":
             label = value

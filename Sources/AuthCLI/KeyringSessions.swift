@@ -26,13 +26,15 @@ struct KeyringSessions: Sendable {
         var version = 1
         var provider: ProviderID
         var configuration: [String: JSONValue]
+        /// The account it belongs to (set when stored).
+        var key: StorageKey?
     }
 
     let credentials: SecretServiceTokenStorage
     let tool: SecretTool
 
     init() {
-        let timeout = ProcessInfo.processInfo.environment["AUTH_CLI_KEYRING_TIMEOUT"].flatMap(Int.init).map { Duration.seconds($0) } ?? .seconds(10)
+        let timeout = ProcessInfo.processInfo.environment["AUTH_CLI_KEYRING_TIMEOUT"].flatMap(Int.init).map { Duration.seconds($0) } ?? .seconds(20)
         tool = SecretTool(timeout: timeout)
         credentials = SecretServiceTokenStorage(application: Self.application, lockDirectory: nil, lockTimeout: .seconds(30), tool: tool)
     }
@@ -50,37 +52,54 @@ struct KeyringSessions: Sendable {
     }
 
     /// Every account, in a stable order (issuer, then subject), with the active one's key.
+    ///
+    /// Three searches, one per item type: `secret-tool` lists attributes apart from the items, so each item's account
+    /// is read from its secret (a profile holds its account's key).
     func accounts() async throws -> (accounts: [Account], active: StorageKey?) {
-        let items = try await tool.search(["application": Self.application])
+        let decoder = SecretServiceTokenStorage.decoder
+        let active = try await tool.search(["application": Self.application, "type": "active"]).first?.secret
+            .flatMap { try? decoder.decode(StorageKey.self, from: $0) }
         var profiles: [StorageKey: Profile] = [:]
-        var active: StorageKey?
-        var found: [(StorageKey, SecretTool.Item)] = []
-        for item in items {
-            switch item.attributes["type"] {
-            case "active":
-                active = item.secret.flatMap { try? SecretServiceTokenStorage.decoder.decode(StorageKey.self, from: $0) }
-            case "profile":
-                if let key = Self.key(item.attributes), let secret = item.secret {
-                    profiles[key] = try? SecretServiceTokenStorage.decoder.decode(Profile.self, from: secret)
-                }
-            case "credential":
-                if let key = Self.key(item.attributes) { found.append((key, item)) }
-            default: continue
-            }
+        for item in try await tool.search(["application": Self.application, "type": "profile"]) {
+            if let profile = item.secret.flatMap({ try? decoder.decode(Profile.self, from: $0) }), let key = profile.key { profiles[key] = profile }
         }
         var accounts: [Account] = []
-        for (key, item) in found {
-            var credential: Credential?
-            var problem: String?
-            do {
-                credential = try credentials.decode(item, for: key)
-            } catch let error as AuthError {
-                problem = item.secret == nil ? "locked" : error.code.rawValue
+        var locked = 0
+        for item in try await tool.search(["application": Self.application, "type": "credential"]) {
+            guard let secret = item.secret else {
+                locked += 1
+                continue
             }
-            accounts.append(Account(key: key, profile: profiles[key], credential: credential, problem: problem))
+            guard let credential = try? decoder.decode(Credential.self, from: secret) else { continue }
+            let key = credential.storageKey
+            do {
+                accounts.append(Account(key: key, profile: profiles[key], credential: try credentials.decode(item, for: key), problem: nil))
+            } catch let error as AuthError {
+                accounts.append(Account(key: key, profile: profiles[key], credential: nil, problem: error.code.rawValue))
+            }
+        }
+        if locked > 0, accounts.isEmpty {
+            throw AuthError(.storageUnavailable, "auth-cli's items in the Secret Service are locked; unlock the login keyring and try again.")
         }
         accounts.sort { ($0.key.issuer, $0.key.account, $0.key.clientID) < ($1.key.issuer, $1.key.account, $1.key.clientID) }
         return (accounts, active)
+    }
+
+    /// The active account's key and profile, read directly (two searches, whatever the number of accounts);
+    /// `nil` when none is recorded.
+    func active() async throws -> (key: StorageKey, profile: Profile?)? {
+        let decoder = SecretServiceTokenStorage.decoder
+        guard
+            let key = try await tool.search(["application": Self.application, "type": "active"]).first?.secret
+                .flatMap({ try? decoder.decode(StorageKey.self, from: $0) })
+        else { return nil }
+        let profile = try await tool.search(try profileAttributes(key)).first?.secret.flatMap { try? decoder.decode(Profile.self, from: $0) }
+        return (key, profile?.key == key ? profile : nil)
+    }
+
+    /// Forgets which account is active (after it was logged out).
+    func clearActive() async throws {
+        try await tool.clear(["application": Self.application, "type": "active"])
     }
 
     /// Makes `key` the account commands use when none is named.
@@ -94,6 +113,8 @@ struct KeyringSessions: Sendable {
 
     /// Stores the profile of `key`'s account.
     func saveProfile(_ profile: Profile, for key: StorageKey) async throws {
+        var profile = profile
+        profile.key = key
         try await tool.store(
             try SecretServiceTokenStorage.encoder.encode(profile),
             label: "auth-cli: how \(key.account) at \(key.issuer) signs in",
@@ -110,12 +131,5 @@ struct KeyringSessions: Sendable {
         var attributes = try credentials.attributes(for: key)
         attributes["type"] = "profile"
         return attributes
-    }
-
-    private static func key(_ attributes: [String: String]) -> StorageKey? {
-        guard let provider = attributes["provider"], let issuer = attributes["issuer"], let client = attributes["client"],
-            let account = attributes["account"]
-        else { return nil }
-        return StorageKey(providerID: ProviderID(rawValue: provider), issuer: issuer, clientID: client, account: account)
     }
 }

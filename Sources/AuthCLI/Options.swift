@@ -54,12 +54,15 @@ struct AccountOptions: ParsableArguments {
         return stored == wanted || URL(string: key.issuer)?.host?.lowercased() == issuer.lowercased()
     }
 
-    /// The account to act on: the only one that passes the filters, or the active one among several.
+    /// The account to act on: the active one when it passes the filters, else the only one that does.
     ///
-    /// - Throws: `not_signed_in` when none passes; a usage error when several pass and the active one is not among them.
+    /// - Throws: `not_signed_in` when none passes, or when no filter is given and the active account is gone; a usage
+    ///   error when several pass and the active one is not among them.
     func choose(from keys: [StorageKey], active: StorageKey?) throws -> StorageKey {
         let matching = keys.filter(matches)
         if let active, matching.contains(active) { return active }
+        // Never another account in its place: a script that ran as one user must not go on as another.
+        if let active, issuer == nil, account == nil { throw gone(active) }
         if matching.count == 1 { return matching[0] }
         if matching.isEmpty {
             let filtered = issuer != nil || account != nil
@@ -70,6 +73,14 @@ struct AccountOptions: ParsableArguments {
         }
         throw ValidationError(
             "\(matching.count) stored accounts match\(issuer != nil || account != nil ? " " + describe : "") and none is active: name one with --account SUBJECT (and --issuer), or run `auth-cli switch`."
+        )
+    }
+
+    /// The refusal when the active account is no longer stored.
+    func gone(_ active: StorageKey) -> AuthError {
+        AuthError(
+            .notSignedIn,
+            "The active account (\(active.account) at \(active.issuer)) is no longer stored: it was logged out or its session revoked. `auth-cli status` lists the others; `auth-cli switch` makes one active."
         )
     }
 

@@ -34,9 +34,18 @@ struct StoredSession {
             return StoredSession(client: client, session: session, location: url.path)
         case .keyring:
             let sessions = KeyringSessions()
-            let (accounts, active) = try await sessions.accounts()
-            let key = try selection.choose(from: accounts.map(\.key), active: active)
-            guard let profile = accounts.first(where: { $0.key == key })?.profile else {
+            let key: StorageKey
+            let found: KeyringSessions.Profile?
+            if selection.issuer == nil, selection.account == nil, let active = try await sessions.active() {
+                // The usual case, read directly: the active account's items only.
+                (key, found) = active
+                guard try await sessions.credentials.credential(for: key) != nil else { throw selection.gone(key) }
+            } else {
+                let (accounts, active) = try await sessions.accounts()
+                key = try selection.choose(from: accounts.map(\.key), active: active)
+                found = accounts.first { $0.key == key }?.profile
+            }
+            guard let profile = found else {
                 throw AuthError(.storageCorrupted, "The keyring holds no profile for \(key.account) at \(key.issuer); run `auth-cli login` again.")
             }
             let provider = try ProviderRegistry.builtIn.provider(named: profile.provider.rawValue, configuration: ProviderConfiguration(profile.configuration))
@@ -169,17 +178,37 @@ struct LogoutCommand: AsyncParsableCommand {
         try await StoredSession.run(store, selection, output) { stored, output in
             // The raw ID token (id_token_hint) is a credential: printed only with --show-tokens.
             let endSession = try? await stored.session.endSessionURL(includingIDTokenHint: output.options.showTokens)
+            let key = await stored.session.credential.storageKey
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
                 "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),
                 "revoked_access_token": .bool(report.revokedAccessToken)
             ]
+            var human: [String] = []
+            if stored.location == "secret-service", let next = try await Self.handOver(from: key) {
+                object["active"] = .string(next.account)
+                human.append("active     now \(next.account) at \(next.issuer)")
+            }
             if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
             if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }
-            var human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"]
+            human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"] + human
             if let error = report.revocationError { human.append("warning    revocation failed: \(error.message)") }
             if let endSession { human.append("browser    open to end the provider's web session: \(endSession.absoluteString)") }
             output.emit(object, human: human)
         }
+    }
+
+    /// After the active account logged out: the only other account becomes active (as `gh auth logout` does);
+    /// with several, none is (a command then asks for `switch`). Returns the new active account.
+    private static func handOver(from key: StorageKey) async throws -> StorageKey? {
+        let sessions = KeyringSessions()
+        guard try await sessions.active()?.key == key else { return nil }
+        let others = try await sessions.accounts().accounts.map(\.key).filter { $0 != key }
+        guard others.count == 1 else {
+            try await sessions.clearActive()
+            return nil
+        }
+        try await sessions.setActive(others[0])
+        return others[0]
     }
 }

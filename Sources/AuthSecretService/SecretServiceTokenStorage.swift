@@ -104,14 +104,16 @@ public struct SecretServiceTokenStorage: TokenStorage {
         try await tool.clear(try attributes(for: key))
     }
 
-    /// The keys of every credential item of ``application``, locked ones included.
+    /// The keys of every credential item of ``application`` (read from the credentials: `secret-tool` lists
+    /// attributes apart from the items). An item that is not a credential is left out.
+    ///
+    /// - Throws: `storage_unavailable` when an item is locked (its account cannot be known).
     public func storedKeys() async throws -> [StorageKey] {
         try await tool.search(["application": application, "type": "credential"]).compactMap { item in
-            let attributes = item.attributes
-            guard let provider = attributes["provider"], let issuer = attributes["issuer"], let client = attributes["client"],
-                let account = attributes["account"]
-            else { return nil }
-            return StorageKey(providerID: ProviderID(rawValue: provider), issuer: issuer, clientID: client, account: account)
+            guard let secret = item.secret else {
+                throw AuthError(.storageUnavailable, "A Secret Service item of \(application) is locked; unlock its collection (the login keyring) and try again.")
+            }
+            return (try? Self.decoder.decode(Credential.self, from: secret))?.storageKey
         }
     }
 

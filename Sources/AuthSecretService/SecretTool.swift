@@ -8,12 +8,14 @@ package import Foundation
 /// attributes (provider, issuer, client, account) are arguments. Every call is bounded by `timeout`: a collection
 /// that waits for an unlock prompt no one can answer becomes `storage_unavailable`, not a hang.
 package struct SecretTool: Sendable {
-    /// One stored item as `secret-tool search` lists it.
+    /// One stored item as `secret-tool search` lists it on standard output.
+    ///
+    /// `secret-tool` writes an item's attributes on standard error, apart from the rest, so which attributes belong to
+    /// which item is lost when several match: callers search with the attributes they need to match, and read
+    /// anything else from the secret.
     package struct Item: Sendable, Equatable {
         /// The item's label.
         package var label: String?
-        /// The item's attributes (without the `attribute.` prefix).
-        package var attributes: [String: String]
         /// The secret; `nil` when the item is locked.
         package var secret: Data?
     }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A stand-in for `secret-tool` in a temporary directory: a small Python program that keeps items in a JSON file,
-/// answers `store`, `search --all` and `clear` as libsecret's tool does, and records every argument list it gets.
+/// answers `store`, `search --all` (attributes on standard error) and `clear` as libsecret's tool does, and records every argument list it gets.
 struct FakeSecretTool {
     /// How the fake behaves.
     enum Mode: String {
@@ -83,8 +83,9 @@ struct FakeSecretTool {
                 if mode != "locked":
                     print("secret = " + item["secret"])
                 print("schema = org.freedesktop.Secret.Generic")
+                # As libsecret's secret-tool does: the attributes on standard error.
                 for k, v in item["attributes"].items():
-                    print("attribute.%s = %s" % (k, v))
+                    sys.stderr.write("attribute.%s = %s\n" % (k, v))
         elif command == "clear":
             json.dump([i for i in items if i not in matches], open(path, "w"))
             sys.exit(0 if matches else 1)

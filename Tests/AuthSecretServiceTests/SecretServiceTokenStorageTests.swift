@@ -130,24 +130,33 @@ struct SecretServiceTokenStorageTests {
         #expect(fake.argumentLog.isEmpty)
     }
 
-    @Test("secret-tool's listing: items, labels, attributes; an item without a secret line is locked")
+    @Test("secret-tool's listing: items, labels, secrets; an item without a secret line is locked")
     func parse() {
         let output = """
             [/org/freedesktop/secrets/collection/login/2]
-            label = one
+            label = one = two
             secret = {"a":1}
             created = 2026-11-28 01:09:54
-            attribute.account = a = b
-            attribute.provider = oidc
+            schema = org.freedesktop.Secret.Generic
             [/org/freedesktop/secrets/collection/login/1]
             label = two
-            attribute.account = c
 
             """
         let items = SecretTool.parse(Data(output.utf8))
         #expect(items.count == 2)
-        #expect(items[0].label == "one" && items[0].secret == Data(#"{"a":1}"#.utf8))
-        #expect(items[0].attributes == ["account": "a = b", "provider": "oidc"])
-        #expect(items[1].secret == nil && items[1].attributes == ["account": "c"])
+        #expect(items[0].label == "one = two" && items[0].secret == Data(#"{"a":1}"#.utf8))
+        #expect(items[1].label == "two" && items[1].secret == nil)
+    }
+
+    @Test("A listing with another application's item, or an item that is not a credential, lists only credentials")
+    func foreignItems() async throws {
+        let fake = try FakeSecretTool()
+        defer { fake.remove() }
+        let storage = storage(fake)
+        let alice = credential(subject: "alice")
+        try await storage.store(alice, for: alice.storageKey)
+        try await storage.tool.store(Data("junk".utf8), label: "x", attributes: ["application": "test-app", "type": "credential", "account": "x"])
+        try await storage.tool.store(Data("{}".utf8), label: "y", attributes: ["application": "other-app", "type": "credential"])
+        #expect(try await storage.storedKeys() == [alice.storageKey])
     }
 }
