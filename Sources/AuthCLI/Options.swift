@@ -31,9 +31,11 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
-    /// The file `--insecure-storage` uses (and earlier auth-cli versions used by default).
+    /// The file `--insecure-storage` uses (and earlier auth-cli versions used by default), under `$HOME` (Foundation's
+    /// home directory on Linux is the password database's, whatever `HOME` says).
     static var defaultFile: URL {
-        FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config/auth-cli/session.json")
+        let home = ProcessInfo.processInfo.environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+        return (home ?? FileManager.default.homeDirectoryForCurrentUser).appendingPathComponent(".config/auth-cli/session.json")
     }
 }
 

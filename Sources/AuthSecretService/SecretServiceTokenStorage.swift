@@ -39,7 +39,7 @@ public struct SecretServiceTokenStorage: TokenStorage {
     /// - Parameters:
     ///   - application: the `application` attribute (one per app, so two apps never read each other's items).
     ///   - lockDirectory: a directory every process sharing the credentials can reach; by default
-    ///     `$XDG_RUNTIME_DIR/<application>/locks`, or `~/.cache/<application>/locks` without `XDG_RUNTIME_DIR`.
+    ///     `$XDG_RUNTIME_DIR/<application>/locks`, or `$HOME/.cache/<application>/locks` without `XDG_RUNTIME_DIR`.
     ///   - lockTimeout: how long to wait for another process's refresh (10 s by default).
     ///   - callTimeout: how long one call to the Secret Service may take (10 s by default).
     public init(
@@ -148,8 +148,8 @@ public struct SecretServiceTokenStorage: TokenStorage {
         if let runtime = environment["XDG_RUNTIME_DIR"], !runtime.isEmpty {
             return URL(fileURLWithPath: runtime).appendingPathComponent(application).appendingPathComponent("locks")
         }
-        return FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").appendingPathComponent(application)
-            .appendingPathComponent("locks")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) } ?? FileManager.default.homeDirectoryForCurrentUser
+        return home.appendingPathComponent(".cache").appendingPathComponent(application).appendingPathComponent("locks")
     }
 
     /// One line of JSON (`secret-tool search` lists a secret on one line).
