@@ -119,8 +119,9 @@ for round in 1 2 3; do
     "$cli" userinfo --json > "$work/user-$round-$i" 2>&1 &
     pids+=($!)
     # They overlap (each waits at the account's lock), but their first connections are spread out: Django's
-    # development server listens with a backlog of 5, and a burst beyond it waits for SYN retransmissions (1, 2,
-    # 4, 8, 16 s) that outlast auth-cli's 30 s request timeout on a loaded machine.
+    # development server listens with a backlog of 10 (WSGIServer.request_queue_size), and on a loaded machine a
+    # burst beyond it waits for SYN retransmissions (1, 2, 4, 8, 16 s) that outlast auth-cli's 30 s request timeout
+    # (seen in rehearsals with the processes 30 ms apart).
     sleep 0.1
   done
   ok=0
