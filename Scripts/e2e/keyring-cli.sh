@@ -3,11 +3,13 @@
 # (Scripts/services/keyring.sh installs them on first use) with an unlocked login collection, against the running
 # identity server (Scripts/services/idp/dot.sh start; variables from `Scripts/services/idp/dot.sh env` exported).
 #
-# Checks: `login` with no Secret Service refuses, names --store FILE and --insecure-storage, and writes nothing;
+# Checks: `login` with no Secret Service refuses (exit 5), names --store FILE and --insecure-storage, and writes
+# nothing; exit 3 for an unreachable issuer, 64 for conflicting flags, 4 when signed out;
 # two sign-ins (alice, bob) are two accounts in `status --json`, their items listed by `secret-tool search` with
 # their attributes; `token` prints one line, the active account's token, and `switch` changes which; ten concurrent
 # processes refresh one expired account once per round (3 rounds); `token` refreshes an expired token once;
-# `refresh`; no file under HOME, TMPDIR, XDG_RUNTIME_DIR or /tmp holds a refresh token; `logout` removes the items.
+# `refresh`; no file under HOME, TMPDIR, XDG_RUNTIME_DIR or /tmp holds a refresh token; `logout` removes the items
+# and hands "active" to the only other account; a --insecure-storage session works and `import` moves it in.
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 : "${AUTH_IT_ISSUER:?export the variables from Scripts/services/idp/dot.sh env first}"
@@ -51,6 +53,15 @@ wait_for --timeout 10 --log "$work/dbus.log" "the session bus" test -S "$XDG_RUN
 export DBUS_SESSION_BUS_ADDRESS="unix:path=$XDG_RUNTIME_DIR/bus"
 refused_login "a session bus without a Secret Service"
 [ ! -e "$HOME/.config/auth-cli" ] || fail "the refused logins created ~/.config/auth-cli"
+
+# The other documented exit statuses: 3 network (nothing answers at the issuer), 64 usage (both file flags).
+status=0; "$cli" login --issuer http://127.0.0.1:1 --client-id x --redirect-uri "$redirect" --browser print --json \
+  --store "$work/unreachable.json" --timeout 5 > "$work/network.out" 2> /dev/null || status=$?
+[ "$status" -eq 3 ] && grep -q '"network_error"' "$work/network.out" && [ ! -e "$work/unreachable.json" ] \
+  || fail "login against a closed port: exit $status (expected 3, network_error, nothing stored): $(cat "$work/network.out")"
+status=0; "$cli" status --store "$work/x.json" --insecure-storage --json > "$work/usage.out" 2>&1 || status=$?
+[ "$status" -eq 64 ] && grep -q '"usage"' "$work/usage.out" || fail "--store with --insecure-storage: exit $status (expected 64, usage)"
+echo "keyring-cli: exit 3 when the issuer cannot be reached (network_error), 64 for conflicting flags (usage)"
 
 # 2. GNOME Keyring, its login collection created and unlocked with a test password (read on standard input).
 start_background "$work/keyring.log" bash -c 'printf "%s" "keyring-test-password" | exec gnome-keyring-daemon --foreground --unlock --components=secrets'

@@ -109,7 +109,9 @@ private final class Watchdog: @unchecked Sendable {
         lock.withLock {
             guard process.isRunning else { return }
             value = true
-            process.terminate()
+            // SIGKILL, not `terminate()`'s SIGTERM: a child started from a thread that blocks signals inherits the
+            // mask, and a blocked SIGTERM left the run waiting for the child's own end.
+            kill(process.processIdentifier, SIGKILL)
         }
     }
 }

@@ -19,7 +19,7 @@ struct FakeSecretTool {
     let executable: URL
 
     init(_ mode: Mode = .normal) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-secret-tool-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("fake-secret-tool-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         self.init(directory: directory, mode: mode)
     }
