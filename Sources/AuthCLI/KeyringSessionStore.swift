@@ -19,9 +19,6 @@ actor KeyringSessionStore: TokenStorage {
         self.profile = profile
     }
 
-    /// The key the last sign-in stored.
-    private(set) var signedInKey: StorageKey?
-
     func credential(for key: StorageKey) async throws -> Credential? {
         try await sessions.credentials.credential(for: key)
     }
@@ -30,12 +27,11 @@ actor KeyringSessionStore: TokenStorage {
         if let profile {
             try await sessions.saveProfile(profile, for: key)
             try await sessions.credentials.store(credential, for: key)
-            signedInKey = key
             return
         }
         let sessions = self.sessions
         try await exclusively(key) {
-            guard try await sessions.credentials.storedKeys().contains(key) else {
+            guard try await sessions.credentials.credential(for: key) != nil else {
                 throw AuthError(
                     .notSignedIn,
                     "This account was logged out by another auth-cli while this one refreshed; the new tokens were not stored. Run `auth-cli login`."
