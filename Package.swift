@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "GOVUKCompat", targets: ["GOVUKCompat"]),
         // Apps: hand-off to native apps, vendor-session adoption, persistent storage; Apple platform shells.
         .library(name: "AuthAppSupport", targets: ["AuthAppSupport"]),
+        // Linux: credentials in the freedesktop Secret Service (GNOME Keyring, KWallet) through libsecret's secret-tool.
+        .library(name: "AuthSecretService", targets: ["AuthSecretService"]),
         .library(name: "AuthApple", targets: ["AuthApple"]),
         // Transports, user agents, observability.
         .library(name: "AuthURLSession", targets: ["AuthURLSession"]),
@@ -162,6 +164,9 @@ let package = Package(
 
         // Platform-neutral app machinery (tested on Linux); its Keychain shells compile where Security exists.
         .target(name: "AuthAppSupport", dependencies: ["AuthCore", "AuthFileStorage"], swiftSettings: strictSettings),
+        // The Secret Service through `secret-tool` (a runtime tool, not a C library): it links nothing and depends on no
+        // package, so it needs no trait; an app that does not depend on this product never builds it.
+        .target(name: "AuthSecretService", dependencies: ["AuthCore", "AuthFileStorage"], swiftSettings: strictSettings),
         // Apple platforms: the platform files compile only where their frameworks exist (#if canImport); the
         // neutral decisions (callback matching) compile and are tested on Linux.
         .target(name: "AuthApple", dependencies: ["AuthCore", "AuthAppSupport"], swiftSettings: strictSettings),
@@ -327,7 +332,8 @@ let package = Package(
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
-                "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "CommandLineOutput",
+                "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "AuthSecretService",
+                "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
@@ -534,6 +540,7 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "AuthSecretServiceTests", dependencies: ["AuthSecretService", "AuthCore"], swiftSettings: strictSettings),
         .testTarget(name: "AuthAppSupportTests", dependencies: ["AuthAppSupport", "AuthCore", "AuthFileStorage", "AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(name: "AuthFileStorageTests", dependencies: ["AuthFileStorage", "AuthCore", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthAppleTests", dependencies: ["AuthApple", "AuthCore", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),

@@ -49,11 +49,12 @@ join_background() {  # PID NAME LOG
   wait_background "$1" || { tail -n 40 "$3" >&2; fail "$2 failed (log: $3)"; }
 }
 
-step "identity server, PostgreSQL and the browser (installed on first use), in the background during the build"
+step "identity server, PostgreSQL, the browser and GNOME Keyring (installed on first use), in the background during the build"
 # One after the other: PostgreSQL's and Chromium's first installs both take the dpkg lock.
 start_background "$logs/services.log" bash -c 'set -e
   Scripts/services/postgres.sh start
   Scripts/browser/setup.sh > /dev/null
+  Scripts/services/keyring.sh install
   Scripts/services/idp/dot.sh start'
 services_pid=$background_pid
 on_exit 'Scripts/services/idp/dot.sh stop > /dev/null 2>&1; Scripts/services/postgres.sh stop > /dev/null 2>&1'
@@ -124,6 +125,9 @@ done
 
 step "auth-emulator demo, then auth-cli end to end against the real server"
 Scripts/e2e/cli-integration.sh
+
+step "auth-cli with the system keyring: GNOME Keyring on a private D-Bus session, two accounts, switch, token, ten processes refreshing once"
+Scripts/e2e/keyring-cli.sh
 
 step "GOV.UK One Login for a service over real HTTP (auth-emulator emulate govuk-service, auth-cli login with a key file)"
 Scripts/e2e/govuk-service-cli.sh

@@ -13,6 +13,24 @@ redirect="http://127.0.0.1:53682/callback"
 
 # The emulators' demo (auth-emulator, not auth-cli): no network, nothing stored.
 "$emulator" demo --json | python3 -c 'import json,sys; d=json.load(sys.stdin); assert d["providers"] and all(p["ok"] for p in d["providers"]), d; print("cli-integration: auth-emulator demo ok,", len(d["providers"]), "provider(s)")'
+# For people: every line fits 80 columns, and every subject is shown whole (on one line when it fits in one).
+"$emulator" demo --json > "$work/demo.json"
+"$emulator" demo > "$work/demo.txt"
+python3 - "$work/demo.json" "$work/demo.txt" <<'PY'
+import json, sys
+rows = json.load(open(sys.argv[1]))["providers"]
+lines = open(sys.argv[2]).read().splitlines()
+assert all(len(line) <= 80 for line in lines), [line for line in lines if len(line) > 80]
+joined = "".join(line.strip() for line in lines)
+for row in rows:
+    subject = row.get("subject")
+    if subject and len(subject) <= 69:
+        assert any(line == "  subject  " + subject for line in lines), subject
+    elif subject:
+        assert subject in joined, subject
+longest = max(len(row.get("subject") or "") for row in rows)
+print(f"cli-integration: auth-emulator demo fits 80 columns; {len(rows)} subjects shown whole (the longest has {longest} characters)")
+PY
 # auth-cli embeds no identity provider: a login that names none says what to pass.
 if "$cli" login --json > "$work/nothing" 2>/dev/null; then echo "cli-integration: a login naming no provider or issuer succeeded"; exit 1; fi
 grep -q -- "--issuer" "$work/nothing" || { echo "cli-integration: a login naming no issuer does not say what to pass"; cat "$work/nothing"; exit 1; }
@@ -91,7 +109,7 @@ chmod 600 "$work/embedded.json"
 if "$cli" userinfo --store "$work/embedded.json" --json > "$work/embedded.out" 2>&1; then echo "cli-integration: an embedded-provider session was used"; exit 1; fi
 grep -q '"invalid_configuration"' "$work/embedded.out" || { echo "cli-integration: wrong error for an embedded-provider session"; cat "$work/embedded.out"; exit 1; }
 echo "cli-integration: a session of the old embedded test provider is refused"
-"$cli" status --store "$store" --json | python3 -c 'import json,sys; s=json.load(sys.stdin); assert not s["expired"], s; print("cli-integration: status ok")'
+"$cli" status --store "$store" --json | python3 -c 'import json,sys; s=json.load(sys.stdin)["accounts"]; assert len(s)==1 and s[0]["active"] and not s[0]["expired"], s; print("cli-integration: status ok")'
 "$cli" userinfo --store "$store" --json | python3 -c 'import json,sys; u=json.load(sys.stdin); assert u["email"]=="alice@example.com", u; print("cli-integration: userinfo ok")'
 "$cli" refresh --store "$store" --json | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["has_refresh_token"], r; print("cli-integration: refresh ok")'
 "$cli" logout --store "$store" --json | python3 -c 'import json,sys; l=json.load(sys.stdin); assert l["revoked_refresh_token"] and l["revoked_access_token"], l; print("cli-integration: logout ok (tokens revoked)")'

@@ -80,7 +80,7 @@ fi
 # hostile-http-cli-huge-expires-in: no trap at login, none at status afterwards.
 login huge-expires-in "$work/huge.json"
 if [ "$status" -eq 0 ] && "$cli" status --store "$work/huge.json" --json > "$work/status" 2>&1; then
-  pass "hostile-http-cli-huge-expires-in: login and status exit normally ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["expires_at"])' "$work/status"))"
+  pass "hostile-http-cli-huge-expires-in: login and status exit normally ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["accounts"][0]["expires_at"])' "$work/status"))"
 else
   fail "hostile-http-cli-huge-expires-in: login exit $status"; cat "$work/result" "$work/err" "$work/status" 2>/dev/null
 fi

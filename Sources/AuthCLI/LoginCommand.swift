@@ -77,7 +77,22 @@ struct LoginCommand: AsyncParsableCommand {
             let setup = try resolve()
             let logger = TerminalLogger(minimum: self.output.verbose ? .trace : .warning)
             let provider = try ProviderRegistry.builtIn.provider(named: setup.providerID.rawValue, configuration: setup.configuration)
-            let storage = CLIStore(url: store.url, provider: setup.providerID, configuration: setup.configuration)
+            // The keyring unless a file was asked for; without a Secret Service, a refusal before anything is written.
+            let storage: any TokenStorage
+            let location: String
+            var keyring: KeyringSessions?
+            switch try store.location {
+            case .file(let url):
+                storage = CLIStore(url: url, provider: setup.providerID, configuration: setup.configuration)
+                location = url.path
+            case .keyring:
+                let sessions = KeyringSessions()
+                try await sessions.requireAvailable()
+                let profile = KeyringSessions.Profile(provider: setup.providerID, configuration: setup.configuration.values)
+                storage = KeyringSessionStore(sessions, signingInWith: profile)
+                location = "secret-service"
+                keyring = sessions
+            }
             guard requestTimeout > 0 else { throw ValidationError("--request-timeout must be at least 1 second.") }
             var clientOptions = AuthClient.Options()
             clientOptions.requestTimeout = .seconds(requestTimeout)
@@ -92,8 +107,9 @@ struct LoginCommand: AsyncParsableCommand {
             let session: Session
             if try await usesDeviceFlow(client) {
                 session = try await DeviceSignIn.run(client)
+                try await keyring?.setActive(await session.credential.storageKey)
                 var object = await output.describe(session)
-                object["store"] = .string(store.url.path)
+                object["store"] = .string(location)
                 output.emit(object, human: ["signed in on this device"] + (await output.humanLines(session)))
                 return
             }
@@ -102,9 +118,10 @@ struct LoginCommand: AsyncParsableCommand {
                 timeout: .seconds(timeout),
                 options: options
             )
+            try await keyring?.setActive(await session.credential.storageKey)
             var object = await output.describe(session)
-            object["store"] = .string(store.url.path)
-            let human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(store.url.path)"]
+            object["store"] = .string(location)
+            let human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(location)"]
             output.emit(object, human: human)
         }
     }

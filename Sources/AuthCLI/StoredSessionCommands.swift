@@ -7,21 +7,55 @@ import Foundation
 struct StoredSession {
     let client: AuthClient
     let session: Session
+    /// Where it is stored: `secret-service`, or the session file's path.
+    let location: String
 
-    static func open(_ store: StoreOptions, verbose: Bool) async throws -> StoredSession {
-        let file = try CLIStore(opening: store.url)
-        if await file.isFromEmbeddedTestProvider {
-            throw AuthError(
-                .invalidConfiguration,
-                "This session came from the test identity provider an earlier auth-cli embedded; log in again with --issuer or --provider/--config."
-            )
+    static func open(_ store: StoreOptions, _ selection: AccountOptions, verbose: Bool) async throws -> StoredSession {
+        let logger = TerminalLogger(minimum: verbose ? .trace : .warning)
+        switch try store.location {
+        case .file(let url):
+            let file = try CLIStore(opening: url)
+            if await file.isFromEmbeddedTestProvider {
+                throw AuthError(
+                    .invalidConfiguration,
+                    "This session came from the test identity provider an earlier auth-cli embedded; log in again with --issuer or --provider/--config."
+                )
+            }
+            let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
+            let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: logger)
+            let keys = try await file.storedKeys()
+            guard !keys.isEmpty else {
+                throw AuthError(.notSignedIn, "The session file \(url.path) holds no credential; run `auth-cli login`.")
+            }
+            let key = try selection.choose(from: keys, active: keys.count == 1 ? keys[0] : nil)
+            guard let session = try await client.restoreSession(key: key) else {
+                throw AuthError(.notSignedIn, "The session file \(url.path) holds no credential for this client; run `auth-cli login`.")
+            }
+            return StoredSession(client: client, session: session, location: url.path)
+        case .keyring:
+            let sessions = KeyringSessions()
+            let key: StorageKey
+            let found: KeyringSessions.Profile?
+            if selection.issuer == nil, selection.account == nil, let active = try await sessions.active() {
+                // The usual case, read directly: the active account's items only.
+                (key, found) = active
+                guard try await sessions.credentials.credential(for: key) != nil else { throw selection.gone(key) }
+            } else {
+                let (accounts, active) = try await sessions.accounts()
+                key = try selection.choose(from: accounts.map(\.key), active: active)
+                found = accounts.first { $0.key == key }?.profile
+            }
+            guard let profile = found else {
+                throw AuthError(.storageCorrupted, "The keyring holds no profile for \(key.account) at \(key.issuer); run `auth-cli login` again.")
+            }
+            let provider = try ProviderRegistry.builtIn.provider(named: profile.provider.rawValue, configuration: ProviderConfiguration(profile.configuration))
+            let storage = KeyringSessionStore(sessions)
+            let client = AuthClient(provider: provider, storage: storage, transport: try CLITransport.shared(), logger: logger)
+            guard let session = try await client.restoreSession(key: key) else {
+                throw AuthError(.notSignedIn, "The keyring holds no credential for \(key.account) at \(key.issuer); run `auth-cli login`.")
+            }
+            return StoredSession(client: client, session: session, location: "secret-service")
         }
-        let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
-        let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: TerminalLogger(minimum: verbose ? .trace : .warning))
-        guard let session = try await client.restoreSession() else {
-            throw AuthError(.notSignedIn, "The session file \(store.url.path) holds no credential; run `auth-cli login`.")
-        }
-        return StoredSession(client: client, session: session)
     }
 }
 
@@ -29,46 +63,13 @@ extension StoredSession {
     /// Opens the stored session and runs `body`, reporting any error in the command's output format.
     static func run(
         _ store: StoreOptions,
+        _ selection: AccountOptions,
         _ options: OutputOptions,
         _ body: (StoredSession, Output) async throws -> Void
     ) async throws {
         let output = Output(options: options)
         try await output.reportingErrors {
-            try await body(try await open(store, verbose: options.verbose), output)
-        }
-    }
-}
-
-/// `auth-cli status`: the stored session, without network access.
-struct StatusCommand: AsyncParsableCommand {
-    static let configuration = CommandConfiguration(commandName: "status", abstract: "Show the stored session (no network).")
-    @OptionGroup var store: StoreOptions
-    @OptionGroup var output: OutputOptions
-
-    func run() async throws {
-        let output = Output(options: output)
-        try await output.reportingErrors {
-            // Status reads the file only: no provider, no discovery, no network.
-            let file = try CLIStore(opening: store.url)
-            guard let key = try await file.storedKeys().first, let credential = try await file.credential(for: key) else {
-                throw AuthError(.notSignedIn, "No credential in \(store.url.path); run `auth-cli login`.")
-            }
-            let remaining = credential.expiresAt.flatMap { Int(exactly: $0.timeIntervalSinceNow.rounded()) }
-            output.emit(
-                [
-                    "provider": .string(credential.providerID.rawValue), "issuer": .string(credential.issuer),
-                    "subject": credential.subject.map(JSONValue.string) ?? .null,
-                    "expires_at": credential.expiresAt.map { .string(Output.timestamp($0)) } ?? .null,
-                    "expired": .bool(credential.isExpired(at: Date())),
-                    "has_refresh_token": .bool(credential.refreshToken != nil)
-                ],
-                human: [
-                    "provider   \(credential.providerID)", "issuer     \(credential.issuer)",
-                    "subject    \(credential.subject ?? "-")",
-                    "expires    \(credential.expiresAt.map(Output.timestamp) ?? "unknown")\(remaining.map { $0 > 0 ? " (in \($0) s)" : " (expired)" } ?? "")",
-                    "refresh    \(credential.refreshToken == nil ? "none" : "stored")"
-                ]
-            )
+            try await body(try await open(store, selection, verbose: options.verbose), output)
         }
     }
 }
@@ -77,10 +78,11 @@ struct StatusCommand: AsyncParsableCommand {
 struct RefreshCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "refresh", abstract: "Refresh the stored session's access token now.")
     @OptionGroup var store: StoreOptions
+    @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await StoredSession.run(store, output) { stored, output in
+        try await StoredSession.run(store, selection, output) { stored, output in
             try await stored.session.refresh()
             output.emit(await output.describe(stored.session), human: ["refreshed"] + (await output.humanLines(stored.session)))
         }
@@ -91,10 +93,11 @@ struct RefreshCommand: AsyncParsableCommand {
 struct UserInfoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "userinfo", abstract: "Fetch the user's claims (sub checked against the ID token).")
     @OptionGroup var store: StoreOptions
+    @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await StoredSession.run(store, output) { stored, output in
+        try await StoredSession.run(store, selection, output) { stored, output in
             // A GOV.UK One Login service's identity is shown only once its JWT verified against GOV.UK's DID document.
             if stored.session.client.provider is GOVUKServiceProvider {
                 let info = try await stored.session.govUKUserInfo()
@@ -129,10 +132,11 @@ struct IntrospectCommand: AsyncParsableCommand {
     @Option(help: "Which token: access or refresh.")
     var token: String = "access"
     @OptionGroup var store: StoreOptions
+    @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await StoredSession.run(store, output) { stored, output in
+        try await StoredSession.run(store, selection, output) { stored, output in
             let result = try await stored.session.introspect(token == "refresh" ? .refreshToken : .accessToken)
             output.emit(result.all, human: ["active     \(result.isActive)", "scope      \(result.scope ?? "-")", "client     \(result.clientID ?? "-")"])
         }
@@ -145,10 +149,11 @@ struct RevokeCommand: AsyncParsableCommand {
     @Option(help: "Which token: access or refresh.")
     var token: String = "refresh"
     @OptionGroup var store: StoreOptions
+    @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await StoredSession.run(store, output) { stored, output in
+        try await StoredSession.run(store, selection, output) { stored, output in
             let credential = await stored.session.credential
             let hint: TokenTypeHint = token == "access" ? .accessToken : .refreshToken
             guard let value = hint == .accessToken ? credential.accessToken : credential.refreshToken else {
@@ -166,23 +171,44 @@ struct LogoutCommand: AsyncParsableCommand {
     @Flag(help: "Only delete the local session; do not revoke at the provider.")
     var local = false
     @OptionGroup var store: StoreOptions
+    @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
 
     func run() async throws {
-        try await StoredSession.run(store, output) { stored, output in
+        try await StoredSession.run(store, selection, output) { stored, output in
             // The raw ID token (id_token_hint) is a credential: printed only with --show-tokens.
             let endSession = try? await stored.session.endSessionURL(includingIDTokenHint: output.options.showTokens)
+            let key = await stored.session.credential.storageKey
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
                 "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),
                 "revoked_access_token": .bool(report.revokedAccessToken)
             ]
+            var human: [String] = []
+            if stored.location == "secret-service", let next = try await Self.handOver(from: key) {
+                object["active"] = .string(next.account)
+                human.append("active     now \(next.account) at \(next.issuer)")
+            }
             if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
             if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }
-            var human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"]
+            human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"] + human
             if let error = report.revocationError { human.append("warning    revocation failed: \(error.message)") }
             if let endSession { human.append("browser    open to end the provider's web session: \(endSession.absoluteString)") }
             output.emit(object, human: human)
         }
+    }
+
+    /// After the active account logged out: the only other account becomes active (as `gh auth logout` does);
+    /// with several, none is (a command then asks for `switch`). Returns the new active account.
+    private static func handOver(from key: StorageKey) async throws -> StorageKey? {
+        let sessions = KeyringSessions()
+        guard try await sessions.active()?.key == key else { return nil }
+        let others = try await sessions.accounts().accounts.map(\.key).filter { $0 != key }
+        guard others.count == 1 else {
+            try await sessions.clearActive()
+            return nil
+        }
+        try await sessions.setActive(others[0])
+        return others[0]
     }
 }

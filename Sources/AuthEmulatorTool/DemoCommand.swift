@@ -34,10 +34,9 @@ struct DemoCommand: AsyncParsableCommand {
             let dpop = await Self.exerciseDPoP(registry: registry)
             if dpop["ok"] != .bool(true) { failed = true }
             rows.append(dpop)
-            let header = "provider    route             sign-in  subject                        expires               refresh  sign-out  checks"
             output.emit(
                 ["providers": .array(rows.map(JSONValue.object))],
-                human: [header] + rows.map(Self.line)
+                human: rows.flatMap(Self.lines)
             )
             if failed { throw ExitCode(1) }
         }
@@ -166,15 +165,16 @@ struct DemoCommand: AsyncParsableCommand {
         return row
     }
 
-    private static func line(_ row: [String: JSONValue]) -> String {
-        func cell(_ key: String, _ width: Int) -> String {
-            (row[key]?.stringValue ?? "-").padding(toLength: width, withPad: " ", startingAt: 0)
-        }
-        if let error = row["error"]?.stringValue { return cell("provider", 12) + "FAILED: " + error }
-        let checks = row["checks"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? ""
-        let subject = String((row["subject"]?.stringValue ?? "-").prefix(30))
-        return cell("provider", 12) + cell("route", 18) + cell("sign_in", 9)
-            + subject.padding(toLength: 31, withPad: " ", startingAt: 0) + cell("expires_at", 22)
-            + cell("refresh", 9) + cell("sign_out", 10) + checks
+    /// One block per row for an 80-column terminal: a heading line, then the whole subject (never cut: a GOV.UK or
+    /// Microsoft subject can be copied from it), the expiry and the checks, wrapped rather than truncated.
+    static func lines(_ row: [String: JSONValue]) -> [String] {
+        func value(_ key: String) -> String { row[key]?.stringValue ?? "-" }
+        let heading = "\(value("provider")) (\(value("route")))"
+        if let error = row["error"]?.stringValue { return Output.wrapped(heading + "  FAILED: ", error) }
+        let checks = row["checks"]?.arrayValue?.compactMap(\.stringValue).joined(separator: ", ") ?? "-"
+        let summary = "\(heading)  sign-in \(value("sign_in"))  refresh \(value("refresh"))  sign-out \(value("sign_out"))"
+        return (summary.count <= 80 ? [summary] : Output.wrapped("", summary))
+            + Output.wrapped("  subject  ", value("subject")) + Output.wrapped("  expires  ", value("expires_at"))
+            + Output.wrapped("  checks   ", checks)
     }
 }

@@ -12,26 +12,40 @@ package struct Output {
         self.options = options
     }
 
-    /// Runs `body`; on failure prints a one-line message (or `{"error":…}` with `--json`) and exits 1.
+    /// Runs `body`; on failure prints a one-line message (or `{"error":…}` with `--json`) and exits with
+    /// ``exitStatus(for:)``; a usage error (`ValidationError`) exits 64, as ArgumentParser's own usage errors do.
     package func reportingErrors(_ body: () async throws -> Void) async throws {
         do {
             try await body()
         } catch let error as AuthError {
-            fail(code: error.code.rawValue, message: error.message + Self.hint(for: error))
+            fail(code: error.code.rawValue, message: error.message + Self.hint(for: error), status: Self.exitStatus(for: error.code))
         } catch let error as ExitCode {
             throw error
+        } catch let error as ValidationError {
+            fail(code: "usage", message: error.message, status: 64)
         } catch {
-            fail(code: "error", message: "\(error)")
+            fail(code: "error", message: "\(error)", status: 1)
         }
     }
 
-    private func fail(code: String, message: String) -> Never {
+    /// The documented exit status of a failure: 3 network, 4 signed out, 5 no keyring (storage unavailable), 1 any
+    /// other refusal.
+    package static func exitStatus(for code: AuthError.Code) -> Int32 {
+        switch code {
+        case .network, .serverError: 3
+        case .notSignedIn, .invalidGrant: 4
+        case .storageUnavailable: 5
+        default: 1
+        }
+    }
+
+    private func fail(code: String, message: String, status: Int32) -> Never {
         if options.json {
             print(Self.jsonText(["error": ["code": .string(code), "message": .string(message)]]))
         } else {
             FileHandle.standardError.write(Data("error: \(ProviderText.sanitized(message, limit: 4000)) [\(code)]\n".utf8))
         }
-        Foundation.exit(1)
+        Foundation.exit(status)
     }
 
     private static func hint(for error: AuthError) -> String {

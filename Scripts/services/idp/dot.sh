@@ -7,7 +7,7 @@
 #     Scripts/services/idp/dot.sh env      # print AUTH_IT_* variables for the tests
 #
 # State (virtual environment, SQLite database, signing key, pid, log) lives in .idp/ at the repo root.
-# The port is AUTH_IDP_PORT (default 8765). The test user is alice / wonderland; clients are in .idp/clients.json.
+# The port is AUTH_IDP_PORT (default 8765). The test users are alice / wonderland and bob / looking-glass; clients are in .idp/clients.json.
 set -euo pipefail
 source "$(dirname "$0")/../../lib/common.sh"
 root="$repo_root"
@@ -85,6 +85,8 @@ print(f"AUTH_IT_CONFIDENTIAL_SECRET={c['confidential_client_secret']}")
 print(f"AUTH_IT_DEVICE_CLIENT={c['device_client_id']}")
 print(f"AUTH_IT_USERNAME={c['username']}")
 print(f"AUTH_IT_PASSWORD={c['password']}")
+print(f"AUTH_IT_SECOND_USERNAME={c.get('second_username', '')}")
+print(f"AUTH_IT_SECOND_PASSWORD={c.get('second_password', '')}")
 PY
     ;;
   *)

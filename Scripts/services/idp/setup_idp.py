@@ -18,6 +18,10 @@ User = get_user_model()
 user, _ = User.objects.get_or_create(username="alice", defaults={"email": "alice@example.com", "first_name": "Alice"})
 user.set_password("wonderland")  # test-only credentials
 user.save()
+# A second user: auth-cli's keyring test signs in as both (two accounts, `switch` between them).
+second, _ = User.objects.get_or_create(username="bob", defaults={"email": "bob@example.com", "first_name": "Bob"})
+second.set_password("looking-glass")  # test-only credentials
+second.save()
 
 Application = get_application_model()
 redirects = "http://127.0.0.1/callback http://127.0.0.1:53682/callback"
@@ -49,6 +53,8 @@ out = {
     "issuer": settings.ISSUER,
     "username": "alice",
     "password": "wonderland",
+    "second_username": "bob",
+    "second_password": "looking-glass",
     "public_client_id": clients["public"]["client_id"],
     "confidential_client_id": clients["confidential"]["client_id"],
     "confidential_client_secret": clients["confidential"]["secret"],
