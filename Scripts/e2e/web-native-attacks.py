@@ -88,6 +88,8 @@ class AppleDevice:
 
     def __init__(self, config_path, username):
         self.config = json.loads(pathlib.Path(config_path).read_text())
+        if "private_key" not in self.config:  # auth-emulator writes the team's key to a file of its own (0600)
+            self.config["private_key"] = pathlib.Path(self.config["private_key_file"]).read_text()
         self.username = username
         _, _, body = Browser().request(self.config["issuer"].rstrip("/") + "/.well-known/openid-configuration", follow=3)
         self.discovery = json.loads(body)
@@ -206,8 +208,8 @@ def native_nonce_marks(base, n=300):
 
 def head_sign_in(base):
     app = App(base)
-    status, head, _ = app.send("HEAD", base + "/auth/oidc/login", None, {}, 30)
-    expect(status not in (200, 302) and not head.get_all("Set-Cookie"), f"HEAD on login answered {status} with cookies {head.get_all('Set-Cookie')}")
+    on_login, head, _ = app.send("HEAD", base + "/auth/oidc/login", None, {}, 30)
+    expect(on_login not in (200, 302) and not head.get_all("Set-Cookie"), f"HEAD on login answered {on_login} with cookies {head.get_all('Set-Cookie')}")
     authorize = app.start()
     status, head = sign_in_on_emulator(Browser(), authorize, os.environ["OIDC_USER"])
     expect(status == 302, f"the emulator answered {status}")
@@ -218,7 +220,7 @@ def head_sign_in(base):
     final, _, _ = app.request(callback)
     expect(final == 303, f"the GET after the HEAD answered {final} (the HEAD spent the code?)")
     app.sign_out()
-    return f"HEAD on login {status}, on the callback {status2}: no cookie, no code spent; the GET then signed in"
+    return f"HEAD on login {on_login}, on the callback {status2}: no cookie, no code spent; the GET then signed in"
 
 
 def cancel_sign_in(base):
