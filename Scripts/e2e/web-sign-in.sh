@@ -87,6 +87,13 @@ echo "web-sign-in ($server): every provider on instance B"
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
+echo "web-sign-in ($server): the second review's attacks over HTTP against instance B (Scripts/e2e/web-native-attacks.py; before web-attacks.py, whose instance-killed check ends instance A)"
+OIDC_USER="$(account oidc)" APPLE_USER="$(account apple)" APPLE_CONFIG="$work/emu/apple.json" OTHER_INSTANCE="http://127.0.0.1:$port_a" \
+PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
+  timeout 300 python3 Scripts/e2e/web-native-attacks.py "http://127.0.0.1:$port_b" \
+  native-cross-site native-nonce-marks head-sign-in cancel-sign-in apple-name form-post-orphan tokenless-session \
+  || { tail -20 "$work/b.log"; fail "an attack of the second review succeeded"; }
+
 echo "web-sign-in ($server): the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
 OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
@@ -97,13 +104,6 @@ PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-aut
   two-browsers concurrent-logout concurrent-refresh backchannel-logout emulator-gate sealed-expiry flood database-outage \
   instance-killed \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
-
-echo "web-sign-in ($server): the second review's attacks over HTTP against instance B (Scripts/e2e/web-native-attacks.py)"
-OIDC_USER="$(account oidc)" APPLE_USER="$(account apple)" APPLE_CONFIG="$work/emu/apple.json" OTHER_INSTANCE="http://127.0.0.1:$port_a" \
-PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
-  timeout 300 python3 Scripts/e2e/web-native-attacks.py "http://127.0.0.1:$port_b" \
-  native-cross-site native-nonce-marks head-sign-in cancel-sign-in apple-name form-post-orphan tokenless-session \
-  || { tail -20 "$work/b.log"; fail "an attack of the second review succeeded"; }
 
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
   "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
