@@ -7,7 +7,8 @@
     import WebSignInSampleSupport
 
     /// The emulators served by this process when no `--emulators-dir` is given: a Vapor application each, on its own
-    /// port, whose every request goes to the same handler the emulator's in-process transport calls.
+    /// port, whose every request goes through the checks `auth-emulator` makes, then to the same handler the emulator's
+    /// in-process transport calls.
     struct EmulatorServers {
         let applications: [Application]
 
@@ -49,7 +50,10 @@
             guard let url = URL(string: served.origin.absoluteString + request.url.string) else { return Response(status: .badRequest) }
             var head = HTTPRequest(method: incoming.method, url: url)
             head.headerFields = incoming.headerFields
-            let (data, response) = await served.emulator.handle(CapturedRequest(head, body: incoming.body.flatMap { $0.isEmpty ? nil : $0 }))
+            // Through the checks `auth-emulator` makes: its `Host`, cross-site requests to the emulator's own endpoints.
+            let (data, response) = await served.handle(
+                CapturedRequest(head, body: incoming.body.flatMap { $0.isEmpty ? nil : $0 }), host: request.headers.first(name: .host)
+            )
             return Response(WebResponse(status: response.status, headerFields: response.headerFields, body: data))
         }
     }

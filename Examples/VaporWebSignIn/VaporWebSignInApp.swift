@@ -73,7 +73,10 @@
             if let sessionLifetime { configuration.sessionLifetime = sessionLifetime }
             let transport = AsyncHTTPClientTransport()
             let webSignIn = VaporWebSignIn(
-                core: try WebSignInCore(providers: SampleProvider.byName(providers), store: store, transport: transport, configuration: configuration)
+                core: try WebSignInCore(
+                    providers: SampleProvider.byName(providers), store: store, transport: transport, configuration: configuration,
+                    nativeProviders: SampleProvider.nativeByName(providers)
+                )
             )
 
             // Vapor reads its own command line; this sample's flags are ArgumentParser's, so Vapor is told only `serve`.

@@ -11,7 +11,7 @@
         static func embedded(firstPort: Int) async throws -> [(provider: SampleProvider, server: any Service)] {
             try await ServedEmulator.all(firstPort: firstPort).map { served in
                 let server = Application(
-                    responder: EmulatorResponder(emulator: served.emulator, origin: served.origin),
+                    responder: EmulatorResponder(served: served),
                     configuration: .init(address: .hostname("127.0.0.1", port: served.port), serverName: "\(served.name)-emulator")
                 )
                 return (served.provider, server)
@@ -19,18 +19,20 @@
         }
     }
 
-    /// The HTTP front of an in-process emulator: every request goes to the same handler its in-process transport calls.
+    /// The HTTP front of an in-process emulator: every request goes through the checks `auth-emulator` makes (its
+    /// `Host`, cross-site requests to the emulator's own endpoints), then to the same handler its in-process transport
+    /// calls.
     struct EmulatorResponder: HTTPResponder {
         typealias Context = BasicRequestContext
-        let emulator: ProviderEmulator
-        let origin: URL
+        let served: ServedEmulator
 
         func respond(to request: Request, context: Context) async throws -> Response {
-            guard let url = URL(string: origin.absoluteString + request.uri.description) else { return Response(status: .badRequest) }
+            guard let url = URL(string: served.origin.absoluteString + request.uri.description) else { return Response(status: .badRequest) }
             var head = HTTPRequest(method: request.method, url: url)
             head.headerFields = request.headers
             let body = try await request.body.collect(upTo: 1 << 20)
-            let (data, response) = await emulator.handle(CapturedRequest(head, body: body.readableBytes > 0 ? Data(buffer: body) : nil))
+            // swift-http-types keeps `Host` as the request's authority, apart from the header fields.
+            let (data, response) = await served.handle(CapturedRequest(head, body: body.readableBytes > 0 ? Data(buffer: body) : nil), host: request.head.authority)
             return Response(status: response.status, headers: response.headerFields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: data)))
         }
     }

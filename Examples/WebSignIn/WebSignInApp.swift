@@ -85,7 +85,8 @@
                 providers: SampleProvider.byName(emulators),
                 store: store,
                 transport: transport,
-                configuration: configuration
+                configuration: configuration,
+                nativeProviders: SampleProvider.nativeByName(emulators)
             )
             let router = Router(context: BasicWebSignInRequestContext.self)
             router.add(middleware: webSignIn.middleware)

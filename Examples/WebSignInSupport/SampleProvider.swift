@@ -13,12 +13,25 @@
         public let provider: any AuthProvider
         /// The emulator's test accounts, when this process serves it (shown on the page).
         public let accounts: [TestIdentityProvider.TestAccount]
+        /// The same provider as the app's native client is registered (Sign in with Apple: the app's bundle id as
+        /// client id), for the native sign-in routes; `nil` for a provider without them.
+        public let nativeProvider: (any AuthProvider)?
 
         /// A button for `provider`, named `name` in the routes.
-        public init(name: String, provider: any AuthProvider, accounts: [TestIdentityProvider.TestAccount]) {
+        public init(name: String, provider: any AuthProvider, accounts: [TestIdentityProvider.TestAccount], nativeProvider: (any AuthProvider)? = nil) {
             self.name = name
             self.provider = provider
             self.accounts = accounts
+            self.nativeProvider = nativeProvider
+        }
+
+        /// The native app's client of the provider `route` configured with `configuration`, or `nil`: Sign in with
+        /// Apple's emulated iOS app (`TestIdentityProvider.appleBundleID`), whose ID tokens name the bundle id.
+        public static func nativeProvider(route: String, configuration: ProviderConfiguration) throws -> (any AuthProvider)? {
+            guard route == "apple" else { return nil }
+            var native = configuration
+            native["client_id"] = .string(TestIdentityProvider.appleBundleID)
+            return try ProviderRegistry.builtIn.provider(named: route, configuration: native)
         }
 
         /// Every emulator `auth-emulator emulate all` serves, by its name there and its route name (the provider's name in
@@ -39,9 +52,15 @@
                 return SampleProvider(
                     name: entry.route,
                     provider: try ProviderRegistry.builtIn.provider(named: entry.route, configuration: configuration),
-                    accounts: []
+                    accounts: [],
+                    nativeProvider: try nativeProvider(route: entry.route, configuration: configuration)
                 )
             }
+        }
+
+        /// The route names and native clients of the providers that have one, as the native routes take them.
+        public static func nativeByName(_ providers: [SampleProvider]) -> [String: any AuthProvider] {
+            Dictionary(uniqueKeysWithValues: providers.compactMap { entry in entry.nativeProvider.map { (entry.name, $0) } })
         }
 
         /// The route names and providers, as the web sign-in routes take them.

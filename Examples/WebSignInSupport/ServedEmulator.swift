@@ -1,6 +1,6 @@
 #if PostgresStorage
     import AuthEmulators
-    import AuthCore
+    public import AuthCore
     import AuthProviders
     public import AuthTesting
     public import Foundation
@@ -19,6 +19,14 @@
         /// The emulator's name in `auth-emulator emulate` (`grab`, `govuk-service`, …).
         public let name: String
 
+        /// Answers `request` as `auth-emulator emulate` does: first the checks every HTTP front of an emulator makes
+        /// (`EmulatorRequestGate`: a `Host` that is not this emulator's is 421, a cross-site request to its own
+        /// endpoints 403), then the emulator. `host` is the request's `Host` as the server read it.
+        public func handle(_ request: CapturedRequest, host: String?) async -> (Data, HTTPResponse) {
+            if let refused = EmulatorRequestGate(origin: origin, port: port).refusal(of: request, host: host) { return refused }
+            return await emulator.handle(request)
+        }
+
         /// Every emulator the samples show, on consecutive ports from `firstPort`, its login page on (people sign in on
         /// it; govuk-service's configuration predates it and is switched here).
         public static func all(firstPort: Int) async throws -> [ServedEmulator] {
@@ -33,7 +41,8 @@
                 let provider = SampleProvider(
                     name: entry.route,
                     provider: try ProviderRegistry.builtIn.provider(named: emulator.providerID.rawValue, configuration: emulator.configuration),
-                    accounts: idp.loginAccounts
+                    accounts: idp.loginAccounts,
+                    nativeProvider: try SampleProvider.nativeProvider(route: entry.route, configuration: emulator.configuration)
                 )
                 served.append(ServedEmulator(provider: provider, emulator: emulator, origin: origin, port: port, name: entry.emulator))
             }

@@ -54,7 +54,7 @@ import urllib.parse
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "lib"))
 from scripted_browser import Browser, sign_in_on_emulator  # noqa: E402
 
-N = 24
+N = 20  # at most WebSignInConfiguration.maximumSessionsPerSubject (20) sessions of one user live at once
 LOAD_BROWSERS = 12  # signed-in browsers sending requests through the database outage
 
 

@@ -87,6 +87,13 @@ echo "web-sign-in ($server): every provider on instance B"
   "$shots/one-instance" \
   || { tail -20 "$work/b.log"; fail "signing in with every provider failed"; }
 
+echo "web-sign-in ($server): the second review's attacks over HTTP against instance B (Scripts/e2e/web-native-attacks.py; before web-attacks.py, whose instance-killed check ends instance A)"
+OIDC_USER="$(account oidc)" APPLE_USER="$(account apple)" APPLE_CONFIG="$work/emu/apple.json" OTHER_INSTANCE="http://127.0.0.1:$port_a" \
+PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
+  timeout 300 python3 Scripts/e2e/web-native-attacks.py "http://127.0.0.1:$port_b" \
+  native-cross-site native-nonce-marks head-sign-in cancel-sign-in apple-name form-post-orphan tokenless-session \
+  || { tail -20 "$work/b.log"; fail "an attack of the second review succeeded"; }
+
 echo "web-sign-in ($server): the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \
 OTHER_INSTANCE="http://127.0.0.1:$port_a" OTHER_PID="$pid_a" WEB_PID="$pid_b" \
@@ -117,3 +124,7 @@ oidc_account="$(sed -nE 's/.*id="sign-in-oidc".*test account: ([^ ]+) \/ ([^<,]+
   "$(providers oidc="$oidc_account")" "$shots/emulators-in-process" \
   || { tail -20 "$work/d.log"; fail "signing in on the sample with emulators in process failed"; }
 echo "web-sign-in ($server): with no flags, $buttons buttons with their test accounts, and a sign-in, on emulators in this process"
+# The emulators this process serves go through the checks auth-emulator makes (the review's finding 10): a fault
+# queued by another site is 403, a request for another Host (DNS rebinding) 421.
+EMULATOR_URL="http://127.0.0.1:$emulator_port" python3 Scripts/e2e/web-attacks.py "http://127.0.0.1:$port_d" "$oidc_account" emulator-gate \
+  || { tail -20 "$work/d.log"; fail "an in-process emulator of the sample took a cross-site or DNS-rebound request"; }

@@ -33,7 +33,10 @@ extension ProviderEmulator {
     public static func apple(clock: any WallClock = SystemWallClock(), origin: URL? = nil) -> ProviderEmulator {
         let teamKey = P256.Signing.PrivateKey()
         let idp = TestIdentityProvider.apple(clock: clock, origin: origin, teamKey: teamKey.publicKey)
-        let server = AppleIDServer(idp: idp, teamKey: teamKey.publicKey, teamID: TestIdentityProvider.appleTeamID, keyID: TestIdentityProvider.appleKeyID) { subject in
+        let server = AppleIDServer(
+            idp: idp, teamKey: teamKey.publicKey, teamID: TestIdentityProvider.appleTeamID, keyID: TestIdentityProvider.appleKeyID,
+            nativeRedirectURI: TestIdentityProvider.appleNativeRedirectURI
+        ) { subject in
             TestIdentityProvider.appleNames[subject]
         }
         let transport = InProcessTransport().adding(host: idp.configuration.issuer.host ?? "") { await server.handle($0) }

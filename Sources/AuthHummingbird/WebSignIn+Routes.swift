@@ -10,8 +10,8 @@
         public func addRoutes(to router: some RouterMethods<Context>) {
             let prefix = configuration.pathPrefix
             let core = self.core
-            router.get("\(prefix)/{provider}/login") { _, context in
-                Response(await core.login(provider: Self.provider(context)))
+            router.get("\(prefix)/{provider}/login") { request, context in
+                Response(await core.login(provider: Self.provider(context), request: WebRequest(request, body: nil)))
             }
             router.get("\(prefix)/{provider}/callback") { request, context in
                 Response(try await core.callback(provider: Self.provider(context), request: WebRequest(request, body: nil)))

@@ -55,11 +55,21 @@
                 // The SHA-256 of the session's credential key: a back-channel logout finds the sessions it ends.
                 "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS account_hash text",
                 "CREATE INDEX IF NOT EXISTS auth_sessions_account ON auth_sessions (account_hash)",
+                // What a back-channel logout names, hashed with the provider's route name (WebSessionRecord.subjectIndex,
+                // providerSessionIndex): it finds its sessions by index, never by reading every credential. Rows of
+                // earlier versions have none and end with their expiry.
+                "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS subject_hash text",
+                "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS provider_session_hash text",
+                "ALTER TABLE auth_sessions ADD COLUMN IF NOT EXISTS created_at timestamptz",
+                "CREATE INDEX IF NOT EXISTS auth_sessions_subject ON auth_sessions (subject_hash, created_at)",
+                "CREATE INDEX IF NOT EXISTS auth_sessions_provider_session ON auth_sessions (provider_session_hash)",
                 "CREATE TABLE IF NOT EXISTS auth_credentials (storage_key text PRIMARY KEY, provider text NOT NULL, issuer text NOT NULL, client_id text NOT NULL, account text NOT NULL, sealed bytea NOT NULL, updated_at timestamptz NOT NULL)",
                 // Pending sign-ins live in the browser's sealed cookie now; the table of earlier versions goes.
                 "DROP TABLE IF EXISTS auth_pending_sign_ins",
                 // One lease per account being refreshed or signed out (PostgresTokenStorage.withExclusiveAccess).
                 "CREATE TABLE IF NOT EXISTS auth_locks (lock_key text PRIMARY KEY, holder text NOT NULL, expires_at timestamptz NOT NULL)",
+                // Users' names as a provider said them once (Apple's first authorization), sealed, by subject hash.
+                "CREATE TABLE IF NOT EXISTS auth_names (subject_hash text PRIMARY KEY, sealed bytea NOT NULL)",
                 // Native sign-in nonces already used, until they expire (markUsed).
                 "CREATE TABLE IF NOT EXISTS auth_used_nonces (digest text PRIMARY KEY, expires_at timestamptz NOT NULL)"
             ]
@@ -79,8 +89,10 @@
             let sealed = try sealer.seal(try JSONEncoder().encode(session), context: "session:" + key)
             try await run(
                 """
-                INSERT INTO auth_sessions (session_hash, sealed, expires_at, account_hash) VALUES (\(key), \(sealed), \(session.expiresAt), \(Self.digest(session.account.rawValue)))
-                ON CONFLICT (session_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at, account_hash = EXCLUDED.account_hash
+                INSERT INTO auth_sessions (session_hash, sealed, expires_at, account_hash, subject_hash, provider_session_hash, created_at)
+                VALUES (\(key), \(sealed), \(session.expiresAt), \(Self.digest(session.account.rawValue)), \(session.subjectIndex), \(session.providerSessionIndex), \(session.createdAt))
+                ON CONFLICT (session_hash) DO UPDATE SET sealed = EXCLUDED.sealed, expires_at = EXCLUDED.expires_at, account_hash = EXCLUDED.account_hash,
+                  subject_hash = EXCLUDED.subject_hash, provider_session_hash = EXCLUDED.provider_session_hash, created_at = EXCLUDED.created_at
                 """
             )
         }
@@ -105,8 +117,51 @@
             try await run("DELETE FROM auth_sessions WHERE account_hash = \(Self.digest(account.rawValue))")
         }
 
-        /// Deletes expired sessions and, in the same statement, their credentials (matched by the key's SHA-256); and
-        /// the marks of used nonces that expired.
+        /// Removes and returns the sessions of `subjectIndex` and/or `providerSessionIndex`: one indexed `DELETE …
+        /// RETURNING`, whatever else is stored.
+        public func removeSessions(subjectIndex: String?, providerSessionIndex: String?) async throws -> [WebSessionRecord] {
+            let statement: PostgresQuery
+            switch (subjectIndex, providerSessionIndex) {
+            case (let subject?, let session?):
+                statement = "DELETE FROM auth_sessions WHERE subject_hash = \(subject) AND provider_session_hash = \(session) RETURNING session_hash, sealed"
+            case (let subject?, nil):
+                statement = "DELETE FROM auth_sessions WHERE subject_hash = \(subject) RETURNING session_hash, sealed"
+            case (nil, let session?):
+                statement = "DELETE FROM auth_sessions WHERE provider_session_hash = \(session) RETURNING session_hash, sealed"
+            case (nil, nil):
+                return []
+            }
+            return try await records(try await query(statement))
+        }
+
+        /// Removes and returns the oldest sessions of `subjectIndex` beyond the newest `limit`, in one statement.
+        public func removeSessions(subjectIndex: String, keepingNewest limit: Int) async throws -> [WebSessionRecord] {
+            try await records(
+                try await query(
+                    """
+                    DELETE FROM auth_sessions WHERE session_hash IN (
+                      SELECT session_hash FROM auth_sessions WHERE subject_hash = \(subjectIndex) ORDER BY created_at DESC, session_hash OFFSET \(max(0, limit))
+                    ) RETURNING session_hash, sealed
+                    """
+                )
+            )
+        }
+
+        /// The records of rows `(session_hash, sealed)`; one that does not open is left out.
+        private func records(_ rows: PostgresRowSequence) async throws -> [WebSessionRecord] {
+            var records: [WebSessionRecord] = []
+            for try await (key, sealed) in rows.decode((String, Data).self) {
+                guard let plain = try? sealer.open(sealed, context: "session:" + key),
+                    let record = try? JSONDecoder().decode(WebSessionRecord.self, from: plain)
+                else { continue }
+                records.append(record)
+            }
+            return records
+        }
+
+        /// Deletes expired sessions and, in the same statement, their credentials (matched by the key's SHA-256); the
+        /// credentials no session names that were last written ten minutes ago or earlier (a sign-in writes its
+        /// credential just before its session); and the marks of used nonces that expired.
         public func removeExpired(now: Date) async throws {
             try await run(
                 """
@@ -114,7 +169,14 @@
                 DELETE FROM auth_credentials WHERE encode(sha256(convert_to(storage_key, 'UTF8')), 'hex') IN (SELECT account_hash FROM gone)
                 """
             )
-            try await run("DELETE FROM auth_used_nonces WHERE expires_at <= \(now)")
+            let settled = now.addingTimeInterval(-600)
+            try await run(
+                """
+                DELETE FROM auth_credentials c WHERE c.updated_at <= \(settled) AND NOT EXISTS (
+                  SELECT 1 FROM auth_sessions s WHERE s.account_hash = encode(sha256(convert_to(c.storage_key, 'UTF8')), 'hex'))
+                """
+            )
+            try await removeExpiredMarks(now: now)
         }
 
         /// Records `digest` as used in one statement — the first of two instances that race wins, the other gets `false`;
@@ -129,6 +191,28 @@
             )
             for try await _ in rows { return true }
             return false
+        }
+
+        /// Deletes the marks of used nonces that expired by `now`.
+        public func removeExpiredMarks(now: Date) async throws {
+            try await run("DELETE FROM auth_used_nonces WHERE expires_at <= \(now)")
+        }
+
+        /// Keeps `name` (sealed, bound to its row) for the user `subjectIndex`, for every instance.
+        public func rememberDisplayName(_ name: String, subjectIndex: String) async throws {
+            let sealed = try sealer.seal(Data(name.utf8), context: "name:" + subjectIndex)
+            try await run(
+                "INSERT INTO auth_names (subject_hash, sealed) VALUES (\(subjectIndex), \(sealed)) ON CONFLICT (subject_hash) DO UPDATE SET sealed = EXCLUDED.sealed"
+            )
+        }
+
+        /// The name kept for the user `subjectIndex`, or `nil` (none, or a row that does not open with this key).
+        public func rememberedDisplayName(subjectIndex: String) async throws -> String? {
+            let rows = try await query("SELECT sealed FROM auth_names WHERE subject_hash = \(subjectIndex)")
+            for try await sealed in rows.decode(Data.self) {
+                return (try? sealer.open(sealed, context: "name:" + subjectIndex)).map { String(decoding: $0, as: UTF8.self) }
+            }
+            return nil
         }
 
         /// `true`: every instance reads and writes the same database.

@@ -58,8 +58,9 @@
             // Form bodies (callbacks, sign-out, back-channel logout, native sign-in): at most this many bytes, 413 beyond.
             let form = HTTPBodyStreamStrategy.collect(maxSize: ByteCount(value: WebSignInCore.maximumFormBodySize))
 
+            // Vapor sends a HEAD to the GET route: the core answers it 405 with nothing started or spent.
             routes.get(provider, "login") { request in
-                Response(await core.login(provider: Self.provider(request)))
+                Response(await core.login(provider: Self.provider(request), request: WebRequest(request)))
             }
             routes.get(provider, "callback") { request in
                 Response(try await core.callback(provider: Self.provider(request), request: WebRequest(request)))

@@ -18,4 +18,8 @@ extension AuthError.Code {
     public static let csrfTokenMismatch: Self = "csrf_token_mismatch"
     /// A native sign-in request without its ID token or authorization code.
     public static let invalidNativeSignIn: Self = "invalid_native_sign_in"
+    /// A request to a native sign-in route that a web page can send from another site: a form's content type
+    /// (`application/x-www-form-urlencoded`, `multipart/form-data`, `text/plain`), an `Origin` other than the app's
+    /// own, or a `Sec-Fetch-Site` other than `same-origin` or `none`. The native routes are for apps (login CSRF).
+    public static let crossSiteRequest: Self = "cross_site_request"
 }

@@ -23,6 +23,10 @@ struct SignInCookie: Sendable {
         /// Whether the provider was asked to answer with a form POST (`response_mode=form_post`): its callback must
         /// then be a POST, and the cookie is `SameSite=None`. `nil` in cookies sealed before this was recorded.
         let usesFormPost: Bool?
+        /// The key (SHA-256) of the session the browser had when it started this sign-in, ended when the sign-in
+        /// completes: a form_post provider's callback is a cross-site POST, which carries no `SameSite=Lax` session
+        /// cookie. `nil` when it had none (and in cookies sealed before this was recorded).
+        var replacesSession: String? = nil
     }
 
     /// The longest sealed value a browser keeps with the cookie's name and attributes (4,096 bytes in all).

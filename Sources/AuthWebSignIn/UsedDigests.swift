@@ -22,4 +22,13 @@ actor UsedDigests {
         expiries[digest] = expiresAt
         return true
     }
+
+    /// Forgets the marks that expired by `now`.
+    func removeExpired(now: Date) {
+        expiries = expiries.filter { $0.value > now }
+        sweepAt = max(1024, expiries.count * 2)
+    }
+
+    /// How many marks are kept, expired ones not yet swept included.
+    var count: Int { expiries.count }
 }

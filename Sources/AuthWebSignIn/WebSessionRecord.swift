@@ -17,9 +17,15 @@ public struct WebSessionRecord: Sendable, Codable, Hashable {
     public let createdAt: Date
     /// When the browser session ends, whatever the tokens' lifetime.
     public let expiresAt: Date
+    /// The provider's session (the ID token's `sid`), when it named one: a back-channel logout naming it ends this
+    /// session.
+    public let providerSessionID: String?
 
     /// Creates a record.
-    public init(providerName: String, account: StorageKey, subject: String, displayName: String, csrfToken: String, createdAt: Date, expiresAt: Date) {
+    public init(
+        providerName: String, account: StorageKey, subject: String, displayName: String, csrfToken: String, createdAt: Date, expiresAt: Date,
+        providerSessionID: String? = nil
+    ) {
         self.providerName = providerName
         self.account = account
         self.subject = subject
@@ -27,5 +33,18 @@ public struct WebSessionRecord: Sendable, Codable, Hashable {
         self.csrfToken = csrfToken
         self.createdAt = createdAt
         self.expiresAt = expiresAt
+        self.providerSessionID = providerSessionID
     }
+
+    /// What a store indexes the session's user by: the SHA-256 of the provider's route name and the subject.
+    public var subjectIndex: String { Self.subjectIndex(providerName: providerName, subject: subject) }
+
+    /// What a store indexes the provider's session by: the SHA-256 of the route name and `sid`; `nil` without one.
+    public var providerSessionIndex: String? { providerSessionID.map { Self.providerSessionIndex(providerName: providerName, sessionID: $0) } }
+
+    /// The index of the user `subject` of the provider named `providerName` (see ``subjectIndex``).
+    public static func subjectIndex(providerName: String, subject: String) -> String { sha256Hex(providerName + "\u{0}" + subject) }
+
+    /// The index of the provider session `sessionID` of the provider named `providerName` (see ``providerSessionIndex``).
+    public static func providerSessionIndex(providerName: String, sessionID: String) -> String { sha256Hex(providerName + "\u{0}" + sessionID) }
 }

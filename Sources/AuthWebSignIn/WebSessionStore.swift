@@ -17,7 +17,16 @@ public protocol WebSessionStore: Sendable {
     func removeSession(key: String) async throws
     /// Forgets every session whose credential is `account` (the provider's back-channel logout ended it).
     func removeSessions(account: StorageKey) async throws
-    /// Deletes expired sessions and their credentials.
+    /// Removes and returns the sessions a back-channel logout names, found by index — never by reading every session
+    /// or credential: the user's (``WebSessionRecord/subjectIndex``) when `subjectIndex` is given, in the provider's
+    /// session (``WebSessionRecord/providerSessionIndex``) when `providerSessionIndex` is given, both when both are.
+    func removeSessions(subjectIndex: String?, providerSessionIndex: String?) async throws -> [WebSessionRecord]
+    /// Removes and returns the user's (`subjectIndex`) oldest sessions beyond the newest `limit`: how many sessions one
+    /// user may hold at once is capped (``WebSignInConfiguration/maximumSessionsPerSubject``).
+    func removeSessions(subjectIndex: String, keepingNewest limit: Int) async throws -> [WebSessionRecord]
+    /// Deletes expired sessions and their credentials, and credentials whose session is gone (a sign-out whose removal
+    /// failed, a replaced session) once they have been so for a while (a sign-in stores its credential just before
+    /// its session).
     func removeExpired(now: Date) async throws
     /// Where the signed-in users' credentials are kept (every instance must see the same).
     var tokenStorage: any TokenStorage { get }
@@ -27,6 +36,15 @@ public protocol WebSessionStore: Sendable {
     /// anyway): `true` the first time, `false` every later time — on every instance that shares this store. The
     /// native sign-in routes use it so that a nonce one instance issued is accepted by any instance, once.
     func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool
+    /// Forgets the marks of ``markUsed(digest:until:now:)`` that expired by `now` (an expired value is refused
+    /// anyway). ``WebSignInCore`` calls it on a timer, once a minute by its clock, while it serves native routes.
+    func removeExpiredMarks(now: Date) async throws
+    /// Keeps `name` as the name of the user `subjectIndex` (``WebSessionRecord/subjectIndex``): what a provider says
+    /// once only (Sign in with Apple's `user` JSON on the first authorization), for every later session of that user
+    /// — in another browser, after a sign-out, on another instance.
+    func rememberDisplayName(_ name: String, subjectIndex: String) async throws
+    /// The name kept for the user `subjectIndex` by ``rememberDisplayName(_:subjectIndex:)``, or `nil`.
+    func rememberedDisplayName(subjectIndex: String) async throws -> String?
 }
 
 extension WebSessionStore {
@@ -39,5 +57,16 @@ extension WebSessionStore {
     /// another (its authorization code would still be refused: the provider redeems a code once).
     public func markUsed(digest: String, until expiresAt: Date, now: Date) async throws -> Bool {
         await UsedDigests.process.markUsed(digest, until: expiresAt, now: now)
+    }
+
+    /// Keeps nothing: a store without a place for names greets a returning Apple user by email.
+    public func rememberDisplayName(_ name: String, subjectIndex: String) async throws {}
+
+    /// `nil`: see ``rememberDisplayName(_:subjectIndex:)``.
+    public func rememberedDisplayName(subjectIndex: String) async throws -> String? { nil }
+
+    /// Forgets the expired marks in this process's memory (the default ``markUsed(digest:until:now:)``'s).
+    public func removeExpiredMarks(now: Date) async throws {
+        await UsedDigests.process.removeExpired(now: now)
     }
 }

@@ -51,6 +51,10 @@ public struct WebSignInConfiguration: Sendable {
     /// round trip, and a sign-out or back-channel logout carried out by another instance takes effect on this one
     /// within this time (on the instance that carried it out, at once).
     public var sessionCacheLifetime: TimeInterval
+    /// How many browser sessions one user of a provider may hold at once (20 by default): a sign-in beyond it ends
+    /// the user's oldest sessions, with their credentials. It bounds what one account can make the store hold (each
+    /// session keeps a credential of its own).
+    public var maximumSessionsPerSubject: Int = 20
 
     /// The session cookie's name.
     public static let sessionCookieName = "__Host-auth_session"

@@ -20,31 +20,47 @@ extension WebSignInCore {
         return WebResponse.json(["nonce": .string(nonce), "expires_at": .number(expiresAt.timeIntervalSince1970.rounded(.down))])
     }
 
-    /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a form (`id_token`, `code`,
-    /// `nonce` from ``nativeNonce(provider:)``, and Apple's first-sign-in `user` when it came), verified in full by
+    /// `POST /auth/{provider}/native/sign-in`: the app's natively obtained credential as a JSON object (`id_token`,
+    /// `code`, `nonce` from ``nativeNonce(provider:)``, and Apple's first-sign-in `user` JSON as a string when it
+    /// came), verified in full by
     /// `AuthClient/completeNativeSignIn(identityToken:authorizationCode:nonce:redirectURI:authorizationResponse:accountName:)`
     /// — the nonce issued here and unused, the ID token's signature, issuer, audience (the app's client id), expiry
     /// and nonce, the code redeemed for the same user — then a browser session as a web sign-in starts one: the
     /// session cookie, and JSON `{"signed_in": true, "provider", "subject", "name", "csrf_token"}`.
     ///
-    /// Refusals are JSON `{"error": <code>, "error_description": …}` with 400 (403 for a provider's refusal), and
-    /// store nothing: `missing_nonce`, `nonce_replayed`, `invalid_audience`, `invalid_signature`, `nonce_mismatch`,
-    /// `invalid_native_sign_in` (no ID token or code), ….
+    /// The route is for apps, not web pages: a request a page of another site can send is refused with 403
+    /// `cross_site_request` before anything else is read — a form's content type (`application/x-www-form-urlencoded`,
+    /// `multipart/form-data`, `text/plain`) or none, an `Origin` other than the app's ``WebSignInConfiguration/publicURL``,
+    /// or a `Sec-Fetch-Site` other than `same-origin` or `none`. Otherwise a page could post an attacker's own
+    /// credential and sign the visitor's browser in to the attacker's account (login CSRF). An app's HTTP client
+    /// (URLSession) sends `application/json` and neither `Origin` nor `Sec-Fetch-*`.
+    ///
+    /// Nothing is written before the ID token is verified (signature, `iss`, `aud`, `exp`, and its `nonce` equal to the
+    /// posted one): only then is the nonce marked used in the store, so a refused request leaves no trace.
+    ///
+    /// Refusals are JSON `{"error": <code>, "error_description": …}` with 400 (403 for a cross-site request or a
+    /// provider's refusal), and store nothing: `cross_site_request`, `missing_nonce`, `nonce_replayed`,
+    /// `invalid_audience`, `invalid_signature`, `nonce_mismatch`, `invalid_native_sign_in` (no JSON object, no ID
+    /// token or code), ….
     ///
     /// - Throws: `storage_unavailable` when the session store cannot answer.
     public func nativeSignIn(provider name: String, request: WebRequest) async throws -> WebResponse {
         guard let client = nativeClients[name] else {
             return Self.nativeError(status: .notFound, AuthError(.unknownProvider, "There is no native sign-in for '\(name)' here."))
         }
-        guard let form = request.formPairs else {
-            return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request is not an application/x-www-form-urlencoded form."))
+        if let refusal = request.crossSiteRefusal(appOrigin: WebRequest.origin(of: configuration.publicURL)) {
+            return Self.nativeError(status: .forbidden, refusal)
         }
-        let fields = Dictionary(form, uniquingKeysWith: { first, _ in first })
+        guard let object = request.jsonObject else {
+            return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request body is not a JSON object."))
+        }
+        let fields = object.compactMapValues(\.stringValue)
         guard let idToken = fields["id_token"], !idToken.isEmpty, let code = fields["code"], !code.isEmpty else {
             return Self.nativeError(status: .badRequest, AuthError(.invalidNativeSignIn, "The request needs the platform's id_token and code."))
         }
-        // The nonce: made by an instance of this app for this provider, unexpired, and used now — once, on every
-        // instance of the store — before anything else is looked at. The engine then requires it in the ID token.
+        // The nonce: made by an instance of this app for this provider and unexpired (its MAC and expiry, nothing
+        // stored), then carried by an ID token that verifies in full; only then used up — once, on every instance of
+        // the store. The engine then verifies the same ID token again, and redeems the code.
         let nonce = fields["nonce"] ?? ""
         guard !nonce.isEmpty else {
             return Self.nativeError(
@@ -53,12 +69,20 @@ extension WebSignInCore {
             )
         }
         let now = clock.now()
-        guard let expiresAt = nativeNonces.expiry(of: nonce, provider: name, now: now),
-            try await store.markUsed(digest: sha256Hex(nonce), until: expiresAt, now: now)
-        else {
-            return Self.nativeError(
-                status: .badRequest, AuthError(.nonceReplayed, "The nonce is not one this app issued for '\(name)', has expired, or was already used.")
-            )
+        let replayed = AuthError(.nonceReplayed, "The nonce is not one this app issued for '\(name)', has expired, or was already used.")
+        guard let expiresAt = nativeNonces.expiry(of: nonce, provider: name, now: now) else {
+            return Self.nativeError(status: .badRequest, replayed)
+        }
+        do {
+            try Self.requireNonceClaim(idToken)
+            _ = try await client.verifyIDToken(Secret(idToken), nonce: nonce)
+        } catch let error as AuthError where error.code == .storageUnavailable {
+            throw error
+        } catch let error as AuthError {
+            return Self.nativeError(status: error.code == .accessDenied || error.code == .authorizationFailed ? .forbidden : .badRequest, error)
+        }
+        guard try await store.markUsed(digest: sha256Hex(nonce), until: expiresAt, now: now) else {
+            return Self.nativeError(status: .badRequest, replayed)
         }
         await client.acceptNativeNonce(nonce, until: expiresAt)
         let session: Session
@@ -81,6 +105,15 @@ extension WebSignInCore {
         ])
         response.setCookie(cookie)
         return response
+    }
+
+    /// Names an ID token without a `nonce` claim precisely (`missing_nonce`) before the full verification, which
+    /// would call it a mismatch; a token that does not parse is left to the verification.
+    static func requireNonceClaim(_ idToken: String) throws {
+        guard let jws = try? CompactJWS(parsing: idToken), let claims = try? JSONValue.parseObject(jws.payload) else { return }
+        if claims["nonce"]?.stringValue?.isEmpty ?? true {
+            throw AuthError(.missingNonce, "The ID token carries no 'nonce', so it cannot be tied to this sign-in.")
+        }
     }
 
     /// `{"error": <code>, "error_description": <message>}` with `status`, never cached.

@@ -9,7 +9,22 @@ extension WebSignInCore {
     /// The cookie is `SameSite=Lax`, or `SameSite=None` when the authorization request asks the provider to answer
     /// with a form POST (`response_mode=form_post`): a cross-site POST carries no `Lax` cookie (see ``WebSignInCore``).
     public func login(provider name: String) async -> WebResponse {
+        await login(provider: name, request: WebRequest(method: .get, path: configuration.loginPath(for: name)))
+    }
+
+    /// `GET /auth/{provider}/login` as ``login(provider:)``, for the request the browser sent: only a `GET` (anything
+    /// else — `HEAD` included — is 405, nothing started) of a top-level navigation (`Sec-Fetch-Dest: document`,
+    /// when the browser says) starts a sign-in. An `<img>` or `<iframe>` of another site's page (`Sec-Fetch-Dest:
+    /// image`, `iframe`, …) is 403 `cross_site_request` and leaves the browser's sign-in cookie alone, so it cannot
+    /// replace a sign-in in progress.
+    public func login(provider name: String, request: WebRequest) async -> WebResponse {
+        guard request.method == .get else { return Self.methodNotAllowed(allow: "GET") }
         guard let client = clients[name] else { return Self.unknownProvider(name) }
+        if let destination = request.headerFields[HTTPField.Name("Sec-Fetch-Dest")!]?.lowercased(), destination != "document" {
+            return Self.failure(
+                AuthError(.crossSiteRequest, "A sign-in starts only from a page the browser navigates to, not from an embedded resource."), status: .forbidden
+            )
+        }
         var options = configuration.signInOptions[name] ?? SignInOptions()
         options.redirectURI = configuration.callbackURL(for: name)
         // Each browser session keeps its own credential (two sessions of one user never share tokens), and a provider
@@ -27,7 +42,11 @@ extension WebSignInCore {
         let formPost = Self.usesFormPost(authorization.url)
         let sealed: String
         do {
-            sealed = try signInCookie.seal(SignInCookie.Content(providerName: name, pending: pending, usesFormPost: formPost))
+            // The browser's session now (login is a same-site top-level GET, so its Lax cookie came): the callback ends
+            // it even when it arrives without that cookie (a form_post provider's cross-site POST).
+            var content = SignInCookie.Content(providerName: name, pending: pending, usesFormPost: formPost)
+            content.replacesSession = request.cookie(WebSignInConfiguration.sessionCookieName).flatMap { $0.isEmpty ? nil : Self.digest($0) }
+            sealed = try signInCookie.seal(content)
         } catch {
             return Self.failure(AuthError(.storageFailed, "The sign-in could not be sealed into its cookie."), status: .internalServerError)
         }
@@ -57,6 +76,8 @@ extension WebSignInCore {
     ///
     /// - Throws: `storage_unavailable` when the session store cannot answer.
     public func callback(provider name: String, request: WebRequest) async throws -> WebResponse {
+        // A HEAD (or any other method) spends no code and touches no cookie: nobody reads its answer.
+        guard request.method == .get || request.method == .post else { return Self.methodNotAllowed(allow: "GET, POST") }
         guard let client = clients[name] else { return Self.unknownProvider(name) }
         let pairs: [(String, String)]
         let isPost = request.method == .post
@@ -68,8 +89,10 @@ extension WebSignInCore {
         } else {
             pairs = FormEncoding.decode(request.query ?? "")
         }
+        // Until the state matches, a refusal leaves the browser's sign-in cookie as it is: any site can send the
+        // browser here with a made-up answer, and that must not cancel the sign-in in progress.
         guard let state = pairs.first(where: { $0.0 == "state" })?.1, !state.isEmpty else {
-            return Self.signInRefused(AuthError(.missingState, "The provider's answer has no state; start the sign-in again."), formPost: isPost)
+            return Self.failure(AuthError(.missingState, "The provider's answer has no state; start the sign-in again."), status: .badRequest)
         }
         guard let sealed = request.cookie(WebSignInConfiguration.signInCookieName), !sealed.isEmpty else {
             return Self.signInRefused(
@@ -83,7 +106,7 @@ extension WebSignInCore {
         }
         let formPost = entry.usesFormPost ?? false
         guard Self.constantTimeEqual(entry.pending.state, state), entry.providerName == name else {
-            return Self.signInRefused(AuthError(.stateMismatch, "This answer belongs to another sign-in than this browser's; start it again."), formPost: formPost)
+            return Self.failure(AuthError(.stateMismatch, "This answer belongs to another sign-in than this browser's; start it again."), status: .badRequest)
         }
         guard entry.pending.expiresAt > clock.now() else {
             return Self.signInRefused(AuthError(.signInExpired, "This sign-in expired; start it again."), formPost: formPost)
@@ -113,7 +136,7 @@ extension WebSignInCore {
             response.setCookie(.removal(WebSignInConfiguration.signInCookieName, sameSite: formPost ? .none : .lax))
             return response
         }
-        let (cookie, _) = try await startSession(name: name, client: client, session: session, replacing: request)
+        let (cookie, _) = try await startSession(name: name, client: client, session: session, replacing: request, sealedEarlierSession: entry.replacesSession)
         // The browser goes on to the app's page (`303`: a GET, whatever the callback's method was).
         var response = WebResponse.redirect(to: configuration.afterSignIn, status: .seeOther)
         response.setCookie(.removal(WebSignInConfiguration.signInCookieName, sameSite: formPost ? .none : .lax))
@@ -121,20 +144,38 @@ extension WebSignInCore {
         return response
     }
 
-    /// Starts a browser session for `session`'s credential: the browser's earlier session (and its credential) ends,
-    /// and a new random session id is saved; returns its session cookie and record.
-    func startSession(name: String, client: AuthClient, session: Session, replacing request: WebRequest) async throws -> (WebCookie, WebSessionRecord) {
+    /// Starts a browser session for `session`'s credential: the browser's earlier session (and its credential) ends —
+    /// the one its cookie names now and the one it had when the sign-in started (`sealedEarlierSession`, from the
+    /// sealed sign-in cookie) — and a new random session id is saved; returns its session cookie and record.
+    func startSession(
+        name: String, client: AuthClient, session: Session, replacing request: WebRequest, sealedEarlierSession: String? = nil
+    ) async throws -> (WebCookie, WebSessionRecord) {
         await sweeper.sweepIfDue(store, now: clock.now())
         let credential = await session.credential
         let claims = await session.idTokenClaims
         let providerName = type(of: client.provider).displayName
         // Without an ID token (Uber) the user is known only by this sign-in's own account name.
         let subject = credential.subject ?? credential.storageKey.account
+        // A name the provider says once (Apple's first authorization) is kept for the user, not for this session:
+        // every later session of the user — another browser, after a sign-out, another instance — greets them by it.
+        let subjectIndex = WebSessionRecord.subjectIndex(providerName: name, subject: subject)
+        if credential.subject != nil, let said = credential.profile?["name"], !said.isEmpty {
+            try? await store.rememberDisplayName(said, subjectIndex: subjectIndex)
+        }
+        let remembered = credential.subject == nil ? nil : try? await store.rememberedDisplayName(subjectIndex: subjectIndex)
         let displayName =
-            Self.displayName(claims: claims, profile: credential.profile)
+            Self.displayName(claims: claims, profile: credential.profile, remembered: remembered ?? nil)
             ?? (credential.subject == nil ? "\(providerName) user" : subject)
-        // The browser's earlier session ends with its own credential (each session has one): nothing is left behind.
-        if let (oldKey, old) = try await sessionRecord(for: request) {
+        // The browser's earlier session ends with its own credential (each session has one): nothing is left behind,
+        // also when the callback came without the session cookie (form_post).
+        var earlier: [(key: String, record: WebSessionRecord)] = []
+        if let current = try await sessionRecord(for: request) { earlier.append(current) }
+        if let sealedEarlierSession, !earlier.contains(where: { $0.key == sealedEarlierSession }),
+            let record = try await store.session(key: sealedEarlierSession, now: clock.now())
+        {
+            earlier.append((sealedEarlierSession, record))
+        }
+        for (oldKey, old) in earlier {
             try await store.removeSession(key: oldKey)
             await sessionCache?.forget(oldKey)
             try? await store.tokenStorage.removeCredential(for: old.account)
@@ -143,9 +184,15 @@ extension WebSignInCore {
         let now = clock.now()
         let record = WebSessionRecord(
             providerName: name, account: credential.storageKey, subject: subject, displayName: displayName,
-            csrfToken: SecureRandom.token(), createdAt: now, expiresAt: now.addingTimeInterval(configuration.sessionLifetime)
+            csrfToken: SecureRandom.token(), createdAt: now, expiresAt: now.addingTimeInterval(configuration.sessionLifetime),
+            providerSessionID: claims?["sid"]?.stringValue
         )
         try await store.saveSession(record, key: Self.digest(id))
+        // One user holds at most so many sessions: the oldest end, with their credentials.
+        for ended in try await store.removeSessions(subjectIndex: record.subjectIndex, keepingNewest: max(1, configuration.maximumSessionsPerSubject)) {
+            await sessionCache?.forget(account: ended.account)
+            try? await store.tokenStorage.removeCredential(for: ended.account)
+        }
         let cookie = WebCookie(
             name: WebSignInConfiguration.sessionCookieName, value: id, maxAge: Int(configuration.sessionLifetime),
             sameSite: WebCookie.SameSite(configuration.sessionCookieSameSite)
@@ -155,9 +202,10 @@ extension WebSignInCore {
 
     /// The name to greet a user with: the ID token's `name`; for a provider whose ID token names nobody (GitHub has
     /// no ID token, Apple's carries only an email), what the provider said beside it (`Credential/profile`: GitHub's
-    /// user API, Apple's first-sign-in `user`): `name`, then `login`; then an email, the ID token's or the profile's.
-    static func displayName(claims: IDTokenClaims?, profile: [String: String]?) -> String? {
-        let candidates = [claims?["name"]?.stringValue, profile?["name"], profile?["login"], claims?["email"]?.stringValue, profile?["email"]]
+    /// user API, Apple's first-sign-in `user`): `name`; then the name kept for the user from an earlier sign-in
+    /// (`remembered`); then `login`; then an email, the ID token's or the profile's.
+    static func displayName(claims: IDTokenClaims?, profile: [String: String]?, remembered: String? = nil) -> String? {
+        let candidates = [claims?["name"]?.stringValue, profile?["name"], remembered, profile?["login"], claims?["email"]?.stringValue, profile?["email"]]
         return candidates.lazy.compactMap { $0 }.first { !$0.isEmpty }
     }
 
@@ -172,6 +220,13 @@ extension WebSignInCore {
     static func signInRefused(_ error: AuthError, formPost: Bool) -> WebResponse {
         var response = failure(error, status: .badRequest)
         response.setCookie(.removal(WebSignInConfiguration.signInCookieName, sameSite: formPost ? .none : .lax))
+        return response
+    }
+
+    /// 405 with `Allow`: a method the route does not serve (`HEAD` on `login` or the callback runs nothing).
+    static func methodNotAllowed(allow: String) -> WebResponse {
+        var response = WebResponse.page(status: .methodNotAllowed, title: "Method not allowed", message: "This route answers \(allow) only.")
+        response.headerFields[.allow] = allow
         return response
     }
 

@@ -48,9 +48,12 @@ extension WebSignInCore {
     /// `POST /auth/{provider}/backchannel-logout` (OpenID Connect Back-Channel Logout 1.0 §2.5): the provider says a
     /// user's session with it ended. The `logout_token` (form field of the body the adapter collected) is checked as
     /// the engine checks every logout token (signature with the provider's keys, `iss`, `aud`, `iat`, the event,
-    /// `sub` and/or `sid`, no `nonce`, a `jti` used once); then every credential of that user (or provider session)
-    /// is removed and every web session using one of them ends — on every instance, since the store is shared. No
-    /// cookie or CSRF token: the provider calls it directly, and the signed token is the authentication.
+    /// `sub` and/or `sid`, no `nonce`, a `jti` used once); then the web sessions of that user (or provider session)
+    /// end with their credentials — on every instance, since the store is shared. They are found by index (the
+    /// SHA-256 of the route name with the subject, and with the ID token's `sid`, kept with each session:
+    /// ``WebSessionStore/removeSessions(subjectIndex:providerSessionIndex:)``), never by reading every stored
+    /// credential, so a logout costs what it ends. No cookie or CSRF token: the provider calls it directly, and the
+    /// signed token is the authentication.
     ///
     /// Answers 200 with no body, or 400 (503 when the store failed, so the provider may retry) with an OAuth error
     /// (§2.8); never cached.
@@ -62,10 +65,21 @@ extension WebSignInCore {
             return Self.backChannelError(status: .badRequest, "The request has no logout_token.")
         }
         do {
-            let result = try await client.handleBackChannelLogout(token)
-            for account in result.endedAccounts {
-                try await store.removeSessions(account: account)
-                await sessionCache?.forget(account: account)
+            // Verified in full, then the sessions it names found by index (the subject's and the provider session's
+            // hashes): the cost is that user's sessions, whatever else is stored.
+            let verified = try await client.verifyLogoutToken(token)
+            do {
+                let ended = try await store.removeSessions(
+                    subjectIndex: verified.subject.map { WebSessionRecord.subjectIndex(providerName: name, subject: $0) },
+                    providerSessionIndex: verified.sessionID.map { WebSessionRecord.providerSessionIndex(providerName: name, sessionID: $0) }
+                )
+                for record in ended {
+                    await sessionCache?.forget(account: record.account)
+                    try await store.tokenStorage.withExclusiveAccess(to: record.account) { try await store.tokenStorage.removeCredential(for: record.account) }
+                }
+            } catch {
+                await client.forgetLogoutToken(verified)  // nothing may have ended: the provider's retry must be accepted
+                throw error
             }
             return WebResponse(status: .ok, headerFields: [.cacheControl: "no-store"])
         } catch let error as AuthError where error.code == .storageUnavailable || error.code == .storageFailed {

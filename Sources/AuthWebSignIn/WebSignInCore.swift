@@ -8,7 +8,7 @@ import Foundation
 ///
 /// | route | method | what it does |
 /// |---|---|---|
-/// | `GET /auth/{provider}/login` | ``login(provider:)`` | starts a sign-in (PKCE, state, nonce; DPoP where offered), sealed into this browser's sign-in cookie |
+/// | `GET /auth/{provider}/login` | ``login(provider:request:)`` | starts a sign-in (PKCE, state, nonce; DPoP where offered), sealed into this browser's sign-in cookie |
 /// | `GET` or `POST /auth/{provider}/callback` | ``callback(provider:request:)`` | completes it — on whichever instance the browser reaches — and starts a new browser session |
 /// | `POST /auth/logout` | ``logout(_:)`` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
 /// | `GET /auth/session` | ``sessionJSON(_:)`` | JSON for front ends: who is signed in, the CSRF token; never a token |
@@ -42,6 +42,8 @@ public struct WebSignInCore: Sendable {
     public let configuration: WebSignInConfiguration
     let clock: any WallClock
     let sweeper = ExpirySweeper()
+    /// Sweeps expired used-nonce marks once a minute of `clock`, while there are native routes (`nil` without).
+    let markSweeper: MarkSweeper?
     /// Seals sign-ins waiting for their callback into the browser's cookie.
     let signInCookie: SignInCookie
     /// Makes and verifies the native sign-in routes' nonces, with the sign-in cookie's shared key.
@@ -101,6 +103,7 @@ public struct WebSignInCore: Sendable {
         }
         self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
         self.nativeNonces = NativeNonce(key: configuration.signInCookieKey)
+        self.markSweeper = nativeProviders.isEmpty ? nil : MarkSweeper(store: store, clock: clock)
         self.sessionCache =
             store.isSharedAcrossInstances && configuration.sessionCacheLifetime > 0
             ? SessionCache(lifetime: configuration.sessionCacheLifetime) : nil
@@ -156,6 +159,20 @@ public struct WebSignInCore: Sendable {
         let now = clock.now()
         if let cached = await sessionCache?.record(key, now: now) { return (key, cached) }
         guard let record = try await storeOutage.guarding(now: now, clock: clock, { try await store.session(key: key, now: now) }) else { return nil }
+        // A session whose credential is gone (the provider answered `invalid_grant`, a back-channel logout removed
+        // it, an administrator deleted it) is signed out: it ends here, on the first request that reads it.
+        let exists: Bool
+        do {
+            exists = try await storeOutage.guarding(now: now, clock: clock) { try await store.tokenStorage.credential(for: record.account) != nil }
+        } catch let error as AuthError where error.code == .storageUnavailable {
+            throw error
+        } catch {
+            exists = true  // there, but unreadable here (another key): not this check's to end
+        }
+        guard exists else {
+            try? await store.removeSession(key: key)
+            return nil
+        }
         await sessionCache?.keep(record, for: key, now: now)
         return (key, record)
     }

@@ -72,7 +72,7 @@
             let storeA = try PostgresWebSessionStore(client: clientA, encryptionKey: key)
             let storeB = try PostgresWebSessionStore(client: clientB, encryptionKey: key)
             // From an empty database, both instances creating the tables at once (as two instances starting together do).
-            try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials, auth_locks, auth_used_nonces")
+            try await clientA.query("DROP TABLE IF EXISTS auth_pending_sign_ins, auth_sessions, auth_credentials, auth_locks, auth_used_nonces, auth_names")
             async let preparedA: Void = storeA.prepare()
             async let preparedB: Void = storeB.prepare()
             _ = try await (preparedA, preparedB)
@@ -82,6 +82,49 @@
 
     @Suite("web sign-in across instances with PostgreSQL (PostgresWebSessionStore)", .serialized, .enabled(if: Database.configured || Database.required))
     struct PostgresWebSignInTests {
+        @Test(
+            "Sessions found by index across instances: a logout's subject or sid hash removes only its sessions; the oldest beyond a cap go first; a name kept on A is read on B; credentials without a session are swept once settled"
+        )
+        func indexedSessions() async throws {
+            try await Database.withTwoInstances { storeA, storeB, sql in
+                let now = Date()
+                func record(_ subject: String, _ index: Int, sid: String? = nil) -> WebSessionRecord {
+                    let key = StorageKey(providerID: "oidc", issuer: "https://idp.example.test", clientID: "app", account: "web-\(subject)-\(index)")
+                    return WebSessionRecord(
+                        providerName: "oidc", account: key, subject: subject, displayName: subject, csrfToken: "c",
+                        createdAt: now.addingTimeInterval(Double(index)), expiresAt: now.addingTimeInterval(3600), providerSessionID: sid
+                    )
+                }
+                for index in 0..<5 { try await storeA.saveSession(record("alice", index, sid: index == 4 ? "sid-4" : nil), key: "alice-\(index)") }
+                for index in 0..<3 { try await storeA.saveSession(record("bob", index), key: "bob-\(index)") }
+                let alice = WebSessionRecord.subjectIndex(providerName: "oidc", subject: "alice")
+                let bySID = try await storeB.removeSessions(
+                    subjectIndex: alice, providerSessionIndex: WebSessionRecord.providerSessionIndex(providerName: "oidc", sessionID: "sid-4"))
+                #expect(bySID.map(\.account.account) == ["web-alice-4"])
+                let beyond = try await storeB.removeSessions(subjectIndex: alice, keepingNewest: 2)
+                #expect(Set(beyond.map(\.account.account)) == ["web-alice-0", "web-alice-1"], "the oldest beyond the newest two")
+                let ended = try await storeB.removeSessions(subjectIndex: alice, providerSessionIndex: nil)
+                #expect(Set(ended.map(\.account.account)) == ["web-alice-2", "web-alice-3"])
+                #expect(try await storeA.sessionCount() == 3, "bob's sessions stay")
+
+                try await storeA.rememberDisplayName("Alice Example", subjectIndex: alice)
+                #expect(try await storeB.rememberedDisplayName(subjectIndex: alice) == "Alice Example")
+                #expect(try await storeB.rememberedDisplayName(subjectIndex: WebSessionRecord.subjectIndex(providerName: "oidc", subject: "bob")) == nil)
+
+                let bob = record("bob", 0).account
+                let orphan = StorageKey(providerID: "oidc", issuer: bob.issuer, clientID: bob.clientID, account: "web-orphan")
+                for (key, written) in [(bob, now.addingTimeInterval(-3600)), (orphan, now.addingTimeInterval(-3600))] {
+                    try await storeA.tokenStorage.store(
+                        Credential(providerID: "oidc", issuer: key.issuer, clientID: key.clientID, subject: "x", accessToken: Secret("a"), updatedAt: written), for: key
+                    )
+                }
+                try await storeB.removeExpired(now: now)
+                let left = try await storeA.tokenStorage.storedKeys()
+                #expect(left.contains(bob) && !left.contains(orphan), "the credential without a session is swept, bob's stays")
+                _ = sql
+            }
+        }
+
         @Test("Started on instance A, completed on instance B; the session works on both; sign-out on A ends it at once on A and on B within the session cache's 2 s")
         func acrossInstances() async throws {
             try await Database.withTwoInstances { storeA, storeB, sql in

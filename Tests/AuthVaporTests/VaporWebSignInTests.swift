@@ -134,6 +134,12 @@
         }
         func removeSession(key: String) async throws { await base.removeSession(key: key) }
         func removeSessions(account: AuthCore.StorageKey) async throws { await base.removeSessions(account: account) }
+        func removeSessions(subjectIndex: String?, providerSessionIndex: String?) async throws -> [WebSessionRecord] {
+            await base.removeSessions(subjectIndex: subjectIndex, providerSessionIndex: providerSessionIndex)
+        }
+        func removeSessions(subjectIndex: String, keepingNewest limit: Int) async throws -> [WebSessionRecord] {
+            await base.removeSessions(subjectIndex: subjectIndex, keepingNewest: limit)
+        }
         func removeExpired(now: Date) async throws { await base.removeExpired(now: now) }
     }
 #endif

@@ -48,9 +48,12 @@ struct CoreHarness {
     /// whose user has `claims`.
     init(
         claims: [String: JSONValue] = ["email": "alice@example.com", "name": "Alice Example"],
-        clock: any WallClock = SystemWallClock()
+        clock: any WallClock = SystemWallClock(),
+        tokenStorage: any TokenStorage = InMemoryTokenStorage(),
+        maximumSessionsPerSubject: Int = 20
     ) throws {
-        let configuration = WebSignInConfiguration(publicURL: Self.appURL, signInCookieKey: Self.cookieKey)
+        var configuration = WebSignInConfiguration(publicURL: Self.appURL, signInCookieKey: Self.cookieKey)
+        configuration.maximumSessionsPerSubject = maximumSessionsPerSubject
         let callbacks = ["oidc", "formpost"].map { configuration.callbackURL(for: $0) }
         idp = TestIdentityProvider(
             configuration: TestIdentityProvider.Configuration(
@@ -62,7 +65,7 @@ struct CoreHarness {
         func registration(_ name: String) -> ClientRegistration {
             ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: configuration.callbackURL(for: name), scopes: ["openid", "email", "profile"])
         }
-        store = InMemoryWebSessionStore()
+        store = InMemoryWebSessionStore(tokenStorage: tokenStorage)
         core = try WebSignInCore(
             providers: [
                 "oidc": OpenIDProvider(issuer: TestIdentityProvider.defaultIssuer, client: registration("oidc")),

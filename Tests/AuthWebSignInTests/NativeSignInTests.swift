@@ -4,6 +4,7 @@ import AuthSignInWithApple
 import AuthTesting
 import AuthWebSignIn
 import Foundation
+import HTTPTypes
 import Testing
 
 /// A native app signs in with Sign in with Apple itself, then hands what the platform returned to the server's
@@ -12,23 +13,23 @@ import Testing
 struct NativeSignInTests {
     struct Harness {
         let emulator: ProviderEmulator
-        let store: InMemoryWebSessionStore
+        let store: MarkCountingStore
         let core: WebSignInCore
         let clock: ManualClock
         let key: Data?
 
         init() throws {
             let clock = ManualClock()
-            try self.init(emulator: ProviderEmulator.apple(clock: clock), store: InMemoryWebSessionStore(), clock: clock, key: nil)
+            try self.init(emulator: ProviderEmulator.apple(clock: clock), store: MarkCountingStore(), clock: clock, key: nil)
         }
 
         /// An instance with `key` as the app's shared sign-in cookie key.
         init(key: Data) throws {
             let clock = ManualClock()
-            try self.init(emulator: ProviderEmulator.apple(clock: clock), store: InMemoryWebSessionStore(), clock: clock, key: key)
+            try self.init(emulator: ProviderEmulator.apple(clock: clock), store: MarkCountingStore(), clock: clock, key: key)
         }
 
-        private init(emulator: ProviderEmulator, store: InMemoryWebSessionStore, clock: ManualClock, key: Data?) throws {
+        private init(emulator: ProviderEmulator, store: MarkCountingStore, clock: ManualClock, key: Data?) throws {
             self.emulator = emulator
             self.store = store
             self.clock = clock
@@ -56,12 +57,22 @@ struct NativeSignInTests {
             return try #require(try JSONValue.parseObject(response.body)["nonce"]?.stringValue)
         }
 
-        /// `POST /auth/apple/native/sign-in` with `fields` as its form.
+        /// `POST /auth/apple/native/sign-in` with `fields` as its JSON object, as an app's HTTP client sends it.
         func signIn(_ fields: [(String, String)]) async throws -> WebResponse {
-            let body = fields.map { "\($0.0)=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+            let object = Dictionary(fields, uniquingKeysWith: { first, _ in first })
             return try await core.nativeSignIn(
                 provider: "apple",
-                request: WebRequest(method: .post, path: "/auth/apple/native/sign-in", headerFields: [.contentType: "application/x-www-form-urlencoded"], body: Data(body.utf8))
+                request: WebRequest(
+                    method: .post, path: "/auth/apple/native/sign-in", headerFields: [.contentType: "application/json"],
+                    body: try JSONSerialization.data(withJSONObject: object)
+                )
+            )
+        }
+
+        /// `POST /auth/apple/native/sign-in` with `body` and `headerFields` as they are.
+        func signIn(body: Data, headerFields: HTTPFields) async throws -> WebResponse {
+            try await core.nativeSignIn(
+                provider: "apple", request: WebRequest(method: .post, path: "/auth/apple/native/sign-in", headerFields: headerFields, body: body)
             )
         }
 
@@ -77,7 +88,8 @@ struct NativeSignInTests {
         func storedNothing() async throws -> Bool {
             let keys = try await store.tokenStorage.storedKeys()
             let sessions = await store.sessionCount
-            return keys.isEmpty && sessions == 0
+            let marks = await store.markCount
+            return keys.isEmpty && sessions == 0 && marks == 0
         }
     }
 

@@ -243,6 +243,10 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // MARK: 7b. One back-channel logout with 0 and with 2,000 other sessions stored (found by index: the same cost)
+
+    registerBackChannelLogoutCost()
+
     // MARK: 8. Every request of a signed-in browser: the middleware's cost against the same route bare
 
     // In process (Hummingbird's router test mode: no sockets), so the figures are the middleware's and the route's

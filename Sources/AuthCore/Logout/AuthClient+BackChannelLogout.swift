@@ -34,6 +34,28 @@ extension AuthClient {
     }
 
     private func handleBackChannelLogoutOperation(_ logoutToken: String) async throws -> BackChannelLogoutResult {
+        let verified = try await verifyLogoutToken(logoutToken)
+        do {
+            let ended: [StorageKey]
+            do {
+                ended = try await endSessions(subject: verified.subject, sessionID: verified.sessionID, issuer: verified.issuer)
+            } catch {
+                // The token was good and nothing may have ended: the provider's retry of it must be accepted.
+                await forgetLogoutToken(verified)
+                throw error
+            }
+            log(.info, "logout.backchannel", "Back-channel logout ended \(ended.count) stored session(s).")
+            return BackChannelLogoutResult(subject: verified.subject, sessionID: verified.sessionID, endedAccounts: ended)
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        }
+    }
+
+    /// Verifies a logout token as ``handleBackChannelLogout(_:)`` does — every rule of §2.6, its `jti` recorded as
+    /// used — and ends nothing: for a caller that finds the sessions the token names itself, by an index (the web
+    /// sign-in core), instead of reading every stored credential. If the caller cannot end them, it calls
+    /// ``forgetLogoutToken(_:)`` so that the provider's retry is not taken for a replay.
+    package func verifyLogoutToken(_ logoutToken: String) async throws -> VerifiedLogoutToken {
         do {
             let metadata = try await metadata()
             let policy = provider.idTokenPolicy
@@ -42,21 +64,17 @@ extension AuthClient {
             let key = try await idTokenVerifier.providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "logout tokens")
             let claims = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "logout token", malformed: .invalidLogoutToken)
             let (subject, sessionID) = try await checkLogoutClaims(claims, metadata: metadata, policy: policy)
-            let ended: [StorageKey]
-            do {
-                ended = try await endSessions(subject: subject, sessionID: sessionID, issuer: metadata.issuer)
-            } catch {
-                // The token was good and nothing may have ended: the provider's retry of it must be accepted.
-                if let jti = claims["jti"]?.stringValue { await logoutTokenIDs.forget(jti) }
-                throw error
-            }
-            log(.info, "logout.backchannel", "Back-channel logout ended \(ended.count) stored session(s).")
-            return BackChannelLogoutResult(subject: subject, sessionID: sessionID, endedAccounts: ended)
+            return VerifiedLogoutToken(subject: subject, sessionID: sessionID, tokenID: claims["jti"]?.stringValue ?? "", issuer: metadata.issuer)
         } catch let error as AuthError {
             let attributed = error.attributed(to: provider.id)
             log(.notice, "logout.backchannel.refused", attributed.message, ["code": attributed.code.rawValue])
             throw attributed
         }
+    }
+
+    /// Forgets that `token` was used, so that the provider's retry of a logout that could not be carried out is accepted.
+    package func forgetLogoutToken(_ token: VerifiedLogoutToken) async {
+        await logoutTokenIDs.forget(token.tokenID)
     }
 
     /// The claim rules of §2.6 steps 3–8; returns (`sub`, `sid`).
@@ -129,6 +147,18 @@ extension AuthClient {
         }
         return ended
     }
+}
+
+/// A logout token that passed every rule of OpenID Connect Back-Channel Logout 1.0 §2.6: what it names.
+package struct VerifiedLogoutToken: Sendable, Equatable {
+    /// `sub`, when it named the user.
+    package let subject: String?
+    /// `sid`, when it named the provider's session.
+    package let sessionID: String?
+    /// `jti`, recorded as used.
+    package let tokenID: String
+    /// The provider's issuer.
+    package let issuer: String
 }
 
 /// The `jti`s of accepted logout tokens, kept as long as a token with that `jti` could still be accepted.

@@ -24,26 +24,10 @@ struct EmulatorGate: Sendable {
     /// The client id logout tokens are addressed to.
     let clientID: String
 
-    /// The refusal of a request that fails a check, or `nil`.
+    /// The refusal of a request that fails a check, or `nil` (the checks every HTTP front of an emulator makes:
+    /// `EmulatorRequestGate`, in AuthEmulators, which the web sign-in samples use too).
     func refusal(of request: CapturedRequest) -> (Data, HTTPResponse)? {
-        let host = request.value(forHTTPHeaderField: "Host")?.lowercased() ?? ""
-        let allowed = Set([origin.host?.lowercased() ?? "", "127.0.0.1", "localhost"].map { "\($0):\(port)" })
-        guard allowed.contains(host) else {
-            return Self.refuse(421, "This emulator answers only requests addressed to \(allowed.sorted().joined(separator: " or ")).")
-        }
-        let path = request.url?.path ?? ""
-        // Under the issuer's path, whatever it is: `/_emulator/…` or `/<tenant>/_emulator/…`.
-        guard path.contains(TestIdentityProvider.emulatorPathPrefix), request.httpMethod != "GET" else { return nil }
-        if request.value(forHTTPHeaderField: "Sec-Fetch-Site")?.lowercased() == "cross-site" {
-            return Self.refuse(403, "Cross-site requests to the emulator's own endpoints are refused.")
-        }
-        // `Origin: null` (a sandboxed frame, a cross-origin redirect) is another site too.
-        if let requestOrigin = request.value(forHTTPHeaderField: "Origin"),
-            !allowed.contains(where: { requestOrigin.lowercased() == "http://\($0)" })
-        {
-            return Self.refuse(403, "Requests to the emulator's own endpoints from \(requestOrigin) are refused.")
-        }
-        return nil
+        EmulatorRequestGate(origin: origin, port: port).refusal(of: request)
     }
 
     /// `POST /_emulator/backchannel-logout` with `username`: the provider ends that user's session and tells the
@@ -73,10 +57,6 @@ struct EmulatorGate: Sendable {
         } catch {
             return Self.json(["error": "temporarily_unavailable", "error_description": .string("The client's back-channel logout URI did not answer.")], status: 502)
         }
-    }
-
-    private static func refuse(_ status: Int, _ message: String) -> (Data, HTTPResponse) {
-        (Data(message.utf8), .make(status: status, headers: ["Content-Type": "text/plain; charset=utf-8"]))
     }
 
     private static func json(_ object: [String: JSONValue], status: Int) -> (Data, HTTPResponse) {

@@ -27,6 +27,9 @@ package final class AppleIDServer: Sendable {
     private let teamID: String
     private let keyID: String
     private let names: @Sendable (String) -> (firstName: String, lastName: String)?
+    /// Where Apple answers a native app's device; a code redeemed without `redirect_uri` by a client registered with
+    /// it was issued for it.
+    private let nativeRedirectURI: URL?
     private let state = LockedValue(State())
 
     /// Apple's limit on a client secret's `exp - iat` (six months).
@@ -35,9 +38,10 @@ package final class AppleIDServer: Sendable {
     /// Puts the server in front of `idp`; client secrets must be signed by `teamKey` under `keyID` for `teamID`;
     /// `names` gives each subject's name for the first authorization.
     package init(
-        idp: TestIdentityProvider, teamKey: P256.Signing.PublicKey, teamID: String, keyID: String,
+        idp: TestIdentityProvider, teamKey: P256.Signing.PublicKey, teamID: String, keyID: String, nativeRedirectURI: URL? = nil,
         names: @escaping @Sendable (String) -> (firstName: String, lastName: String)?
     ) {
+        self.nativeRedirectURI = nativeRedirectURI
         self.idp = idp
         self.teamKey = teamKey
         self.teamID = teamID
@@ -85,9 +89,11 @@ package final class AppleIDServer: Sendable {
     /// The device redirect URI to add to a code exchange of a native client that sent none.
     private func nativeRedirect(_ form: [String: String]) -> URL? {
         guard form["grant_type"] == "authorization_code", form["redirect_uri"] == nil,
-            let client = idp.configuration.clients.first(where: { $0.id == form["client_id"] }), client.redirectURIs.count == 1
+            let client = idp.configuration.clients.first(where: { $0.id == form["client_id"] })
         else { return nil }
-        return client.redirectURIs.first
+        // Served over HTTP, every client also has the loopback URIs: the native one is named, not counted.
+        if let nativeRedirectURI, client.redirectURIs.contains(nativeRedirectURI) { return nativeRedirectURI }
+        return client.redirectURIs.count == 1 ? client.redirectURIs.first : nil
     }
 
     /// A redirect back to the client, answering a `form_post` request, turned into the page that posts it.
