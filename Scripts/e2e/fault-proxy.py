@@ -22,7 +22,7 @@ same seed injects the same faults in the same order. The kinds:
     kill_after_answer  forward; the server answers; SIGKILL the client before it gets the answer
     kill_after_deliver forward; deliver the answer intact; SIGKILL the client at once (mid-store)
 
-Every entry that is not a fault is `pass`; each fault is followed by at least one `pass`. A kill needs
+Every entry that is not a fault is `pass`; each fault is followed by one or two of them. A kill needs
 --clients-of: the proxy finds the process at the other end of the connection through /proc and kills it only if
 it is a child of that process (the driver that started it). GET /.fault-proxy/off and /.fault-proxy/on stop and
 resume the faults (the proxy answers them itself).
@@ -61,7 +61,7 @@ def fingerprint(token):
 
 def schedule(seed, kinds, length=4000):
     """The fault for each refresh request, from the seed alone: every kind once per cycle, in a seeded order,
-    each followed by one to three passes."""
+    each followed by one or two passes."""
     rng = random.Random(seed)
     entries = []
     while len(entries) < length:
@@ -69,7 +69,7 @@ def schedule(seed, kinds, length=4000):
         rng.shuffle(cycle)
         for kind in cycle:
             entries.append(kind)
-            entries.extend(["pass"] * rng.randint(1, 3))
+            entries.extend(["pass"] * rng.randint(1, 2))
     return entries
 
 
