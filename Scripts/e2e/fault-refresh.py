@@ -424,11 +424,12 @@ def main():
     tables = commands.add_parser("table")
     tables.add_argument("results", nargs="+")
     tables.add_argument("--docs")
+    tables.add_argument("--caption", default="", help="a line above the table (what was measured)")
     args = parser.parse_args()
 
     if args.command == "table":
         numbers_list = [json.loads(Path(path).read_text())["numbers"] for path in args.results]
-        text = table(numbers_list)
+        text = (args.caption + "\n\n" if args.caption else "") + table(numbers_list)
         print(text)
         if args.docs:
             docs = Path(args.docs)

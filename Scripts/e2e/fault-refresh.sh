@@ -75,6 +75,9 @@ cat "$results/grace.out" "$results/strict.out"
 grep -h "VIOLATION\|Error\|error" "$results/grace.err" "$results/strict.err" >&2 || true
 echo "fault-refresh: both servers' rounds took $(elapsed_since "$started") s"
 [ -s "$results/grace.json" ] && [ -s "$results/strict.json" ] || fail "a driver ended without its result (limit ${limit} s; logs in $results/)"
-python3 Scripts/e2e/fault-refresh.py table "$results/grace.json" "$results/strict.json" ${update_docs:+--docs SECURITY.md}
+commit="$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- Sources Package.swift || echo ', with local changes')"
+[ -z "${AUTH_CLI:-}" ] || commit="$commit (AUTH_CLI=$AUTH_CLI)"
+python3 Scripts/e2e/fault-refresh.py table "$results/grace.json" "$results/strict.json" ${update_docs:+--docs SECURITY.md} \
+  --caption "Measured by \`Scripts/e2e/fault-refresh.sh --update-docs\` on $(date -u +%Y-%m-%d), auth-cli built at $commit, seed $seed:"
 [ "$status" -eq 0 ] || fail "violations above (details in $results/)"
 echo "fault-refresh: no credential deleted or replaced but by a delivered answer or a refusal; sign-outs only as expected"
