@@ -44,6 +44,7 @@ instance() {  # NAME PORT PROXY_PORT GRACE_SECONDS REFRESH_ID_TOKEN COMMAND
   AUTH_IDP_STATE="$work/$1" AUTH_IDP_PORT="$2" AUTH_IDP_ISSUER_PORT="$3" AUTH_IDP_GRACE_SECONDS="$4" \
     AUTH_IDP_REFRESH_ID_TOKEN="$5" Scripts/services/idp/dot.sh "$6"
 }
+on_exit "cp '$work/grace/server.log' '$results/grace-server.log' 2> /dev/null; cp '$work/strict/server.log' '$results/strict-server.log' 2> /dev/null; true"
 on_exit "instance grace $grace_port $grace_proxy 60 0 stop > /dev/null 2>&1; instance strict $strict_port $strict_proxy 0 1 stop > /dev/null 2>&1"
 started="$(date +%s.%N)"
 instance grace "$grace_port" "$grace_proxy" 60 0 start > "$work/grace-start.log" 2>&1 &
@@ -67,10 +68,12 @@ drive grace "$grace_port" "$grace_proxy" > "$results/grace.out" 2> "$results/gra
 grace_pid=$!
 drive strict "$strict_port" "$strict_proxy" > "$results/strict.out" 2> "$results/strict.err" &
 strict_pid=$!
-on_exit "kill $grace_pid $strict_pid 2> /dev/null || true"
+drivers="$grace_pid $strict_pid"
+on_exit '[ -z "$drivers" ] || kill $drivers 2> /dev/null || true'
 status=0
 wait "$grace_pid" || status=1
 wait "$strict_pid" || status=1
+drivers=""
 cat "$results/grace.out" "$results/strict.out"
 grep -h "VIOLATION\|Error\|error" "$results/grace.err" "$results/strict.err" >&2 || true
 echo "fault-refresh: both servers' rounds took $(elapsed_since "$started") s"
