@@ -165,6 +165,12 @@ class Driver:
     def signed_in(self):
         return self.watcher.read()[0] == "tokens"
 
+    def record(self, outcome):
+        """Keeps `outcome`, also in RESULT.partial (one JSON line each), which survives a run stopped at its limit."""
+        self.outcomes.append(outcome)
+        with open(self.args.result + ".partial", "a") as partial:
+            partial.write(json.dumps(outcome) + "\n")
+
     def round(self, number):
         processes = []
         for _ in range(self.args.processes):
@@ -185,7 +191,7 @@ class Driver:
         for process, started in processes:
             try:
                 out, err = process.communicate(timeout=max(1, deadline - time.time()))
-                self.outcomes.append(self.outcome(process.returncode, out, err, started, number, process.pid))
+                self.record(self.outcome(process.returncode, out, err, started, number, process.pid))
                 if process is victim and process.returncode == -signal.SIGKILL:
                     self.driver_kills += 1
             except subprocess.TimeoutExpired:
@@ -193,7 +199,7 @@ class Driver:
                 process.communicate()
                 record = self.outcome(-9, "", "", started, number, process.pid)
                 record["code"] = "hung"
-                self.outcomes.append(record)
+                self.record(record)
 
     def start_proxy(self):
         args = self.args
@@ -217,6 +223,7 @@ class Driver:
         args = self.args
         self.proxy_url = f"http://127.0.0.1:{args.proxy_port}"
         Path(args.store).unlink(missing_ok=True)
+        Path(args.result + ".partial").unlink(missing_ok=True)
         self.start_proxy()
         try:
             return self.rounds()
