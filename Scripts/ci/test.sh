@@ -129,6 +129,11 @@ Scripts/e2e/cli-integration.sh
 step "auth-cli with the system keyring: GNOME Keyring on a private D-Bus session, two accounts, switch, token, ten processes refreshing once"
 Scripts/e2e/keyring-cli.sh
 
+step "faults: auth-cli processes refresh one session through a fault-injecting proxy, django-oauth-toolkit with and without a grace period"
+# Two more instances of the identity server (sharing its virtual environment), each behind Scripts/e2e/fault-proxy.py;
+# bounded (each server's rounds stop after 150 s; both run side by side). Results in .build/fault-refresh/.
+Scripts/e2e/fault-refresh.sh
+
 step "GOV.UK One Login for a service over real HTTP (auth-emulator emulate govuk-service, auth-cli login with a key file)"
 Scripts/e2e/govuk-service-cli.sh
 

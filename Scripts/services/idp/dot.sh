@@ -8,13 +8,18 @@
 #
 # State (virtual environment, SQLite database, signing key, pid, log) lives in .idp/ at the repo root.
 # The port is AUTH_IDP_PORT (default 8765). The test users are alice / wonderland and bob / looking-glass; clients are in .idp/clients.json.
+#
+# Another instance (Scripts/e2e/fault-refresh.sh runs two): AUTH_IDP_STATE (its own directory), AUTH_IDP_PORT,
+# AUTH_IDP_ISSUER_PORT (the port its issuer names, a proxy's in front of it; default AUTH_IDP_PORT),
+# AUTH_IDP_GRACE_SECONDS (a refresh-token reuse grace period; default 0) and AUTH_IDP_VENV (a virtual environment
+# with the server installed, shared instead of installing another; default $AUTH_IDP_STATE/venv).
 set -euo pipefail
 source "$(dirname "$0")/../../lib/common.sh"
 root="$repo_root"
 state="${AUTH_IDP_STATE:-$root/.idp}"
 port="${AUTH_IDP_PORT:-8765}"
 issuer="http://127.0.0.1:$port/o"
-venv="$state/venv"
+venv="${AUTH_IDP_VENV:-$state/venv}"
 export AUTH_IDP_STATE="$state" AUTH_IDP_PORT="$port"
 export PYTHONPATH="$root/Scripts/services/idp${PYTHONPATH:+:$PYTHONPATH}" DJANGO_SETTINGS_MODULE=dotidp.settings
 

@@ -7,7 +7,16 @@ from pathlib import Path
 
 STATE_DIR = Path(os.environ.get("AUTH_IDP_STATE", Path(__file__).resolve().parents[3] / ".idp"))
 PORT = int(os.environ.get("AUTH_IDP_PORT", "8765"))
-ISSUER = f"http://127.0.0.1:{PORT}/o"
+# The port clients reach the server on: its own, or that of a proxy in front of it (Scripts/e2e/fault-proxy.py), so
+# that discovery sends every request through the proxy.
+ISSUER_PORT = int(os.environ.get("AUTH_IDP_ISSUER_PORT") or PORT)
+ISSUER = f"http://127.0.0.1:{ISSUER_PORT}/o"
+# Seconds during which a rotated refresh token may be redeemed again, answered with the tokens its first redemption
+# issued (a client that lost that answer); 0 (django-oauth-toolkit's default, and this server's unless set): a reuse
+# is theft, and REFRESH_TOKEN_REUSE_PROTECTION revokes the whole family.
+GRACE_SECONDS = int(os.environ.get("AUTH_IDP_GRACE_SECONDS") or 0)
+# Whether a refresh answers a new ID token (oauthlib's default); see dotidp/validators.py for when it is turned off.
+REFRESH_ID_TOKEN = os.environ.get("AUTH_IDP_REFRESH_ID_TOKEN", "1") != "0"
 
 SECRET_KEY = "test-only-not-secret"  # test-only
 DEBUG = False
@@ -46,6 +55,7 @@ OAUTH2_PROVIDER = {
     "PKCE_REQUIRED": True,
     "ROTATE_REFRESH_TOKEN": True,
     "REFRESH_TOKEN_REUSE_PROTECTION": True,
+    "REFRESH_TOKEN_GRACE_PERIOD_SECONDS": GRACE_SECONDS,
     "ACCESS_TOKEN_EXPIRE_SECONDS": 3600,
     # The device authorization grant (RFC 8628): the page where the user enters the code, with and without it.
     "OAUTH_DEVICE_VERIFICATION_URI": f"{ISSUER}/device/",
