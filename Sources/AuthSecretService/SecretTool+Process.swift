@@ -72,10 +72,20 @@ extension SecretTool {
         } else {
             process.standardInput = FileHandle.nullDevice
         }
-        do {
-            try process.run()
-        } catch {
-            throw AuthError(.storageUnavailable, "secret-tool could not be started (\(tool.path)).", underlying: error)
+        var attempts = 0
+        while true {
+            do {
+                try process.run()
+                break
+            } catch let error as NSError where error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY) && attempts < 20 {
+                // "Text file busy": another thread of this process is starting a child at the same moment, and that
+                // child still holds a descriptor of the tool's file open for writing (a freshly installed or written
+                // tool). It passes as soon as that child execs; this thread is this run's own, not the pool's.
+                attempts += 1
+                usleep(10_000)
+            } catch {
+                throw AuthError(.storageUnavailable, "secret-tool could not be started (\(tool.path)).", underlying: error)
+            }
         }
         let watchdog = Watchdog(process)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
