@@ -15,7 +15,7 @@ case "${1:-}" in
       echo "keyring.sh: installing dbus, gnome-keyring and libsecret-tools (Debian)" >&2
       sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
       $sudo apt-get update -qq >&2
-      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends dbus gnome-keyring libsecret-tools > /dev/null
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq dbus gnome-keyring libsecret-tools > /dev/null
     fi
     ;;
   bus-config)
