@@ -28,11 +28,11 @@ package struct Output {
         }
     }
 
-    /// The documented exit status of a failure: 3 network, 4 signed out, 5 no keyring (storage unavailable), 1 any
-    /// other refusal.
+    /// The documented exit status of a failure: 3 network or a transient condition at the provider (a timeout, a 5xx,
+    /// a rate limit: try again later), 4 signed out, 5 no keyring (storage unavailable), 1 any other refusal.
     package static func exitStatus(for code: AuthError.Code) -> Int32 {
         switch code {
-        case .network, .serverError: 3
+        case .network, .serverError, .timedOut, .rateLimited: 3
         case .notSignedIn, .invalidGrant: 4
         case .storageUnavailable: 5
         default: 1
@@ -52,7 +52,8 @@ package struct Output {
         switch error.code {
         case .notSignedIn: ""
         case .invalidGrant: " Run `auth-cli login` again."
-        case .network, .serverError: " Check the network and the issuer URL, then retry."
+        case .network, .serverError, .timedOut: " Check the network and the issuer URL, then retry."
+        case .rateLimited: " The provider is limiting requests; retry later."
         case .discoveryFailed, .discoveryIssuerMismatch: " Check --issuer: it must be the issuer exactly as the provider publishes it."
         default: ""
         }
