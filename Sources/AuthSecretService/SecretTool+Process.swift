@@ -51,42 +51,7 @@ extension SecretTool {
     }
 
     private static func runBlocking(_ tool: URL, _ arguments: [String], input: Data?, timeout: Duration) throws -> ProcessResult {
-        let process = Process()
-        process.executableURL = tool
-        process.arguments = arguments
-        // English messages (they are matched), and no locale-dependent output.
-        var environment = ProcessInfo.processInfo.environment
-        environment["LC_ALL"] = "C"
-        process.environment = environment
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        if let input {
-            // Written before the tool starts and closed: the tool reads the secret to end of file, and this process
-            // never writes to a pipe whose reader has gone (no SIGPIPE).
-            let pipe = Pipe()
-            pipe.fileHandleForWriting.write(input)
-            try pipe.fileHandleForWriting.close()
-            process.standardInput = pipe
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        var attempts = 0
-        while true {
-            do {
-                try process.run()
-                break
-            } catch let error as NSError where error.domain == NSPOSIXErrorDomain && error.code == Int(ETXTBSY) && attempts < 20 {
-                // "Text file busy": another thread of this process is starting a child at the same moment, and that
-                // child still holds a descriptor of the tool's file open for writing (a freshly installed or written
-                // tool). It passes as soon as that child execs; this thread is this run's own, not the pool's.
-                attempts += 1
-                usleep(10_000)
-            } catch {
-                throw AuthError(.storageUnavailable, "secret-tool could not be started (\(tool.path)).", underlying: error)
-            }
-        }
+        let (process, output, errors) = try launch(tool, arguments, input: input)
         let watchdog = Watchdog(process)
         let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { watchdog.fire() }
@@ -100,6 +65,46 @@ extension SecretTool {
             stderr: String(decoding: stderr, as: UTF8.self),
             timedOut: watchdog.fired
         )
+    }
+    /// Starts `tool` with a new `Process` and new pipes, and tries again (up to 20 times, 10 ms apart) when the start
+    /// fails: "text file busy" (ETXTBSY) comes when another thread of this process starts a child at the same moment
+    /// and that child still holds a descriptor of the tool's file open for writing (a tool just installed or written);
+    /// it passes as soon as that child execs. A `Process` that failed to start is not started again. This thread is
+    /// the run's own, not the cooperative pool's, so the short waits block nothing else.
+    private static func launch(_ tool: URL, _ arguments: [String], input: Data?) throws -> (Process, Pipe, Pipe) {
+        var attempts = 0
+        while true {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = arguments
+            // English messages (they are matched), and no locale-dependent output.
+            var environment = ProcessInfo.processInfo.environment
+            environment["LC_ALL"] = "C"
+            process.environment = environment
+            let output = Pipe()
+            let errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            if let input {
+                // Written before the tool starts and closed: the tool reads the secret to end of file, and this
+                // process never writes to a pipe whose reader has gone (no SIGPIPE).
+                let pipe = Pipe()
+                pipe.fileHandleForWriting.write(input)
+                try pipe.fileHandleForWriting.close()
+                process.standardInput = pipe
+            } else {
+                process.standardInput = FileHandle.nullDevice
+            }
+            do {
+                try process.run()
+                return (process, output, errors)
+            } catch  where attempts < 20 && FileManager.default.isExecutableFile(atPath: tool.path) {
+                attempts += 1
+                usleep(10_000)
+            } catch {
+                throw AuthError(.storageUnavailable, "secret-tool could not be started (\(tool.path)).", underlying: error)
+            }
+        }
     }
 }
 
