@@ -43,6 +43,11 @@ struct FaultToleranceTests {
         #expect(error.code != .invalidGrant)
         let kept = try #require(try await fixture.storage.credential(for: session.storageKey), "\(fault) removed the credential")
         #expect(kept.accessToken == before.accessToken && kept.refreshToken == before.refreshToken && kept.idToken == before.idToken)
+        if case .status = fault {
+            // The server answered without carrying the refresh out, so the mark written before the request is withdrawn.
+            // (A network failure cannot tell sent from not sent: its mark stays.)
+            #expect(kept.refreshPendingSince == nil, "\(fault)")
+        }
         #expect(await events.next()?.kind == .refreshFailed(error.code))
 
         if case .status(429, let retryAfter?) = fault {
@@ -162,6 +167,26 @@ struct FaultToleranceTests {
         fixture.clock.advance(by: 301)
         _ = try await session.refresh()
         #expect(await network.served() == 2)
+    }
+
+    @Test("Withdrawing a refresh mark never replaces what another process stored meanwhile under the same refresh token")
+    func withdrawalKeepsAnotherProcessWrite() async throws {
+        let (fixture, network, session, before) = try await signedIn()
+        // Another process that does not share the lock, with a provider that keeps refresh tokens: it marks the same
+        // credential for its own refresh and stores a newer access token while this process's request is in flight.
+        var other = before
+        other.accessToken = Secret("access-token-stored-by-another-process")
+        other.refreshPendingSince = fixture.clock.now().addingTimeInterval(-1)
+        let storage = fixture.storage
+        let key = session.storageKey
+        await network.whenNextSent { [other] in try? await storage.store(other, for: key) }
+        await network.inject(.refusal("invalid_request"))
+
+        let error = try #require(await authError { _ = try await session.refresh() })
+        #expect(error.code != .invalidGrant)
+        let stored = try #require(try await fixture.storage.credential(for: key))
+        #expect(stored.accessToken == other.accessToken)
+        #expect(stored.refreshPendingSince == other.refreshPendingSince)
     }
 
     /// Waits (in real time, briefly) until `count` tasks are suspended on the manual clock.

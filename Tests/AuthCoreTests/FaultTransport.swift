@@ -39,7 +39,14 @@ actor FaultTransport: HTTPTransport {
     /// Requests the server received (whatever the client then saw), by path.
     private var served: [String: Int] = [:]
 
+    /// Runs once when the server receives the next request to its path, before it answers: what another process does
+    /// meanwhile.
+    private var meanwhile: [String: @Sendable () async -> Void] = [:]
+
     init(_ base: any HTTPTransport) { self.base = base }
+
+    /// Runs `action` when the next request to `path` reaches the network, before any fault or answer.
+    func whenNextSent(path: String = "/token", _ action: @escaping @Sendable () async -> Void) { meanwhile[path] = action }
 
     /// Breaks the next requests to `path` (the token endpoint by default), one fault each, in order.
     func inject(_ faults: Fault..., path: String = "/token") { self.faults += faults.map { (path, $0) } }
@@ -48,6 +55,7 @@ actor FaultTransport: HTTPTransport {
     func served(_ path: String = "/token") -> Int { served[path, default: 0] }
 
     nonisolated func send(_ request: HTTPRequest, body: Data?, limits: HTTPRequestLimits) async throws -> (Data, HTTPResponse) {
+        if let action = await takeMeanwhile(for: request.url?.path ?? "") { await action() }
         guard let fault = await nextFault(for: request.url?.path ?? "") else {
             return try await forward(request, body: body, limits: limits)
         }
@@ -77,6 +85,8 @@ actor FaultTransport: HTTPTransport {
             return (Data(#"{"error":"\#(error)"}"#.utf8), response)
         }
     }
+
+    private func takeMeanwhile(for path: String) -> (@Sendable () async -> Void)? { meanwhile.removeValue(forKey: path) }
 
     private func nextFault(for path: String) -> Fault? {
         guard let index = faults.firstIndex(where: { $0.path == path }) else { return nil }

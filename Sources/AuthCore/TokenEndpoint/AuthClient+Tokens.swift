@@ -195,9 +195,16 @@ extension AuthClient {
     }
 
     /// Writes `original` back over `marked`, while storage still holds the mark this process wrote.
+    ///
+    /// "The mark this process wrote" is the same tokens and the same mark time: with a storage that does not share the
+    /// lock and a provider that keeps refresh tokens, another process may have stored newer access tokens (or a mark of
+    /// its own) under the same refresh token meanwhile, and those must not be replaced by this process's older ones.
+    /// The time is compared to the millisecond because storages round-trip dates through a number of seconds.
     private func withdrawMark(_ marked: Credential, restoring original: Credential) async {
         guard let stored = try? await storage.credential(for: original.storageKey), stored.refreshToken == marked.refreshToken,
-            stored.refreshPendingSince != nil
+            stored.accessToken == marked.accessToken, stored.idToken == marked.idToken,
+            let storedMark = stored.refreshPendingSince, let ownMark = marked.refreshPendingSince,
+            abs(storedMark.timeIntervalSince(ownMark)) < 0.001
         else { return }
         try? await storage.store(original, for: original.storageKey)
     }
