@@ -14,11 +14,13 @@ Usage: python driver.py OP_BASE_URL AUTH_CLI FLOWS_DIR WORK_DIR [--verbose] [--o
 Exits 1 when any observed outcome differs from the expected one.
 """
 import html.parser
+import http.server
 import json
 import os
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.parse
@@ -274,6 +276,45 @@ def check_profiles(flows_dir):
     return flows, problems
 
 
+def response_mode_refused(cli, work):
+    """`auth-cli login --response-mode form_post` against an issuer whose discovery document lists response modes
+    without form_post: refused (invalid_configuration) before any browser is shown. The suite's OP lists form_post, so
+    this one is a discovery document served here."""
+
+    class Discovery(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            base = f"http://127.0.0.1:{self.server.server_port}"
+            body = json.dumps({
+                "issuer": base, "authorization_endpoint": base + "/authorize", "token_endpoint": base + "/token",
+                "jwks_uri": base + "/jwks", "response_types_supported": ["code"], "subject_types_supported": ["public"],
+                "id_token_signing_alg_values_supported": ["RS256"], "response_modes_supported": ["query", "fragment"],
+            }).encode()
+            self.send_response(200 if self.path == "/.well-known/openid-configuration" else 404)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Discovery)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        run = subprocess.run(
+            [cli, "login", "--issuer", f"http://127.0.0.1:{server.server_port}", "--client-id", "cli",
+             "--redirect-uri", f"http://127.0.0.1:{free_port()}/callback", "--browser", "print", "--json",
+             "--store", os.path.join(work, "unsupported.json"), "--response-mode", "form_post"],
+            capture_output=True, text=True, timeout=30)
+    finally:
+        server.shutdown()
+    result = last_json(run.stdout)
+    printed_url = any(line.startswith("http") for line in run.stdout.splitlines())
+    if printed_url or result is None or "error" not in result:
+        return ("error", "not refused before the browser"), [run.stdout[-300:], run.stderr[-300:]]
+    return ("refuse", result["error"]["code"]), [result["error"]["message"]]
+
+
 def main():
     base, cli, flows_dir, work = sys.argv[1:5]
     verbose = "--verbose" in sys.argv
@@ -312,6 +353,17 @@ def main():
                     print(f"    by design: {options['by_design']}")
                 for line in details:
                     print(f"    {line}")
+    # auth-cli's own check: form_post is not asked of a provider that lists response modes without it.
+    expected = refuse("invalid_configuration")
+    observed, details = response_mode_refused(cli, work)
+    passed = matches(expected, observed)
+    failures += 0 if passed else 1
+    ran += 1
+    print(f"{'auth-cli':<10} {'--response-mode form_post, not in response_modes_supported':<52} {describe(expected, {}):<58} "
+          f"{observed[0] + ' (' + str(observed[1]) + ')':<36} {'PASS' if passed else 'FAIL'}", flush=True)
+    if verbose or not passed:
+        for line in details:
+            print(f"    {line}")
     for test_id, reason in NOT_APPLICABLE.items():
         print(f"{'':<10} {test_id:<52} not applicable: {reason}")
     if not NOT_APPLICABLE:
