@@ -16,9 +16,10 @@ import NIOPosix
 /// page cannot end the sign-in first. It gives up after the timeout and closes the listener when done.
 ///
 /// An answer it cannot take ends the sign-in with its own code when it carries the pending `state`, instead of a
-/// silent wait: `redirect_method_mismatch` (a `GET` to a form_post sign-in, a `POST` to a query one, another method),
-/// `redirect_form_invalid` (a body that is not a form), `redirect_too_large`. One without the state (anyone can send
-/// it) is answered, reported once on the status line, and is what the timeout error names should no answer follow.
+/// silent wait: `redirect_method_mismatch` (a `GET` with a code to a form_post sign-in, a `POST` to a query one,
+/// another method), `redirect_form_invalid` (a body that is not a form), `redirect_too_large`. A provider's `error` in
+/// the URL of a form_post sign-in carries no code and goes to the engine. One without the state (anyone can send it)
+/// is answered, reported once on the status line, and is what the timeout error names should no answer follow.
 ///
 /// A `localhost` redirect URI listens on both `127.0.0.1` and `::1` with one port, since the browser may resolve
 /// `localhost` to either (RFC 8252 §8.3 prefers the IP literal; use it when you can).

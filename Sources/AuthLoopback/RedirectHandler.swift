@@ -119,9 +119,11 @@ final class RedirectHandler: ChannelInboundHandler {
             respond(context, status: .badRequest, body: Self.page("Not this sign-in", "This request does not belong to the sign-in in progress."))
             return
         }
+        let failed = pairs.contains { $0.0 == "error" }
         // The answer must come the way it was asked for: a form_post answer's code never in a URL (browser history),
-        // and a query sign-in's answer never from a form.
-        guard posted == expected.formPost else {
+        // and a query sign-in's answer never from a form. An error carries no code, so it goes to the engine either
+        // way: a provider that cannot answer with a form (unsupported response_mode) says so in the query.
+        guard posted == expected.formPost || failed else {
             let message =
                 expected.formPost
                 ? "The provider answered in the redirect's query (GET) though the sign-in asked for response_mode=form_post; the provider may not support form_post: sign in without asking for it."
@@ -130,7 +132,6 @@ final class RedirectHandler: ChannelInboundHandler {
             return
         }
         let waiter = waiter
-        let failed = pairs.contains { $0.0 == "error" }
         // The page goes out before the redirect is handed over: an application that ends at once on an error
         // (a command line) would otherwise leave the browser with a dropped connection instead of the page.
         respond(

@@ -106,6 +106,14 @@ struct LoopbackFormPostTests {
         #expect(error?.message.contains("form_post") == true)
     }
 
+    @Test("form-post-error-in-query: a provider's error for a form_post sign-in, in the URL with the pending state, reaches the engine")
+    func errorInQueryDelivered() async throws {
+        let (_, port, task) = try await pending()
+        let (status, _) = await send(port: port, method: "GET", target: "/callback?error=invalid_request&state=pending-state")
+        #expect(status == 200)
+        #expect(try await task.value.absoluteString == "http://127.0.0.1:\(port)/callback?error=invalid_request&state=pending-state")
+    }
+
     @Test("hostile-loopback-post-to-query: a POSTed answer to a query sign-in ends it with redirect_method_mismatch")
     func postToQuery() async throws {
         let (_, port, task) = try await pending(formPost: false)
