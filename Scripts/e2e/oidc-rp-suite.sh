@@ -10,13 +10,13 @@
 #     Scripts/e2e/oidc-rp-suite.sh --verbose       # with each flow's expected_result and what happened
 #     Scripts/e2e/oidc-rp-suite.sh --only rp-id_token-aud rp-response_mode-form_post
 #
-# Needs auth-cli built (swift build --product auth-cli). The port is AUTH_OIDC_RP_PORT (default 8780).
+# Needs auth-cli built (swift build --product auth-cli). The port is AUTH_OIDC_RP_PORT (default 8870).
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 suite="$repo_root/Scripts/e2e/oidc-rp-suite"
 state="$repo_root/.build/oidc-rp-suite"
 venv="$state/venv"
-port="${AUTH_OIDC_RP_PORT:-8780}"
+port="${AUTH_OIDC_RP_PORT:-8870}"
 base="http://127.0.0.1:$port"
 cli="$(swift build --show-bin-path)/auth-cli"
 [ -x "$cli" ] || fail "auth-cli is not built: swift build --product auth-cli"

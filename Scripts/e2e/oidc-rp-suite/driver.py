@@ -85,7 +85,7 @@ FORM_POST = {
         {"form_post": True, "login": ["--prompt", "none", "--max-age", "0"]},
     ),
 }
-# Every Basic test again with the answer posted (the OpenID Foundation certifies "Form Post Basic" RPs that way).
+# Every Basic test again with the answer posted (response_mode=form_post): each check runs on a posted answer too.
 FORM_POST.update({f"{test}@form_post": (expected, {**options, "form_post": True}) for test, (expected, options) in BASIC.items()})
 
 # (profile, the flows' MTI tag, tests). A profile whose flows carry no MTI tag (Form Post) lists its tests only.
