@@ -88,8 +88,25 @@ FORM_POST = {
 # Every Basic test again with the answer posted (response_mode=form_post): each check runs on a posted answer too.
 FORM_POST.update({f"{test}@form_post": (expected, {**options, "form_post": True}) for test, (expected, options) in BASIC.items()})
 
+# Code-flow tests of the suite in no profile (no MTI tag), run for what they prove: the ID token algorithms.
+OPTIONAL = {
+    "rp-id_token-sig-es256": (ACCEPT, {"register": {"id_token_signed_response_alg": "ES256"}}),
+    "rp-id_token-sig-hs256": (
+        refuse("unsupported_algorithm"),
+        {
+            "register": {"id_token_signed_response_alg": "HS256"},
+            "by_design": "expects an ID token MACed with the client secret (HS256) accepted; auth-cli accepts only "
+            "asymmetric signatures, checked against the issuer's published keys (SECURITY.md)",
+        },
+    ),
+    # Shuffled like bad-sig-rs256: malformed first, or refused for its algorithm.
+    "rp-id_token-bad-sig-hs256": (
+        refuse("unsupported_algorithm", "malformed_id_token"), {"register": {"id_token_signed_response_alg": "HS256"}}
+    ),
+}
+
 # (profile, the flows' MTI tag, tests). A profile whose flows carry no MTI tag (Form Post) lists its tests only.
-PROFILES = [("Basic", "C", BASIC), ("Config", "CNF", CONFIG), ("Form Post", None, FORM_POST)]
+PROFILES = [("Basic", "C", BASIC), ("Config", "CNF", CONFIG), ("Form Post", None, FORM_POST), ("Optional", None, OPTIONAL)]
 
 # Flows tagged for a profile above that auth-cli cannot take part in, with the reason.
 NOT_APPLICABLE = {}
