@@ -70,16 +70,19 @@ struct LoopbackFormPostTests {
     private func pending(state: String = "pending-state", formPost: Bool = true, timeout: Duration = .seconds(20)) async throws
         -> (LoopbackUserAgent, Int, Task<URL, any Error>)
     {
+        // authorize registers the pending state before it opens the browser: the "browser" says when that happened.
+        let (opened, browserOpened) = AsyncStream<Void>.makeStream()
         let agent = try await LoopbackUserAgent.start(
-            redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in }, timeout: timeout, status: { _ in })
+            redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in browserOpened.yield() }, timeout: timeout,
+            status: { _ in })
         let port = try #require(agent.redirectURI.port)
         let url = URL(string: "https://idp.example.test/authorize?client_id=cli\(formPost ? "&response_mode=form_post" : "")")!
         let request = AuthorizationRequest(
             providerID: "loopback-form-post", url: url, redirectURI: agent.redirectURI, state: state, prefersEphemeralSession: false,
             expiresAt: .distantFuture)
         let task = Task { try await agent.authorize(request) }
-        // authorize registers the pending state first thing; give it the moment it needs on a loaded machine.
-        try await Task.sleep(for: .milliseconds(100))
+        var iterator = opened.makeAsyncIterator()
+        _ = await iterator.next()
         return (agent, port, task)
     }
 
@@ -92,8 +95,7 @@ struct LoopbackFormPostTests {
         #expect(page.contains("You can close this window"))
         let redirect = try await task.value
         #expect(redirect.absoluteString == "http://127.0.0.1:\(port)/callback?code=c%2B1&state=pending-state&iss=https%3A%2F%2Fidp")
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(!agent.isListening)
+        #expect(await closesSoon(agent))
     }
 
     @Test("hostile-loopback-get-to-form-post: the pending answer in the URL of a form_post sign-in ends it with redirect_method_mismatch")
@@ -138,8 +140,7 @@ struct LoopbackFormPostTests {
         #expect(status == 415)
         let error = await #expect(throws: AuthError.self) { _ = try await task.value }
         #expect(error?.code == .redirectFormInvalid)
-        try await Task.sleep(for: .milliseconds(100))
-        #expect(!agent.isListening)
+        #expect(await closesSoon(agent))
     }
 
     @Test(
@@ -192,15 +193,17 @@ struct LoopbackFormPostTests {
     @Test("hostile-loopback-refusal-then-timeout: an answer refused without the state is what the timeout names, and it is reported once")
     func refusalNamedByTimeout() async throws {
         let reports = ReportLog()
+        let (opened, browserOpened) = AsyncStream<Void>.makeStream()
         let agent = try await LoopbackUserAgent.start(
-            redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in }, timeout: .seconds(2),
+            redirectURI: URL(string: "http://127.0.0.1:0/callback")!, browser: .custom { _ in browserOpened.yield() }, timeout: .seconds(2),
             status: { line in Task { await reports.append(line) } })
         let port = try #require(agent.redirectURI.port)
         let request = AuthorizationRequest(
             providerID: "loopback-form-post", url: URL(string: "https://idp.example.test/authorize?response_mode=form_post")!,
             redirectURI: agent.redirectURI, state: "s-1", prefersEphemeralSession: false, expiresAt: .distantFuture)
         let task = Task { try await agent.authorize(request) }
-        try await Task.sleep(for: .milliseconds(100))
+        var iterator = opened.makeAsyncIterator()
+        _ = await iterator.next()
         for _ in 0..<2 {
             let (status, _) = await send(port: port, method: "POST", headers: ["Content-Type: text/plain"], body: Array("code=c".utf8))
             #expect(status == 415)
@@ -248,6 +251,15 @@ struct LoopbackFormPostTests {
             }
         }
     }
+}
+
+/// Whether the listener stops listening within two seconds (it closes asynchronously after `authorize` returns).
+private func closesSoon(_ agent: LoopbackUserAgent) async -> Bool {
+    for _ in 0..<40 {
+        if !agent.isListening { return true }
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+    return !agent.isListening
 }
 
 private actor ReportLog {
