@@ -14,11 +14,6 @@ struct PendingRedirect: Sendable, Equatable {
         self.formPost = FormEncoding.decode(query).contains { $0.0 == "response_mode" && $0.1 == "form_post" }
     }
 
-    init(state: String, formPost: Bool) {
-        self.state = state
-        self.formPost = formPost
-    }
-
     /// Whether `bytes` (a body the listener cannot parse as a form) contain this state, as it is or percent-encoded:
     /// the state is the request's unguessable value, so only the provider (or the browser it redirected) has it.
     func isNamed(in bytes: [UInt8]) -> Bool {
