@@ -56,6 +56,12 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "How to show the authorization page: system (open the browser) or print (print the URL).")
     var browser: BrowserChoice?
 
+    @Option(
+        help:
+            "How the provider answers: query (a redirect with the answer in the URL) or form_post (a form POST to the listener; refused before the browser opens when the provider's discovery document lists response modes without it)."
+    )
+    var responseMode: ResponseModeChoice?
+
     @Flag(help: "Sign in on another device (RFC 8628): show a code and a URL instead of opening a browser. The default when no browser can be opened and the provider supports it.")
     var device = false
 
@@ -103,8 +109,13 @@ struct LoginCommand: AsyncParsableCommand {
                 logger: logger,
                 options: clientOptions
             )
-            let options = SignInOptions(loginHint: loginHint, prompt: prompt, maxAge: maxAge)
+            var options = SignInOptions(loginHint: loginHint, prompt: prompt, maxAge: maxAge)
             let session: Session
+            if let responseMode {
+                guard !device else { throw ValidationError("--response-mode is for a browser sign-in; leave it out with --device.") }
+                try await Self.requireSupported(responseMode, by: client)
+                options.additionalParameters["response_mode"] = responseMode.rawValue
+            }
             if try await usesDeviceFlow(client) {
                 session = try await DeviceSignIn.run(client)
                 try await keyring?.setActive(await session.credential.storageKey)
@@ -134,6 +145,19 @@ struct LoginCommand: AsyncParsableCommand {
         }
         guard browser == nil, !Self.browserAvailable else { return false }
         return (try? await client.metadata().deviceAuthorizationEndpoint) != nil
+    }
+
+    /// Refuses `mode` when the provider's discovery document lists the response modes it supports without it.
+    private static func requireSupported(_ mode: ResponseModeChoice, by client: AuthClient) async throws {
+        guard case .array(let listed)? = try await client.metadata().document["response_modes_supported"] else { return }
+        let modes = listed.compactMap(\.stringValue)
+        guard modes.contains(mode.rawValue) else {
+            throw AuthError(
+                .invalidConfiguration,
+                "The provider supports the response modes \(modes.joined(separator: ", ")), not \(mode.rawValue); leave out --response-mode or choose one of those.",
+                configurationKey: "--response-mode"
+            )
+        }
     }
 
     /// Whether a system browser can plausibly be opened: always on macOS; on Linux with a display or `$BROWSER`.

@@ -99,6 +99,14 @@ enum BrowserChoice: String, ExpressibleByArgument, CaseIterable {
     case print
 }
 
+/// How the provider is asked to answer the authorization request (`response_mode`).
+enum ResponseModeChoice: String, ExpressibleByArgument, CaseIterable {
+    /// The answer in the redirect's query (the code flow's default).
+    case query
+    /// A form POST to the loopback listener (OAuth 2.0 Form Post Response Mode).
+    case formPost = "form_post"
+}
+
 /// A `key=value` argument.
 struct KeyValue: ExpressibleByArgument {
     let key: String

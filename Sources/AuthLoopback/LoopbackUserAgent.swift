@@ -7,11 +7,19 @@ import NIOPosix
 /// receives the redirect on `127.0.0.1` (or `::1`).
 ///
 /// The listener binds the loopback address only, on the redirect URI's port or — when the URI has no port or
-/// port 0 — an ephemeral port, which `redirectURI` then reports. It accepts exactly one `GET` to the redirect
-/// path that carries the pending request's `state` (or an OAuth `error`), answers the browser with a small "you
-/// can close this window" page, answers every other path with 404 and a request to the redirect path without the
-/// pending `state` with 400 — and keeps waiting, so another local process or a web page cannot end the sign-in
-/// first. It gives up after the timeout and closes the listener when done.
+/// port 0 — an ephemeral port, which `redirectURI` then reports. It accepts exactly one answer on the redirect path
+/// that carries the pending request's `state` (or an OAuth `error`) — a `GET` with it in the query, or, when the
+/// authorization request asked for `response_mode=form_post`, a `POST` of an `application/x-www-form-urlencoded`
+/// body of at most ``maximumFormBodySize`` bytes, whose form becomes the query of the redirect the engine checks —
+/// answers the browser with a small "you can close this window" page, answers every other path with 404 and a request
+/// to the redirect path without the pending `state` with 400 — and keeps waiting, so another local process or a web
+/// page cannot end the sign-in first. It gives up after the timeout and closes the listener when done.
+///
+/// An answer it cannot take ends the sign-in with its own code when it carries the pending `state`, instead of a
+/// silent wait: `redirect_method_mismatch` (a `GET` with a code to a form_post sign-in, a `POST` to a query one,
+/// another method), `redirect_form_invalid` (a body that is not a form), `redirect_too_large`. A provider's `error` in
+/// the URL of a form_post sign-in carries no code and goes to the engine. One without the state (anyone can send it)
+/// is answered, reported once on the status line, and is what the timeout error names should no answer follow.
 ///
 /// A `localhost` redirect URI listens on both `127.0.0.1` and `::1` with one port, since the browser may resolve
 /// `localhost` to either (RFC 8252 §8.3 prefers the IP literal; use it when you can).
@@ -30,6 +38,9 @@ public final class LoopbackUserAgent: UserAgent {
         case custom(@Sendable (URL) async throws -> Void)
     }
 
+    /// The largest `POST` body (`response_mode=form_post`) the listener takes, in bytes: 16 KiB, as the web module's.
+    public static let maximumFormBodySize = 16 * 1024
+
     /// The redirect URI with the port actually bound; put it in the authorization request.
     public let redirectURI: URL
     private let browser: Browser
@@ -37,7 +48,7 @@ public final class LoopbackUserAgent: UserAgent {
     private let status: @Sendable (String) -> Void
     private let channels: [any Channel]
     private let waiter: RedirectWaiter
-    private let expectedState: LockedValue<String?>
+    private let pending: LockedValue<PendingRedirect?>
 
     private init(
         redirectURI: URL,
@@ -46,7 +57,7 @@ public final class LoopbackUserAgent: UserAgent {
         status: @escaping @Sendable (String) -> Void,
         channels: [any Channel],
         waiter: RedirectWaiter,
-        expectedState: LockedValue<String?>
+        pending: LockedValue<PendingRedirect?>
     ) {
         self.redirectURI = redirectURI
         self.browser = browser
@@ -54,7 +65,7 @@ public final class LoopbackUserAgent: UserAgent {
         self.status = status
         self.channels = channels
         self.waiter = waiter
-        self.expectedState = expectedState
+        self.pending = pending
     }
 
     /// Binds the listener for `redirectURI`.
@@ -83,7 +94,7 @@ public final class LoopbackUserAgent: UserAgent {
         let bindHosts = host == "localhost" ? ["127.0.0.1", "::1"] : [host.contains(":") ? "::1" : "127.0.0.1"]
         let path = redirectURI.path.isEmpty ? "/" : redirectURI.path
         let waiter = RedirectWaiter()
-        let expectedState = LockedValue<String?>(nil)
+        let pending = LockedValue<PendingRedirect?>(nil)
         var channels: [any Channel] = []
         var port = redirectURI.port ?? 0
         for bindHost in bindHosts {
@@ -94,7 +105,7 @@ public final class LoopbackUserAgent: UserAgent {
                         child.eventLoop.makeCompletedFuture {
                             try child.pipeline.syncOperations.configureHTTPServerPipeline()
                             try child.pipeline.syncOperations.addHandler(
-                                RedirectHandler(path: path, waiter: waiter, expectedState: expectedState)
+                                RedirectHandler(path: path, waiter: waiter, pending: pending, report: status)
                             )
                         }
                     }
@@ -121,16 +132,19 @@ public final class LoopbackUserAgent: UserAgent {
         await waiter.setOrigin(bound)
         return LoopbackUserAgent(
             redirectURI: bound, browser: browser, timeout: timeout, status: status, channels: channels, waiter: waiter,
-            expectedState: expectedState
+            pending: pending
         )
     }
 
     /// Shows `request` in the browser and waits for its redirect, then closes the listener.
     ///
-    /// - Throws: `timed_out` when no redirect arrives in time; `user_cancelled` when the task is cancelled.
+    /// - Throws: `timed_out` when no redirect arrives in time (or the code of an answer the listener refused in
+    ///   that time, without the pending state); `redirect_method_mismatch`, `redirect_form_invalid` or
+    ///   `redirect_too_large` when the pending request's answer comes in a way the listener cannot take;
+    ///   `user_cancelled` when the task is cancelled.
     public func authorize(_ request: AuthorizationRequest) async throws -> URL {
         defer { close() }
-        expectedState.withLock { $0 = request.state }
+        pending.withLock { $0 = PendingRedirect(state: request.state, authorizationURL: request.url) }
         switch browser {
         case .print:
             Self.printLine(request.url.absoluteString)
@@ -151,6 +165,13 @@ public final class LoopbackUserAgent: UserAgent {
             group.addTask { try await waiter.wait() }
             group.addTask {
                 try await Task.sleep(for: timeout)
+                if let refusal = await waiter.refusal {
+                    throw AuthError(
+                        refusal.code,
+                        "No usable redirect arrived within \(timeout); the listener refused an answer it cannot take: \(refusal.message)",
+                        providerID: request.providerID
+                    )
+                }
                 throw AuthError(.timedOut, "No redirect arrived within \(timeout); run the sign-in again.", providerID: request.providerID)
             }
             defer { group.cancelAll() }

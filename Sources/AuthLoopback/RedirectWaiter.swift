@@ -6,12 +6,21 @@ actor RedirectWaiter {
     private var result: Result<URL, any Error>?
     private var continuation: CheckedContinuation<URL, any Error>?
     private(set) var origin: URL?
+    /// The first answer the listener refused without it naming the pending state: the reason a timeout gives.
+    private(set) var refusal: AuthError?
 
     func setOrigin(_ origin: URL) { self.origin = origin }
 
     /// Delivers `url` if nothing was delivered yet; later redirects are ignored (exactly one is accepted).
     func deliver(_ url: URL) {
         finish(.success(url))
+    }
+
+    /// Keeps `error` as the reason a timeout gives; returns whether it is the first one kept.
+    func noteRefusal(_ error: AuthError) -> Bool {
+        guard refusal == nil else { return false }
+        refusal = error
+        return true
     }
 
     func fail(_ error: any Error) {

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# The OpenID Foundation's relying-party test suite against auth-cli: the suite's OP (oidctest 0.8.2 from PyPI, in a
+# virtual environment made on first use, .build/oidc-rp-suite/venv) on 127.0.0.1, and for every applicable test id of
+# the Basic, Config and Form Post profiles an `auth-cli login` (and `auth-cli userinfo` where the test is about it)
+# against the test's own issuer, http://127.0.0.1:PORT/swift-auth-providers/<test-id>. One line per test id: id,
+# expected, observed, PASS/FAIL; exits non-zero on any mismatch. The profiles and expectations are in
+# Scripts/e2e/oidc-rp-suite/driver.py; the flow definitions (the OP's behaviour per test) in .../flows/.
+#
+#     Scripts/e2e/oidc-rp-suite.sh                 # every test id
+#     Scripts/e2e/oidc-rp-suite.sh --verbose       # with each flow's expected_result and what happened
+#     Scripts/e2e/oidc-rp-suite.sh --only rp-id_token-aud rp-response_mode-form_post
+#
+# Needs auth-cli built (swift build --product auth-cli). The port is AUTH_OIDC_RP_PORT (default 8870).
+set -euo pipefail
+source "$(dirname "$0")/../lib/common.sh"
+suite="$repo_root/Scripts/e2e/oidc-rp-suite"
+state="$repo_root/.build/oidc-rp-suite"
+venv="$state/venv"
+port="${AUTH_OIDC_RP_PORT:-8870}"
+base="http://127.0.0.1:$port"
+cli="$(swift build --show-bin-path)/auth-cli"
+[ -x "$cli" ] || fail "auth-cli is not built: swift build --product auth-cli"
+
+install() {
+  [ -f "$venv/.installed-0.8.2" ] && return 0
+  echo "oidc-rp-suite: installing oidctest 0.8.2 into $venv" >&2
+  rm -rf "$venv"
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check -r "$suite/requirements.txt"
+  "$venv/bin/pip" install --quiet --disable-pip-version-check --no-deps "oidctest==0.8.2" "otest==0.7.8"
+  "$venv/bin/python" "$suite/patch_oidctest.py" "$("$venv/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')"
+  touch "$venv/.installed-0.8.2"
+}
+
+install
+mkdir -p "$state/op"
+make_work_dir
+# The OP's keys are generated on its first start (pure Python RSA, slow) and kept in $state/op for the next runs;
+# the flows it serves are this repository's copies.
+rm -rf "$state/op/static" "$state/op/log"
+start_background "$state/op/server.out" bash -c "cd '$state/op' && exec '$venv/bin/python' '$suite/op_server.py' '$port' '$suite/flows'"
+op_pid=$background_pid
+wait_for_url "$base/swift-auth-providers/rp-response_type-code/.well-known/openid-configuration" --timeout 120 --pid "$op_pid" --log "$state/op/server.out"
+status=0
+"$venv/bin/python" "$suite/driver.py" "$base" "$cli" "$suite/flows" "$work" "$@" || status=$?
+[ "$status" -eq 0 ] || echo "oidc-rp-suite: the OP's log is $state/op/op.log" >&2
+exit "$status"
