@@ -196,7 +196,7 @@ struct LogoutCommand: AsyncParsableCommand {
             }
             if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
             if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }
-            if let endSession, let postLogout, let state {
+            if endSession != nil, let postLogout, let state {
                 object["post_logout_redirect_uri"] = .string(postLogout.absoluteString)
                 object["state"] = .string(state)
             }

@@ -8,15 +8,17 @@ extension WebSignInCore {
     /// be the one this browser's sign-out cookie holds, for this provider, unexpired and not used before; then the
     /// cookie is cleared and the browser goes to ``WebSignInConfiguration/afterSignOut`` (`303`).
     ///
-    /// Anything else — another browser's state, a made-up one, a replay of a return already taken, no sign-out in
-    /// progress — is `400 sign_out_state_mismatch`, and nothing changes: the cookie stays for the real return, and no
+    /// Anything else — another browser's state, a made-up one, two of them, a replay of a return already taken, no
+    /// sign-out in progress — is `400 sign_out_state_mismatch`, and nothing changes: the cookie stays for the real return, and no
     /// session is touched (the sign-out itself ended the session before the browser left).
     ///
     /// - Throws: `storage_unavailable` when the session store cannot record the state's use.
     public func signedOut(provider name: String, request: WebRequest) async throws -> WebResponse {
         guard request.method == .get else { return Self.methodNotAllowed(allow: "GET") }
         guard clients[name] != nil || nativeClients[name] != nil else { return Self.unknownProvider(name) }
-        let state = FormEncoding.decode(request.query ?? "").first { $0.0 == "state" }?.1 ?? ""
+        // Exactly one `state`: a second one could make this check and a later reader see different values.
+        let states = FormEncoding.decode(request.query ?? "").filter { $0.0 == "state" }.map(\.1)
+        let state = states.count == 1 ? states[0] : ""
         let now = clock.now()
         guard !state.isEmpty, let sealed = request.cookie(WebSignInConfiguration.signOutCookieName), let pending = signOutCookie.open(sealed),
             pending.providerName == name, pending.expiresAt > now, Self.constantTimeEqual(pending.state, state)

@@ -18,7 +18,8 @@ struct LogoutProfilesHarness {
     let clock = ManualClock()
 
     init() throws {
-        configuration = WebSignInConfiguration(publicURL: Self.appURL, afterSignOut: "/goodbye", signInCookieKey: Data(repeating: 7, count: 32))
+        let configuration = WebSignInConfiguration(publicURL: Self.appURL, afterSignOut: "/goodbye", signInCookieKey: Data(repeating: 7, count: 32))
+        self.configuration = configuration
         let names = ["oidc", "plain"]
         idp = TestIdentityProvider(
             configuration: TestIdentityProvider.Configuration(
