@@ -48,3 +48,24 @@ assert "https://vocab.account.gov.uk/v1/coreIdentityJWT" not in info, "the raw J
 assert info["https://vocab.account.gov.uk/v1/address"][0]["postalCode"] == "GL1 5QB", info
 print("govuk-service: userinfo ok, core identity P2 verified against the DID document")
 PY
+
+# RP-initiated logout as GOV.UK One Login documents it ("Log your users out of GOV.UK One Login"): `auth-cli logout`
+# prints the end-session URL with the ID token (--show-tokens), the registered post_logout_redirect_uri and a fresh
+# state; the emulator's /logout answers 302 to exactly that URI with that state.
+"$cli" logout --store "$work/session.json" --json --show-tokens > "$work/logout.json"
+location="$(python3 - "$work/logout.json" "$work/govuk/govuk-service.json" <<'PY'
+import json, sys, urllib.parse
+out, config = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+assert out["signed_out"] is True, out
+assert out["post_logout_redirect_uri"] == config["post_logout_redirect_uri"], out
+query = urllib.parse.parse_qs(urllib.parse.urlsplit(out["end_session_url"]).query)
+assert query["post_logout_redirect_uri"] == [config["post_logout_redirect_uri"]] and query["state"] == [out["state"]], query
+assert query["id_token_hint"][0].count(".") == 2, "GOV.UK One Login needs id_token_hint with post_logout_redirect_uri"
+assert len(out["state"]) >= 32, out
+print(out["end_session_url"])
+PY
+)"
+landed="$(curl -sS -o /dev/null -w '%{http_code} %{redirect_url}' "$location")"
+expected="302 $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["post_logout_redirect_uri"])' "$work/govuk/govuk-service.json")?state=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["state"])' "$work/logout.json")"
+[ "$landed" = "$expected" ] || { echo "govuk-service: logout landed on '$landed', not '$expected'"; exit 1; }
+echo "govuk-service: auth-cli logout lands on the registered post-logout URI with our state ($landed)"

@@ -16,7 +16,8 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
                      and the sample must keep answering.
   two-browsers       browsers A and B sign in as one user; A signs out; B keeps its own tokens; C signs in; B signs
                      out (one shared credential let B re-attach to C's tokens and carry C's ID token in its
-                     logout URL). B's logout URL must carry no ID token, and C must stay signed in.
+                     logout URL). B's logout URL must carry B's own ID token as id_token_hint (issued before C
+                     signed in, never C's), and C must stay signed in.
   backchannel-logout two browsers sign in as the user on this instance and are seen on the other instance
                      (OTHER_INSTANCE, sharing the store, which then holds them in its session cache); the emulator
                      (EMULATOR_URL) signs the user out and POSTs a logout token to the sample: both
@@ -41,6 +42,7 @@ BASE_URL is the sample (http://127.0.0.1:8802), USERNAME an OpenID Connect test 
 Prints one line per check and exits non-zero on the first failure. Cookies are kept by hand: the sample's
 `__Host-` cookies are `Secure`, which http.cookiejar would not send to http://127.0.0.1.
 """
+import base64
 import concurrent.futures
 import json
 import os
@@ -148,6 +150,8 @@ def two_browsers(base, username):
     b.sign_in(username)
     expect(a.sign_out()[0] == 303, "A could not sign out")
     expect(b.session()["signed_in"] is True, "B lost its session when A signed out")
+    time.sleep(1.1)  # C's ID token is issued in a later second than B's (iat)
+    c_started = int(time.time())
     c.sign_in(username)
     status, head, _ = b.sign_out()
     expect(status == 303, f"B's sign-out answered {status}")
@@ -157,8 +161,10 @@ def two_browsers(base, username):
     status, _, body = c.request("/")
     expect(status == 200, f"C's page answered {status}")
     c.sign_out()
-    expect(hint is None and "eyJ" not in location, "B's sign-out URL carries an ID token")
-    return "A's sign-out left B signed in with its own tokens; B's sign-out URL carries no ID token; C stays signed in"
+    expect(hint is not None, "B's sign-out URL carries no id_token_hint")
+    payload = json.loads(base64.urlsafe_b64decode(hint.split(".")[1] + "=" * (-len(hint.split(".")[1]) % 4)))
+    expect(payload["iat"] < c_started, f"B's sign-out URL carries an ID token issued after C signed in (iat {payload['iat']}, C at {c_started})")
+    return "A's sign-out left B signed in with its own tokens; B's sign-out URL carries B's own ID token, never C's; C stays signed in"
 
 
 def post_form(url, data, headers=None):

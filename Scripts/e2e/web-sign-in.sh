@@ -105,6 +105,10 @@ PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-aut
   instance-killed \
   || { tail -20 "$work/b.log"; fail "an attack succeeded"; }
 
+echo "web-sign-in ($server): the logout profiles over HTTP against instance B and GOV.UK One Login's emulator (Scripts/e2e/web-logout-profiles.py)"
+timeout 120 python3 Scripts/e2e/web-logout-profiles.py "http://127.0.0.1:$port_b" "$(account govuk-service)" "$work/emu/govuk-service.json" \
+  || { tail -20 "$work/b.log"; fail "a logout profile check failed"; }
+
 left="$(pg -d "$AUTH_PG_DATABASE" -tAc \
   "SELECT (SELECT count(*) FROM auth_sessions) + (SELECT count(*) FROM auth_credentials)")"
 [ "$left" = 0 ] || fail "$left sessions or credentials are left in PostgreSQL after every sign-out"

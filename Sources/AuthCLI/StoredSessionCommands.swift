@@ -176,8 +176,13 @@ struct LogoutCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await StoredSession.run(store, selection, output) { stored, output in
-            // The raw ID token (id_token_hint) is a credential: printed only with --show-tokens.
-            let endSession = try? await stored.session.endSessionURL(includingIDTokenHint: output.options.showTokens)
+            // The raw ID token (id_token_hint) is a credential: printed only with --show-tokens. A registered
+            // post-logout redirect URI goes with a fresh state, which the provider echoes on its redirect there
+            // (OpenID Connect RP-Initiated Logout 1.0 §3; GOV.UK One Login honours it only with id_token_hint).
+            let postLogout = stored.client.provider.client.postLogoutRedirectURI
+            let state = postLogout == nil ? nil : SecureRandom.token()
+            let endSession = try? await stored.session.endSessionURL(
+                postLogoutRedirectURI: postLogout, state: state, includingIDTokenHint: output.options.showTokens)
             let key = await stored.session.credential.storageKey
             let report = try await stored.session.signOut(revokingTokens: !local)
             var object: [String: JSONValue] = [
@@ -191,9 +196,19 @@ struct LogoutCommand: AsyncParsableCommand {
             }
             if let error = report.revocationError { object["revocation_error"] = .string(error.message) }
             if let endSession { object["end_session_url"] = .string(endSession.absoluteString) }
+            if endSession != nil, let postLogout, let state {
+                object["post_logout_redirect_uri"] = .string(postLogout.absoluteString)
+                object["state"] = .string(state)
+            }
             human = ["signed out locally", "revoked    refresh: \(report.revokedRefreshToken), access: \(report.revokedAccessToken)"] + human
             if let error = report.revocationError { human.append("warning    revocation failed: \(error.message)") }
             if let endSession { human.append("browser    open to end the provider's web session: \(endSession.absoluteString)") }
+            if endSession != nil, let postLogout, let state {
+                human.append("returns    to \(postLogout.absoluteString) with state \(state)")
+                if !output.options.showTokens {
+                    human.append("note       without --show-tokens the URL has no id_token_hint, which some providers (GOV.UK One Login) need to return there")
+                }
+            }
             output.emit(object, human: human)
         }
     }

@@ -119,6 +119,8 @@ extension TestIdentityProvider {
     }
 
     /// An identity provider configured as GOV.UK One Login for services (see ``ProviderEmulator/govUKService(clock:issuer:user:)``).
+    /// Its clients registered the service's post-logout URI and the web samples' loopback `/auth/<provider>/signed-out`
+    /// routes (any port), where the end-session endpoint returns with `state` as GOV.UK's "Log your users out" says.
     public static func govUKService(
         clock: any WallClock = SystemWallClock(),
         issuer: URL = govUKServiceIssuer,
@@ -131,11 +133,11 @@ extension TestIdentityProvider {
             clients: [
                 Client(
                     id: govUKServiceClientID, redirectURIs: [govUKServiceRedirectURI, loopback] + loopbackWebCallbackURIs,
-                    publicKey: GOVUKServiceKeys.clientPublicJWK, postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
+                    publicKey: GOVUKServiceKeys.clientPublicJWK, postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI] + loopbackWebPostLogoutURIs
                 ),
                 Client(
                     id: govUKServiceSecretClientID, secret: govUKServiceSecret, redirectURIs: [govUKServiceRedirectURI, loopback] + loopbackWebCallbackURIs,
-                    postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI]
+                    postLogoutRedirectURIs: [govUKServicePostLogoutRedirectURI] + loopbackWebPostLogoutURIs
                 )
             ],
             user: user,

@@ -14,13 +14,23 @@ extension TestIdentityProvider {
     }
 }
 
+extension TestIdentityProvider {
+    /// The loopback post-logout returns of a web app with the web module's routes (`/auth/<provider>/signed-out`, any
+    /// port), which every client of an emulator served over HTTP has registered: where the web samples' sign-out
+    /// comes back with its `state`.
+    public static let loopbackWebPostLogoutURIs: [URL] = loopbackWebCallbackURIs.map {
+        $0.deletingLastPathComponent().appendingPathComponent("signed-out")
+    }
+}
+
 extension TestIdentityProvider.Configuration {
     /// This configuration as served over HTTP at `origin` (`http://127.0.0.1:<port>`) by `auth-emulator emulate`.
     ///
     /// The issuer and the endpoint base keep their paths on the new origin (so an issuer on another host than the
     /// endpoints, as Grab's, lands on the same one), discovery extras that named the old origins follow, every
     /// client also accepts ``TestIdentityProvider/loopbackRedirectURI`` and
-    /// ``TestIdentityProvider/loopbackWebCallbackURIs``, and valid authorization requests get the login page
+    /// ``TestIdentityProvider/loopbackWebCallbackURIs`` (and ``TestIdentityProvider/loopbackWebPostLogoutURIs`` after
+    /// sign-out), and valid authorization requests get the login page
     /// (``showsLoginPage``). The rules — paths, quirks, strictness — are this configuration's own: one implementation,
     /// two fronts.
     public func served(at origin: URL) -> Self {
@@ -38,6 +48,7 @@ extension TestIdentityProvider.Configuration {
             var client = client
             client.redirectURIs.append(TestIdentityProvider.loopbackRedirectURI)
             client.redirectURIs += TestIdentityProvider.loopbackWebCallbackURIs
+            client.postLogoutRedirectURIs += TestIdentityProvider.loopbackWebPostLogoutURIs
             return client
         }
         served.showsLoginPage = true

@@ -29,6 +29,20 @@
             router.post("\(prefix)/{provider}/backchannel-logout") { request, context in
                 Response(await core.backChannelLogout(provider: Self.provider(context), request: try await Self.withBody(request)))
             }
+            // The logout profiles and third-party-initiated login (OpenID Connect RP-Initiated and Front-Channel
+            // Logout 1.0, Core §4).
+            router.get("\(prefix)/{provider}/signed-out") { request, context in
+                Response(try await core.signedOut(provider: Self.provider(context), request: WebRequest(request, body: nil)))
+            }
+            router.get("\(prefix)/{provider}/frontchannel-logout") { request, context in
+                Response(try await core.frontChannelLogout(provider: Self.provider(context), request: WebRequest(request, body: nil)))
+            }
+            router.get("\(prefix)/{provider}/initiate-login") { request, context in
+                Response(await core.initiateLogin(provider: Self.provider(context), request: WebRequest(request, body: nil)))
+            }
+            router.post("\(prefix)/{provider}/initiate-login") { request, context in
+                Response(await core.initiateLogin(provider: Self.provider(context), request: try await Self.withBody(request)))
+            }
             router.post("\(prefix)/{provider}/native/nonce") { _, context in
                 Response(await core.nativeNonce(provider: Self.provider(context)))
             }

@@ -17,6 +17,9 @@
     /// | `POST /auth/logout` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
     /// | `GET /auth/session` | JSON for front ends: who is signed in, the CSRF token; never a token |
     /// | `POST /auth/{provider}/backchannel-logout` | the provider ends a user's sessions (OpenID Connect Back-Channel Logout) |
+    /// | `GET /auth/{provider}/signed-out` | the provider's redirect back after sign-out; its `state` checked once |
+    /// | `GET /auth/{provider}/frontchannel-logout` | the provider ends a session by `iss` and `sid` (OpenID Connect Front-Channel Logout) |
+    /// | `GET` or `POST /auth/{provider}/initiate-login` | a sign-in the provider initiates (`iss`, `login_hint`, a `target_link_uri` on the app's origin) |
     /// | `POST /auth/{provider}/native/nonce`, `POST /auth/{provider}/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
     ///
     /// ```swift

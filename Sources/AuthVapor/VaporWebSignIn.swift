@@ -17,6 +17,9 @@
     /// | `POST /auth/logout` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
     /// | `GET /auth/session` | JSON for front ends: who is signed in, the CSRF token; never a token |
     /// | `POST /auth/:provider/backchannel-logout` | the provider ends a user's sessions (OpenID Connect Back-Channel Logout) |
+    /// | `GET /auth/:provider/signed-out` | the provider's redirect back after sign-out; its `state` checked once |
+    /// | `GET /auth/:provider/frontchannel-logout` | the provider ends a session by `iss` and `sid` (OpenID Connect Front-Channel Logout) |
+    /// | `GET` or `POST /auth/:provider/initiate-login` | a sign-in the provider initiates (`iss`, `login_hint`, a `target_link_uri` on the app's origin) |
     /// | `POST /auth/:provider/native/nonce`, `POST /auth/:provider/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
     ///
     /// ```swift
@@ -77,6 +80,20 @@
             }
             routes.on(.POST, provider, "backchannel-logout", body: form) { request in
                 Response(await core.backChannelLogout(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            // The logout profiles and third-party-initiated login (OpenID Connect RP-Initiated and Front-Channel
+            // Logout 1.0, Core §4).
+            routes.get(provider, "signed-out") { request in
+                Response(try await core.signedOut(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            routes.get(provider, "frontchannel-logout") { request in
+                Response(try await core.frontChannelLogout(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            routes.get(provider, "initiate-login") { request in
+                Response(await core.initiateLogin(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            routes.on(.POST, provider, "initiate-login", body: form) { request in
+                Response(await core.initiateLogin(provider: Self.provider(request), request: WebRequest(request)))
             }
             routes.on(.POST, provider, "native", "nonce", body: form) { request in
                 Response(await core.nativeNonce(provider: Self.provider(request)))

@@ -27,6 +27,9 @@ struct SignInCookie: Sendable {
         /// completes: a form_post provider's callback is a cross-site POST, which carries no `SameSite=Lax` session
         /// cookie. `nil` when it had none (and in cookies sealed before this was recorded).
         var replacesSession: String? = nil
+        /// Where the browser goes once signed in, when a third-party-initiated login named it (`target_link_uri`,
+        /// checked to be on the app's own origin); `nil` for ``WebSignInConfiguration/afterSignIn``.
+        var returnTo: String? = nil
     }
 
     /// The longest sealed value a browser keeps with the cookie's name and attributes (4,096 bytes in all).

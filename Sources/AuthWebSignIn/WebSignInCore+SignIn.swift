@@ -25,7 +25,15 @@ extension WebSignInCore {
                 AuthError(.crossSiteRequest, "A sign-in starts only from a page the browser navigates to, not from an embedded resource."), status: .forbidden
             )
         }
+        return await beginSignIn(name: name, client: client, request: request)
+    }
+
+    /// Starts a sign-in with `name`'s provider for `request`'s browser: with `loginHint` when given, and the browser
+    /// going to `returnTo` (a path on the app's own origin) instead of ``WebSignInConfiguration/afterSignIn`` once
+    /// it completes.
+    func beginSignIn(name: String, client: AuthClient, request: WebRequest, loginHint: String? = nil, returnTo: String? = nil) async -> WebResponse {
         var options = configuration.signInOptions[name] ?? SignInOptions()
+        if let loginHint { options.loginHint = loginHint }
         options.redirectURI = configuration.callbackURL(for: name)
         // Each browser session keeps its own credential (two sessions of one user never share tokens), and a provider
         // that does not say who signed in (no ID token) is named by it too.
@@ -46,6 +54,7 @@ extension WebSignInCore {
             // it even when it arrives without that cookie (a form_post provider's cross-site POST).
             var content = SignInCookie.Content(providerName: name, pending: pending, usesFormPost: formPost)
             content.replacesSession = request.cookie(WebSignInConfiguration.sessionCookieName).flatMap { $0.isEmpty ? nil : Self.digest($0) }
+            content.returnTo = returnTo
             sealed = try signInCookie.seal(content)
         } catch {
             return Self.failure(AuthError(.storageFailed, "The sign-in could not be sealed into its cookie."), status: .internalServerError)
@@ -138,7 +147,7 @@ extension WebSignInCore {
         }
         let (cookie, _) = try await startSession(name: name, client: client, session: session, replacing: request, sealedEarlierSession: entry.replacesSession)
         // The browser goes on to the app's page (`303`: a GET, whatever the callback's method was).
-        var response = WebResponse.redirect(to: configuration.afterSignIn, status: .seeOther)
+        var response = WebResponse.redirect(to: entry.returnTo ?? configuration.afterSignIn, status: .seeOther)
         response.setCookie(.removal(WebSignInConfiguration.signInCookieName, sameSite: formPost ? .none : .lax))
         response.setCookie(cookie)
         return response

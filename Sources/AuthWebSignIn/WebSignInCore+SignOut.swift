@@ -7,6 +7,13 @@ extension WebSignInCore {
     /// the body the adapter collected); the browser session ends, the tokens are removed and revoked, and the browser
     /// goes to the provider's end-session page (or ``WebSignInConfiguration/afterSignOut``) with a `303`.
     ///
+    /// The end-session request (OpenID Connect RP-Initiated Logout 1.0 §2) carries `client_id` and the session's own
+    /// ID token as `id_token_hint` (GOV.UK One Login honours `post_logout_redirect_uri` only with it); when the
+    /// provider's registration has a `post_logout_redirect_uri`, it also carries
+    /// ``WebSignInConfiguration/postLogoutURL(for:)`` and a fresh `state`, sealed into this browser's sign-out cookie
+    /// and checked once by ``signedOut(provider:request:)``. The ID token in that URL identifies a sign-in that has
+    /// just ended; it is no access credential (no API accepts it) and the provider already holds it.
+    ///
     /// - Throws: `storage_unavailable` when the session store cannot answer.
     public func logout(_ request: WebRequest) async throws -> WebResponse {
         guard let (key, record) = try await sessionRecord(for: request) else {
@@ -22,14 +29,30 @@ extension WebSignInCore {
         try await store.removeSession(key: key)
         await sessionCache?.forget(key)
         var location = configuration.afterSignOut
+        var pendingSignOut: String?
         if let client = client(for: record), let session = try? await client.restoreSession(key: record.account) {
-            // No `id_token_hint`: the URL goes through the browser (history, logs, the provider's referrers), so it
-            // carries no token; `client_id` names the client (OpenID Connect RP-Initiated Logout 1.0 §2).
-            if let endSession = try? await session.endSessionURL(includingIDTokenHint: false) { location = endSession.absoluteString }
+            let returns = client.provider.client.postLogoutRedirectURI != nil
+            let state = SecureRandom.token()
+            if let endSession = try? await session.endSessionURL(
+                postLogoutRedirectURI: returns ? configuration.postLogoutURL(for: record.providerName) : nil,
+                state: returns ? state : nil,
+                includingIDTokenHint: true
+            ) {
+                location = endSession.absoluteString
+                if returns {
+                    let content = SignOutCookie.Content(
+                        providerName: record.providerName, state: state, expiresAt: clock.now().addingTimeInterval(SignOutCookie.lifetime))
+                    pendingSignOut = try? signOutCookie.seal(content)
+                }
+            }
             _ = try? await session.signOut(revokingTokens: true)
         }
         var response = WebResponse.redirect(to: location, status: .seeOther)
         response.setCookie(.removal(WebSignInConfiguration.sessionCookieName, sameSite: WebCookie.SameSite(configuration.sessionCookieSameSite)))
+        if let pendingSignOut {
+            response.setCookie(
+                WebCookie(name: WebSignInConfiguration.signOutCookieName, value: pendingSignOut, maxAge: Int(SignOutCookie.lifetime), sameSite: .lax))
+        }
         return response
     }
 

@@ -13,6 +13,9 @@ import Foundation
 /// | `POST /auth/logout` | ``logout(_:)`` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
 /// | `GET /auth/session` | ``sessionJSON(_:)`` | JSON for front ends: who is signed in, the CSRF token; never a token |
 /// | `POST /auth/{provider}/backchannel-logout` | ``backChannelLogout(provider:request:)`` | the provider ends a user's sessions (OpenID Connect Back-Channel Logout) |
+/// | `GET /auth/{provider}/signed-out` | ``signedOut(provider:request:)`` | the provider's redirect back after sign-out: its `state` must be this browser's, once (OpenID Connect RP-Initiated Logout) |
+/// | `GET /auth/{provider}/frontchannel-logout` | ``frontChannelLogout(provider:request:)`` | the provider ends the sessions of an `iss` and `sid` (OpenID Connect Front-Channel Logout) |
+/// | `GET` or `POST /auth/{provider}/initiate-login` | ``initiateLogin(provider:request:)`` | a sign-in the provider initiates; `target_link_uri` only on the app's own origin (OpenID Connect Core §4) |
 /// | `POST /auth/{provider}/native/nonce` | ``nativeNonce(provider:)`` | a single-use nonce for a sign-in a native app performs itself |
 /// | `POST /auth/{provider}/native/sign-in` | ``nativeSignIn(provider:request:)`` | the app's natively obtained ID token, verified in full, for the same session cookie |
 ///
@@ -46,6 +49,8 @@ public struct WebSignInCore: Sendable {
     let markSweeper: MarkSweeper?
     /// Seals sign-ins waiting for their callback into the browser's cookie.
     let signInCookie: SignInCookie
+    /// Seals a sign-out waiting for the provider's redirect back (its `state`) into the browser's sign-out cookie.
+    let signOutCookie: SignOutCookie
     /// Makes and verifies the native sign-in routes' nonces, with the sign-in cookie's shared key.
     let nativeNonces: NativeNonce
     /// Session records read from a shared store, trusted briefly; `nil` for a store in this process.
@@ -102,6 +107,7 @@ public struct WebSignInCore: Sendable {
             )
         }
         self.signInCookie = try SignInCookie(key: configuration.signInCookieKey)
+        self.signOutCookie = SignOutCookie(key: configuration.signInCookieKey)
         self.nativeNonces = NativeNonce(key: configuration.signInCookieKey)
         self.markSweeper = nativeProviders.isEmpty ? nil : MarkSweeper(store: store, clock: clock)
         self.sessionCache =

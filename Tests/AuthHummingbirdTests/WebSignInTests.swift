@@ -192,7 +192,7 @@
                 let cToken = try await client.execute(uri: "/me", method: .get, headers: c.header)
                 #expect(String(buffer: cToken.body) == "Alice Example via oidc, token available")
 
-                // B signs out: its own ID token may name the provider's logout, never C's; C's credential stays.
+                // B signs out: its own ID token names the provider's logout, never C's; C's credential stays.
                 let bOut = try await logout(b)
                 let location = try require(bOut.headers[.location])
                 let cCredentials = try await harness.store.tokenStorage.storedKeys()
@@ -200,7 +200,7 @@
                 let cCredential = try require(try await harness.store.tokenStorage.credential(for: try require(cCredentials.first)))
                 let cIDToken = try require(cCredential.idToken?.reveal())
                 #expect(!location.contains(cIDToken), "another session's ID token never reaches this browser")
-                #expect(!location.contains("id_token_hint"), "no ID token in a URL the browser sees")
+                #expect(location.contains("id_token_hint="), "the session's own ID token as id_token_hint (RP-Initiated Logout 1.0 §2)")
                 #expect(try await Self.sessionJSON(client, c)["signed_in"] == true)
                 #expect(try await Self.sessionJSON(client, b)["signed_in"] == false)
             }

@@ -28,6 +28,10 @@ public struct ClientRegistration: Sendable, Hashable {
     public var signingKey: ClientSigningKey?
     /// Whether tokens are bound to a DPoP key (RFC 9449): by default when the provider advertises it.
     public var dpop: DPoPUsage
+    /// The registered post-logout redirect URI (OpenID Connect RP-Initiated Logout 1.0 §3), sent as
+    /// `post_logout_redirect_uri` with a fresh `state` at sign-out; `nil` when none is registered (the provider then
+    /// shows its own signed-out page). Set it after `init` (which keeps its signature for compatibility).
+    public var postLogoutRedirectURI: URL? = nil
 
     /// Creates a registration; with a signing key the method defaults to `private_key_jwt`, with a secret to
     /// `client_secret_basic`, else `none`.

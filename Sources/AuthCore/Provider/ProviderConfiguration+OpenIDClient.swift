@@ -10,6 +10,7 @@ extension ProviderConfiguration {
     /// | `scope` | a space-separated string or an array; `defaultScopes` when absent; `openid` put first when missing |
     /// | `client_secret` | optional; an empty string means none |
     /// | `token_endpoint_auth_method` | `client_secret_basic`, `client_secret_post`, `private_key_jwt`, `none` |
+    /// | `post_logout_redirect_uri` | optional; the registered post-logout redirect URI |
     ///
     /// - Parameters:
     ///   - defaultMethodWithSecret: the method when a secret is configured and no method is named (Microsoft's
@@ -31,10 +32,13 @@ extension ProviderConfiguration {
         if !scopes.contains("openid") { scopes.insert("openid", at: 0) }
         let secret = string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
         let method = try clientAuthenticationMethod(providerID: providerID) ?? (secret == nil ? nil : defaultMethodWithSecret)
-        return ClientRegistration(
+        let postLogout = self["post_logout_redirect_uri"] == nil ? nil : try requiredURL("post_logout_redirect_uri", providerID: providerID)
+        var registration = ClientRegistration(
             clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
             authenticationMethod: method, signingKey: signingKey, dpop: dpop
         )
+        registration.postLogoutRedirectURI = postLogout
+        return registration
     }
 
     /// The `parameters` key: extra authorization parameters, a dictionary of strings (empty when absent).

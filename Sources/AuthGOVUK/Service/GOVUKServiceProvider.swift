@@ -27,20 +27,24 @@ public struct GOVUKServiceProvider: AuthProvider {
         self.init(configuration: try GOVUKServiceConfiguration(dictionary: configuration))
     }
 
-    /// The client id, redirect, scopes and the client authentication GOV.UK accepts.
+    /// The client id, redirect, post-logout redirect, scopes and the client authentication GOV.UK accepts.
     public var client: ClientRegistration {
-        switch configuration.clientAuthentication {
-        case .privateKey(let key):
-            ClientRegistration(
-                clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes,
-                authenticationMethod: .privateKeyJWT, signingKey: key
-            )
-        case .clientSecret(let secret):
-            ClientRegistration(
-                clientID: configuration.clientID, clientSecret: secret, redirectURI: configuration.redirectURI,
-                scopes: configuration.scopes, authenticationMethod: .clientSecretPost
-            )
-        }
+        var registration =
+            switch configuration.clientAuthentication {
+            case .privateKey(let key):
+                ClientRegistration(
+                    clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes,
+                    authenticationMethod: .privateKeyJWT, signingKey: key
+                )
+            case .clientSecret(let secret):
+                ClientRegistration(
+                    clientID: configuration.clientID, clientSecret: secret, redirectURI: configuration.redirectURI,
+                    scopes: configuration.scopes, authenticationMethod: .clientSecretPost
+                )
+            }
+        // GOV.UK's "Log your users out": the registered logout URI, sent with the ID token and a state at sign-out.
+        registration.postLogoutRedirectURI = configuration.postLogoutRedirectURI
+        return registration
     }
 
     /// Discovery from the issuer (whose `issuer` keeps GOV.UK's trailing slash, compared exactly).

@@ -5,6 +5,12 @@ extension TestIdentityProvider {
     /// RP-initiated logout, answered as GOV.UK's simulator does: always a 302 — to the registered
     /// `post_logout_redirect_uri` (with `state`) when the `id_token_hint` verifies and names a client that registered
     /// it, otherwise to the provider's default page, with `error_code` and `error_description` when something was wrong.
+    ///
+    /// GOV.UK One Login's "Log your users out of GOV.UK One Login"
+    /// (docs.sign-in.service.gov.uk/integrate-with-integration-environment/log-your-users-out): `post_logout_redirect_uri`
+    /// may be used only with an `id_token_hint`, must match the logout URI the service registered, and `state` comes
+    /// back on the redirect to it. A registered loopback URI (`http://127.0.0.1/…`) matches on any port, as redirect
+    /// URIs do (RFC 8252 §7.3): where a web sample on an ephemeral port listens.
     func endSession(_ url: URL) -> (Data, HTTPResponse) {
         let query = queryParameters(url)
         let fallback = configuration.quirks.defaultLogoutURL ?? endpoint("/signed-out")
@@ -32,7 +38,7 @@ extension TestIdentityProvider {
             return redirect(fallback, error: ("unauthorized_client", "client not found"))
         }
         guard let requested = query["post_logout_redirect_uri"] else { return redirect(fallback) }
-        guard let target = URL(string: requested), client.postLogoutRedirectURIs.contains(target) else {
+        guard let target = URL(string: requested), client.postLogoutRedirectURIs.contains(where: { Self.redirect(target, matchesRegistered: $0) }) else {
             return redirect(fallback, error: ("invalid_request", "client registry does not contain post_logout_redirect_uri"))
         }
         return redirect(target)

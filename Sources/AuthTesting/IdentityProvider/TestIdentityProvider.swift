@@ -27,7 +27,7 @@ public actor TestIdentityProvider {
         /// The public key of a `private_key_jwt` client (a JWK); the client must then authenticate with a signed
         /// assertion whose `aud` is the token endpoint and whose `jti` is never reused.
         public var publicKey: [String: JSONValue]?
-        /// The registered post-logout redirect URIs (matched exactly by the end-session endpoint).
+        /// The registered post-logout redirect URIs (matched exactly by the end-session endpoint; a loopback one on any port).
         public var postLogoutRedirectURIs: [URL]
 
         /// Creates a client.
