@@ -41,7 +41,8 @@ echo "web-sign-in ($server): PostgreSQL refuses a connection without the passwor
 
 port_a="${ports[0]}" port_b="${ports[1]}" port_c="${ports[2]}"
 start_background "$work/emulate.out" "$bin/auth-emulator" emulate all --config-dir "$work/emu" \
-  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout"
+  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout" \
+  --notification-uri "apple=http://127.0.0.1:$port_b/auth/apple/notifications"
 wait_for_line "$work/emulate.out" "^ready" --pid "$background_pid" --log "$work/emulate.out"
 account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
 
@@ -93,6 +94,12 @@ PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-aut
   timeout 300 python3 Scripts/e2e/web-native-attacks.py "http://127.0.0.1:$port_b" \
   native-cross-site native-nonce-marks head-sign-in cancel-sign-in apple-name form-post-orphan tokenless-session \
   || { tail -20 "$work/b.log"; fail "an attack of the second review succeeded"; }
+
+echo "web-sign-in ($server): GitHub's grant deleted at sign-out, Apple's account notifications (Scripts/e2e/web-account-changes.py)"
+GITHUB_USER="$(account github)" GITHUB_CONFIG="$work/emu/github.json" APPLE_USER="$(account apple)" APPLE_CONFIG="$work/emu/apple.json" \
+OTHER_INSTANCE="http://127.0.0.1:$port_a" PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
+  timeout 180 python3 Scripts/e2e/web-account-changes.py "http://127.0.0.1:$port_b" github-revocation apple-notifications \
+  || { tail -20 "$work/b.log"; fail "an account change at the provider did not reach the sample"; }
 
 echo "web-sign-in ($server): the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \

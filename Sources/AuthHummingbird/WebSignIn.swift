@@ -17,6 +17,7 @@
     /// | `POST /auth/logout` | with the session's CSRF token: revokes the tokens, ends the session, redirects to the provider's end-session page |
     /// | `GET /auth/session` | JSON for front ends: who is signed in, the CSRF token; never a token |
     /// | `POST /auth/{provider}/backchannel-logout` | the provider ends a user's sessions (OpenID Connect Back-Channel Logout) |
+    /// | `POST /auth/{provider}/notifications` | Sign in with Apple's server-to-server notifications (a signed `{"payload": …}`) |
     /// | `POST /auth/{provider}/native/nonce`, `POST /auth/{provider}/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
     ///
     /// ```swift
