@@ -3,7 +3,8 @@
 # (Scripts/services/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
-# Then the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
+# Then account changes at the provider (Scripts/e2e/web-account-changes.py: GitHub's grant deleted at sign-out, Sign in
+# with Apple's server-to-server notifications), and the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
 # 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/<server>/. Run by Scripts/ci/test.sh after a build
 # with the traits, once per web framework: the same browser script and the same attacks against either adapter.
 #

@@ -15,7 +15,7 @@ extension WebSignInCore {
     /// https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts):
     ///
     /// - `consent-revoked`, `account-delete`: the user's sessions end (found by index, as a back-channel logout finds
-    ///   them) with their credentials, on every instance;
+    ///   them) with their credentials, removed from the store every instance reads;
     /// - `email-disabled`, `email-enabled`: the credentials of the user's sessions keep the event's address in their
     ///   profile (`email`) and whether Apple forwards to it (`email_forwarding`: `disabled` or `enabled`).
     ///
