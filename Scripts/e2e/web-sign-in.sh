@@ -3,7 +3,8 @@
 # (Scripts/services/postgres.sh), two instances of Examples/WebSignIn sharing it, and a real browser (headless Chromium +
 # selenium): "Sign in with Grab" clicked on instance A lands signed in on instance B (the provider redirects to B's
 # callback, as a load balancer might route it), then every provider on instance B alone; each signs out again.
-# Then the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
+# Then account changes at the provider (Scripts/e2e/web-account-changes.py: GitHub's grant deleted at sign-out, Sign in
+# with Apple's server-to-server notifications), and the web attacks over HTTP (Scripts/e2e/web-attacks.py), with a third instance C whose sessions last
 # 3 s for the sealed-expiry check. Screenshots in .build/web-sign-in/<server>/. Run by Scripts/ci/test.sh after a build
 # with the traits, once per web framework: the same browser script and the same attacks against either adapter.
 #
@@ -41,7 +42,8 @@ echo "web-sign-in ($server): PostgreSQL refuses a connection without the passwor
 
 port_a="${ports[0]}" port_b="${ports[1]}" port_c="${ports[2]}"
 start_background "$work/emulate.out" "$bin/auth-emulator" emulate all --config-dir "$work/emu" \
-  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout"
+  --backchannel-logout-uri "oidc=http://127.0.0.1:$port_b/auth/oidc/backchannel-logout" \
+  --notification-uri "apple=http://127.0.0.1:$port_b/auth/apple/notifications"
 wait_for_line "$work/emulate.out" "^ready" --pid "$background_pid" --log "$work/emulate.out"
 account() { grep -A1 -E "^$1: " "$work/emulate.out" | sed -nE 's/^  test accounts  ([^ ]+) .*/\1/p'; }
 
@@ -93,6 +95,12 @@ PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-aut
   timeout 300 python3 Scripts/e2e/web-native-attacks.py "http://127.0.0.1:$port_b" \
   native-cross-site native-nonce-marks head-sign-in cancel-sign-in apple-name form-post-orphan tokenless-session \
   || { tail -20 "$work/b.log"; fail "an attack of the second review succeeded"; }
+
+echo "web-sign-in ($server): GitHub's grant deleted at sign-out, Apple's account notifications (Scripts/e2e/web-account-changes.py)"
+GITHUB_USER="$(account github)" GITHUB_CONFIG="$work/emu/github.json" APPLE_USER="$(account apple)" APPLE_CONFIG="$work/emu/apple.json" \
+OTHER_INSTANCE="http://127.0.0.1:$port_a" PSQL="psql -h ${AUTH_PG_HOST:-127.0.0.1} -p $AUTH_PG_PORT -U ${AUTH_PG_USER:-auth} -d $AUTH_PG_DATABASE" \
+  timeout 180 python3 Scripts/e2e/web-account-changes.py "http://127.0.0.1:$port_b" github-revocation apple-notifications \
+  || { tail -20 "$work/b.log"; fail "an account change at the provider did not reach the sample"; }
 
 echo "web-sign-in ($server): the web attacks over HTTP against instance B (Scripts/e2e/web-attacks.py)"
 EMULATOR_URL="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["issuer"])' "$work/emu/oidc.json")" \

@@ -121,6 +121,14 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
                 return state.pendingFaults
             }
             return provider.json(["queued": .array(queued.map { .string($0.rawValue) })], url: url)
+        case ("api-check", "POST"):
+            // What the provider's API answers each access token it issued to a test account (GitHub's `GET /user`):
+            // a script that cannot see an app's tokens shows that its sign-out left none of them working.
+            guard let account = provider.loginAccounts.first(where: { $0.username == form["username"] }) else {
+                return provider.json(["error": "invalid_request", "error_description": "username must be one of the test accounts."], status: 400, url: url)
+            }
+            let statuses = provider.apiAnswers(toTokensOf: account.user.subject, path: form["path"] ?? "/user")
+            return provider.json(["statuses": .array(statuses.map { .number(Double($0)) })], url: url)
         case ("faults", "GET"):
             let queued = state.withLock { $0.pendingFaults }
             return provider.json(["queued": .array(queued.map { .string($0.rawValue) })], url: url)

@@ -24,7 +24,11 @@ extension ProviderEmulator {
     ///   Otherwise (an OAuth app) tokens do not expire and come without a refresh token;
     /// - the device flow: an `XXXX-XXXX` user code, `expires_in` 900, `interval` 5, no `verification_uri_complete`;
     /// - the API answers 401 without a valid token, and 403 without a `User-Agent`
-    ///   (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#user-agent).
+    ///   (https://docs.github.com/en/rest/using-the-rest-api/getting-started-with-the-rest-api#user-agent);
+    /// - `DELETE /applications/{client_id}/grant` with HTTP Basic client authentication and `{"access_token": …}`
+    ///   deletes the app's grant for that user (every token of the app for the user stops working at the API): 204;
+    ///   422 without `access_token`; 404 for wrong client credentials or an unknown token
+    ///   (https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization).
     ///
     /// Test accounts: `octocat` (a verified primary email) and `hubot-unverified` (whose primary email is not verified,
     /// so GitHubProvider refuses it).
@@ -106,6 +110,8 @@ extension TestIdentityProvider {
         configuration.paths.token = "/login/oauth/access_token"
         configuration.paths.deviceAuthorization = "/login/device/code"
         configuration.paths.deviceVerification = "/login/device"
+        // On the API host (api.github.com, or under /api/v3 over HTTP), with Basic client authentication.
+        configuration.paths.grantDeletion = "/applications/{client_id}/grant"
         configuration.quirks.pkceOptional = true
         configuration.quirks.idTokenIncludesUserClaims = false
         configuration.initialBehavior.sendsIssParameter = false

@@ -162,9 +162,9 @@ public struct GitHubProvider: AuthProvider {
         URL(string: apiURL.absoluteString.trimmingSuffix("/") + path)!
     }
 
-    /// GitHub's fixed endpoints: there is no discovery document. No revocation endpoint either: GitHub revokes a
-    /// grant with `DELETE /applications/{client_id}/grant` and the client's Basic credentials, not RFC 7009, so a
-    /// sign-out is local (https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization).
+    /// GitHub's fixed endpoints: there is no discovery document. No RFC 7009 revocation endpoint either: GitHub revokes
+    /// a grant with `DELETE /applications/{client_id}/grant` and the client's Basic credentials, which a sign-out with
+    /// a client secret calls instead (https://docs.github.com/en/rest/apps/oauth-applications#delete-an-app-authorization).
     public var endpointSource: EndpointSource {
         .fixed(
             ProviderMetadata(

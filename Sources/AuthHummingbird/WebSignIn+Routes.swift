@@ -43,6 +43,10 @@
             router.post("\(prefix)/{provider}/initiate-login") { request, context in
                 Response(await core.initiateLogin(provider: Self.provider(context), request: try await Self.withBody(request)))
             }
+            // Sign in with Apple's server-to-server notifications (a JSON body).
+            router.post("\(prefix)/{provider}/notifications") { request, context in
+                Response(await core.appleNotification(provider: Self.provider(context), request: try await Self.withBody(request)))
+            }
             router.post("\(prefix)/{provider}/native/nonce") { _, context in
                 Response(await core.nativeNonce(provider: Self.provider(context)))
             }

@@ -134,6 +134,12 @@
             return try await records(try await query(statement))
         }
 
+        /// The unexpired sessions of `subjectIndex`, by its index, left in place.
+        public func sessions(subjectIndex: String, now: Date) async throws -> [WebSessionRecord] {
+            let found = try await records(try await query("SELECT session_hash, sealed FROM auth_sessions WHERE subject_hash = \(subjectIndex)"))
+            return found.filter { $0.expiresAt > now }
+        }
+
         /// Removes and returns the oldest sessions of `subjectIndex` beyond the newest `limit`, in one statement.
         public func removeSessions(subjectIndex: String, keepingNewest limit: Int) async throws -> [WebSessionRecord] {
             try await records(

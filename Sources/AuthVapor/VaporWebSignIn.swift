@@ -20,6 +20,7 @@
     /// | `GET /auth/:provider/signed-out` | the provider's redirect back after sign-out; its `state` checked once |
     /// | `GET /auth/:provider/frontchannel-logout` | the provider ends a session by `iss` and `sid` (OpenID Connect Front-Channel Logout) |
     /// | `GET` or `POST /auth/:provider/initiate-login` | a sign-in the provider initiates (`iss`, `login_hint`, a `target_link_uri` on the app's origin) |
+    /// | `POST /auth/:provider/notifications` | Sign in with Apple's server-to-server notifications (a signed `{"payload": …}`) |
     /// | `POST /auth/:provider/native/nonce`, `POST /auth/:provider/native/sign-in` | a native app's own sign-in (Sign in with Apple on iOS) verified in full, for the same session cookie |
     ///
     /// ```swift
@@ -94,6 +95,10 @@
             }
             routes.on(.POST, provider, "initiate-login", body: form) { request in
                 Response(await core.initiateLogin(provider: Self.provider(request), request: WebRequest(request)))
+            }
+            // Sign in with Apple's server-to-server notifications (a JSON body).
+            routes.on(.POST, provider, "notifications", body: form) { request in
+                Response(await core.appleNotification(provider: Self.provider(request), request: WebRequest(request)))
             }
             routes.on(.POST, provider, "native", "nonce", body: form) { request in
                 Response(await core.nativeNonce(provider: Self.provider(request)))

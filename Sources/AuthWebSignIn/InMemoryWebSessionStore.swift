@@ -59,6 +59,11 @@ public actor InMemoryWebSessionStore: WebSessionStore {
         }
     }
 
+    /// The unexpired sessions of `subjectIndex`, left in place.
+    public func sessions(subjectIndex: String, now: Date) -> [WebSessionRecord] {
+        bySubject[subjectIndex, default: []].compactMap { session(key: $0, now: now) }
+    }
+
     /// Removes and returns the oldest sessions of `subjectIndex` beyond the newest `limit`.
     public func removeSessions(subjectIndex: String, keepingNewest limit: Int) -> [WebSessionRecord] {
         let keys = bySubject[subjectIndex, default: []]

@@ -45,11 +45,18 @@ public protocol WebSessionStore: Sendable {
     func rememberDisplayName(_ name: String, subjectIndex: String) async throws
     /// The name kept for the user `subjectIndex` by ``rememberDisplayName(_:subjectIndex:)``, or `nil`.
     func rememberedDisplayName(subjectIndex: String) async throws -> String?
+    /// The unexpired sessions of the user `subjectIndex` (``WebSessionRecord/subjectIndex``), found by index, left in
+    /// place: the sessions whose credentials a Sign in with Apple email notification updates.
+    func sessions(subjectIndex: String, now: Date) async throws -> [WebSessionRecord]
 }
 
 extension WebSessionStore {
     /// `false`: a store is one process's unless it says otherwise.
     public var isSharedAcrossInstances: Bool { false }
+
+    /// None: a store that cannot list a user's sessions lets Sign in with Apple's email notifications update no
+    /// credential (they are answered all the same). ``InMemoryWebSessionStore`` and `PostgresWebSessionStore` list them.
+    public func sessions(subjectIndex: String, now: Date) async throws -> [WebSessionRecord] { [] }
 
     /// Records in this process's memory: right for a store that one instance uses. A store that several instances
     /// share (``isSharedAcrossInstances``) implements it on what they share, atomically — `PostgresWebSessionStore`

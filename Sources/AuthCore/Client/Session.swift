@@ -203,7 +203,8 @@ public actor Session {
     }
 
     /// Signs out: removes the stored credential first, then (when asked and the provider has a revocation
-    /// endpoint) revokes the refresh token and then the access token (RFC 7009).
+    /// endpoint) revokes the refresh token and then the access token (RFC 7009); a provider that revokes with its own
+    /// API (GitHub's `DELETE /applications/{client_id}/grant`) is asked to revoke the grant instead.
     ///
     /// Sign-out wins over a refresh that is already running: no new refresh can start, the running one is allowed
     /// to finish, and only then is the credential removed — inside the storage's exclusive section, so a refresh in
@@ -241,7 +242,24 @@ public actor Session {
         }
         client.log(.info, "signout.completed", "Signed out locally.")
         var report = SignOutReport()
-        guard revokingTokens, wasSignedIn, (try? await client.metadata().revocationEndpoint) != nil else { return report }
+        guard revokingTokens, wasSignedIn else { return report }
+        // A provider that revokes with its own API (GitHub's grant deletion) is asked instead of RFC 7009; its failure
+        // is reported and logged (its code only, no token), and the local sign-out above stands.
+        do {
+            if let revoked = try await client.revokeGrantIfProviderDoes(credential) {
+                report.revokedAccessToken = revoked
+                report.revokedRefreshToken = revoked && credential.refreshToken != nil
+                return report
+            }
+        } catch let error as AuthError {
+            report.revocationError = error
+            client.log(.warning, "signout.revocation_failed", "Signed out locally; the provider did not revoke the grant.", ["code": error.code.rawValue])
+            return report
+        } catch {
+            client.log(.warning, "signout.revocation_failed", "Signed out locally; the grant revocation did not finish.")
+            return report
+        }
+        guard (try? await client.metadata().revocationEndpoint) != nil else { return report }
         // The refresh token first: revoking it ends the grant, so a stolen access token is the smaller loss.
         if let refreshToken = credential.refreshToken {
             do {

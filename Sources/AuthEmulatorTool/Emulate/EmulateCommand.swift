@@ -30,6 +30,8 @@ struct EmulateCommand: AsyncParsableCommand {
               curl -d next=expired_token <issuer>/_emulator/faults    (server_error, slow, expired_token, wrong_nonce, short_lived_token)
             To sign a user out at the provider and tell a client that registered --backchannel-logout-uri:
               curl -d username=<test account> <issuer>/_emulator/backchannel-logout
+            To send Sign in with Apple's server-to-server notification to the URL given with --notification-uri:
+              curl -d username=<test account> -d type=consent-revoked <issuer>/_emulator/apple-notification
             """
     )
 
@@ -49,6 +51,11 @@ struct EmulateCommand: AsyncParsableCommand {
         help: ArgumentHelp("A client's back-channel logout endpoint, as NAME=URL (repeatable): /_emulator/backchannel-logout POSTs a logout token there.", valueName: "name=url"))
     var backchannelLogoutURI: [String] = []
 
+    @Option(
+        help: ArgumentHelp(
+            "An app's server-to-server notification endpoint, as apple=URL: /_emulator/apple-notification POSTs Apple's signed notification there.", valueName: "apple=url"))
+    var notificationURI: [String] = []
+
     func run() async throws {
         let names = emulator == "all" ? ProviderEmulator.servedEmulatorNames : [emulator]
         guard names.allSatisfy(ProviderEmulator.servedEmulatorNames.contains) else {
@@ -66,6 +73,14 @@ struct EmulateCommand: AsyncParsableCommand {
             }
             backChannel[parts[0]] = url
         }
+        var notifications: [String: URL] = [:]
+        for entry in notificationURI {
+            let parts = entry.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, parts[0] == "apple", names.contains("apple"), let url = URL(string: parts[1]), url.scheme == "http" || url.scheme == "https" else {
+                throw ValidationError("--notification-uri takes apple=URL with an http(s) URL, with the apple emulator served; got '\(entry)'.")
+            }
+            notifications[parts[0]] = url
+        }
         let directory: URL
         if let configDir {
             directory = URL(fileURLWithPath: (configDir as NSString).expandingTildeInPath)
@@ -82,7 +97,8 @@ struct EmulateCommand: AsyncParsableCommand {
 
         var channels: [any Channel] = []
         for (index, name) in names.enumerated() {
-            let served = try await Self.serve(name, port: port == 0 ? 0 : port + index, issuerHost: issuerHost, backChannelLogoutURI: backChannel[name])
+            let served = try await Self.serve(
+                name, port: port == 0 ? 0 : port + index, issuerHost: issuerHost, backChannelLogoutURI: backChannel[name], notificationURI: notifications[name])
             channels.append(served.channel)
             let file = try Self.writeConfiguration(name, emulator: served.emulator, to: directory)
             // Written unbuffered: a script reading this through a pipe sees it at once.
@@ -107,7 +123,7 @@ struct EmulateCommand: AsyncParsableCommand {
     }
 
     /// Binds 127.0.0.1:`port`, then builds the emulator for the bound port (its issuer names the port).
-    static func serve(_ name: String, port: Int, issuerHost: String, backChannelLogoutURI: URL? = nil) async throws -> Served {
+    static func serve(_ name: String, port: Int, issuerHost: String, backChannelLogoutURI: URL? = nil, notificationURI: URL? = nil) async throws -> Served {
         let route = LockedValue<Route?>(nil)
         let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -139,12 +155,14 @@ struct EmulateCommand: AsyncParsableCommand {
         await idp.showLoginPage()
         let gate = EmulatorGate(
             origin: origin, port: boundPort, backChannelLogoutURI: backChannelLogoutURI,
-            clientID: emulator.configuration.values["client_id"]?.stringValue ?? TestIdentityProvider.defaultClientID
+            clientID: emulator.configuration.values["client_id"]?.stringValue ?? TestIdentityProvider.defaultClientID,
+            notificationURI: notificationURI
         )
         route.withLock {
             $0 = Route { request in
                 if let refused = gate.refusal(of: request) { return refused }
                 if let answer = await gate.backChannelLogout(request, idp: idp) { return answer }
+                if let answer = await gate.appleNotification(request, idp: idp) { return answer }
                 return await emulator.handle(request)
             }
         }

@@ -21,8 +21,10 @@ struct EmulatorGate: Sendable {
     let port: Int
     /// Where the client registered its back-channel logout endpoint, if it did.
     let backChannelLogoutURI: URL?
-    /// The client id logout tokens are addressed to.
+    /// The client id logout tokens (and Apple's notifications) are addressed to.
     let clientID: String
+    /// Where the app registered its Sign in with Apple server-to-server notification endpoint, if it did.
+    var notificationURI: URL?
 
     /// The refusal of a request that fails a check, or `nil` (the checks every HTTP front of an emulator makes:
     /// `EmulatorRequestGate`, in AuthEmulators, which the web sign-in samples use too).
@@ -59,7 +61,7 @@ struct EmulatorGate: Sendable {
         }
     }
 
-    private static func json(_ object: [String: JSONValue], status: Int) -> (Data, HTTPResponse) {
+    static func json(_ object: [String: JSONValue], status: Int) -> (Data, HTTPResponse) {
         ((try? JSONValue.object(object).jsonData()) ?? Data(), .make(status: status, headers: ["Content-Type": "application/json"]))
     }
 }

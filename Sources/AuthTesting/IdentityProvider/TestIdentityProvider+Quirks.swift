@@ -28,6 +28,9 @@ extension TestIdentityProvider {
         public var deviceAuthorization: String? = "/device_authorization"
         /// The device flow's verification page, where the user enters the code and signs in.
         public var deviceVerification = "/device"
+        /// Where an app deletes its grant for a user with its own API, `{client_id}` standing for its client id
+        /// (GitHub's `/applications/{client_id}/grant`); `nil`: no such endpoint.
+        public var grantDeletion: String?
 
         /// The default layout.
         public init() {}

@@ -215,6 +215,8 @@ public actor TestIdentityProvider {
     var familyParameters: [String: [String: String]] = [:]
     /// Requests received, by endpoint path (`/token`, `/jwks`, …).
     public private(set) var requestCounts: [String: Int] = [:]
+    /// The grants an app deleted with its own API (`Paths/grantDeletion`: GitHub's), each answered 204.
+    public internal(set) var grantDeletions = 0
     /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
     public internal(set) var refreshTokenReuseDetected = false
     /// Every value the provider issued that a client must keep secret (codes, tokens), for log canary tests.
@@ -292,6 +294,7 @@ public actor TestIdentityProvider {
             let document = configuration.quirks.documents[path]!
             return json(document.body, url: url, headers: document.headers)
         default:
+            if let answer = deleteGrant(request, path: path, url: url) { return answer }
             if let api = configuration.quirks.api, let (status, body) = api(request, bearerSubject(request)) {
                 return (try! body.jsonData(), .make(status: status, headers: ["Content-Type": "application/json"]))
             }
