@@ -221,6 +221,11 @@
             return nil
         }
 
+        /// Deletes the name kept for the user `subjectIndex`, for every instance.
+        public func forgetDisplayName(subjectIndex: String) async throws {
+            try await run("DELETE FROM auth_names WHERE subject_hash = \(subjectIndex)")
+        }
+
         /// `true`: every instance reads and writes the same database.
         public var isSharedAcrossInstances: Bool { true }
 

@@ -109,6 +109,11 @@ public actor InMemoryWebSessionStore: WebSessionStore {
         names[subjectIndex]
     }
 
+    /// Forgets the name kept for the user `subjectIndex`.
+    public func forgetDisplayName(subjectIndex: String) {
+        names[subjectIndex] = nil
+    }
+
     /// How many sessions exist, expired ones not yet removed included (for tests and health pages).
     public var sessionCount: Int { sessions.count }
 }

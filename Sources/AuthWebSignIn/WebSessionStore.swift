@@ -45,6 +45,10 @@ public protocol WebSessionStore: Sendable {
     func rememberDisplayName(_ name: String, subjectIndex: String) async throws
     /// The name kept for the user `subjectIndex` by ``rememberDisplayName(_:subjectIndex:)``, or `nil`.
     func rememberedDisplayName(subjectIndex: String) async throws -> String?
+    /// Forgets the name kept for the user `subjectIndex`: the user deleted their account or stopped using the
+    /// provider with this app (Sign in with Apple's `account-delete` and `consent-revoked`), and a later first
+    /// authorization says the name again.
+    func forgetDisplayName(subjectIndex: String) async throws
     /// The unexpired sessions of the user `subjectIndex` (``WebSessionRecord/subjectIndex``), found by index, left in
     /// place: the sessions whose credentials a Sign in with Apple email notification updates.
     func sessions(subjectIndex: String, now: Date) async throws -> [WebSessionRecord]
@@ -71,6 +75,10 @@ extension WebSessionStore {
 
     /// `nil`: see ``rememberDisplayName(_:subjectIndex:)``.
     public func rememberedDisplayName(subjectIndex: String) async throws -> String? { nil }
+
+    /// Nothing to forget: the default ``rememberDisplayName(_:subjectIndex:)`` keeps nothing. A store that keeps names
+    /// must implement it, or a deleted Apple account's name would outlive the account.
+    public func forgetDisplayName(subjectIndex: String) async throws {}
 
     /// Forgets the expired marks in this process's memory (the default ``markUsed(digest:until:now:)``'s).
     public func removeExpiredMarks(now: Date) async throws {

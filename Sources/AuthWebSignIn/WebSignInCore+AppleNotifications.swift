@@ -15,7 +15,8 @@ extension WebSignInCore {
     /// https://developer.apple.com/documentation/signinwithapple/processing-changes-for-sign-in-with-apple-accounts):
     ///
     /// - `consent-revoked`, `account-delete`: the user's sessions end (found by index, as a back-channel logout finds
-    ///   them) with their credentials, removed from the store every instance reads;
+    ///   them) with their credentials, removed from the store every instance reads, and the name kept for the user
+    ///   (``WebSessionStore/forgetDisplayName(subjectIndex:)``) is forgotten;
     /// - `email-disabled`, `email-enabled`: the credentials of the user's sessions keep the event's address in their
     ///   profile (`email`) and whether Apple forwards to it (`email_forwarding`: `disabled` or `enabled`).
     ///
@@ -62,6 +63,8 @@ extension WebSignInCore {
         let subjectIndex = WebSessionRecord.subjectIndex(providerName: name, subject: notification.subject)
         let tokenStorage = store.tokenStorage
         if notification.kind.endsSessions {
+            // The name Apple said once goes with the account (or the consent): a later first authorization says it again.
+            try await store.forgetDisplayName(subjectIndex: subjectIndex)
             let ended = try await store.removeSessions(subjectIndex: subjectIndex, providerSessionIndex: nil)
             for record in ended {
                 await sessionCache?.forget(account: record.account)

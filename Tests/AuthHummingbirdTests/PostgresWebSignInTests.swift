@@ -110,6 +110,8 @@
                 try await storeA.rememberDisplayName("Alice Example", subjectIndex: alice)
                 #expect(try await storeB.rememberedDisplayName(subjectIndex: alice) == "Alice Example")
                 #expect(try await storeB.rememberedDisplayName(subjectIndex: WebSessionRecord.subjectIndex(providerName: "oidc", subject: "bob")) == nil)
+                try await storeB.forgetDisplayName(subjectIndex: alice)
+                #expect(try await storeA.rememberedDisplayName(subjectIndex: alice) == nil, "forgotten for every instance")
 
                 let bob = record("bob", 0).account
                 let orphan = StorageKey(providerID: "oidc", issuer: bob.issuer, clientID: bob.clientID, account: "web-orphan")
