@@ -28,6 +28,8 @@ extension TestIdentityProvider {
         public var deviceAuthorization: String? = "/device_authorization"
         /// The device flow's verification page, where the user enters the code and signs in.
         public var deviceVerification = "/device"
+        /// The RFC 7591 client registration endpoint, its RFC 7592 client configuration URIs beneath (`nil`: none).
+        public var registration: String?
 
         /// The default layout.
         public init() {}
