@@ -6,14 +6,14 @@ public import Foundation
 ///
 /// Every answer is checked against what was asked (``DynamicRegistration``'s rules); a refused answer stores nothing.
 /// Secrets (the initial access token, the client secret, the registration access token) travel as
-/// ``AuthCore/Secret`` and are never logged; error messages name endpoints and fields, never values.
+/// `Secret` and are never logged; error messages name endpoints, fields and methods, never a secret.
 ///
 /// ```swift
 /// let registrar = ClientRegistrar(transport: transport)
 /// let registration = try await registrar.register(
 ///     RegistrationRequest(redirectURIs: [URL(string: "http://127.0.0.1:53682/callback")!]),
 ///     issuer: "https://id.example.com", storage: storage)
-/// let provider = try OIDCProvider(configuration: registration.providerConfiguration())
+/// let provider = try OpenIDProvider(configuration: registration.providerConfiguration())  // AuthOIDC
 /// ```
 public struct ClientRegistrar: Sendable {
     let transport: any HTTPTransport

@@ -4,7 +4,7 @@ public import Foundation
 /// A client registered with an issuer (RFC 7591 §3.2.1): what the provider assigned, the secrets to read and update
 /// the registration (RFC 7592), and what was registered — checked against what was asked.
 ///
-/// `Codable`, to be kept beside the credential; its secrets are ``AuthCore/Secret`` values, which print as
+/// `Codable`, to be kept beside the credential; its secrets are `Secret` values, which print as
 /// `<redacted>` and encode as their plain value (storage must keep them).
 public struct DynamicRegistration: Sendable, Hashable, Codable {
     /// The issuer the client is registered with.
