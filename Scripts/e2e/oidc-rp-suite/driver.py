@@ -106,8 +106,8 @@ OPTIONAL = {
     ),
 }
 
-# Dynamic: auth-cli registers its own client (`login --register`: native, PKCE, the loopback redirect URI, method
-# none) and, for the WebFinger tests, finds the issuer from the account (`--account-hint`). "cli_register" is the
+# Dynamic: auth-cli registers its own client (`login --register`: native, PKCE, the loopback redirect URI,
+# client_secret_basic since the suite's OP takes no public client) and, for the WebFinger tests, finds the issuer from the account (`--account-hint`). "cli_register" is the
 # auth-cli option set; "account" the identifier given to --account-hint ({base} and {rp} filled in).
 DYNAMIC = {
     # `auth-cli userinfo` afterwards uses the registered client kept with the session.
