@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "AuthFileStorage", targets: ["AuthFileStorage"]),
         // The device authorization grant (RFC 8628), for a device without a browser: a TV, a command-line tool.
         .library(name: "AuthDeviceFlow", targets: ["AuthDeviceFlow"]),
+        // Dynamic client registration (RFC 7591 / 7592) and WebFinger issuer discovery.
+        .library(name: "AuthDynamicRegistration", targets: ["AuthDynamicRegistration"]),
         // Providers: each imports AuthCore only, so a server that selects one by name links no URLSession or Apple code.
         .library(name: "AuthOIDC", targets: ["AuthOIDC"]),
         .library(name: "AuthGrab", targets: ["AuthGrab"]),
@@ -139,6 +141,8 @@ let package = Package(
         // A grant beside the code flow, on AuthCore's package seam for grants (`AuthClient+GrantModules.swift`): it ends
         // in the same identity gate, and adds nothing to AuthCore's public face.
         .target(name: "AuthDeviceFlow", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        // Dynamic client registration (RFC 7591 / 7592) and WebFinger: AuthCore only, nothing added to its public face.
+        .target(name: "AuthDynamicRegistration", dependencies: ["AuthCore"], swiftSettings: strictSettings),
 
         // MARK: Providers (AuthCore only: Scripts/ci/check-boundaries.sh fails the test command otherwise)
 
@@ -332,7 +336,7 @@ let package = Package(
         .executableTarget(
             name: "AuthCLI",
             dependencies: [
-                "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "AuthSecretService",
+                "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthDynamicRegistration", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "AuthSecretService",
                 "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
@@ -593,6 +597,7 @@ let package = Package(
             dependencies: ["AuthWebSignIn", "AuthCore", "AuthOIDC", "AuthSignInWithApple", "AuthTesting", "AuthEmulators"],
             swiftSettings: strictSettings
         ),
+        .testTarget(name: "AuthDynamicRegistrationTests", dependencies: ["AuthDynamicRegistration", "AuthOIDC", "AuthTesting"], swiftSettings: strictSettings),
         .testTarget(name: "AuthTestingTests", dependencies: ["AuthTesting", "AuthEmulators"], swiftSettings: strictSettings),
         .testTarget(
             name: "AuthConfigCheckTests",

@@ -15,6 +15,8 @@ struct LoginCommand: AsyncParsableCommand {
             auth-cli login --issuer https://id.example.com --client-id cli \\
                            --redirect-uri http://127.0.0.1:53682/callback --browser print
             auth-cli login --provider oidc --config oidc.json --device   # approve on a phone (RFC 8628)
+            auth-cli login --issuer https://id.example.com --register    # register a client first (RFC 7591)
+            auth-cli login --account-hint acct:alice@example.com --register   # the issuer from WebFinger
             No account anywhere? `auth-emulator emulate oidc --config-dir /tmp/emu` serves an emulator and writes \
             /tmp/emu/oidc.json for --config.
             """
@@ -62,6 +64,18 @@ struct LoginCommand: AsyncParsableCommand {
     )
     var responseMode: ResponseModeChoice?
 
+    @Flag(help: "Register a new client with the issuer first (RFC 7591: native, PKCE, the loopback redirect URI), kept with the session.")
+    var register = false
+
+    @Option(help: "With --register, find the issuer of this account by WebFinger (acct:user@host, RFC 7033).")
+    var accountHint: String?
+
+    @Option(help: "With --register, how the new client authenticates: none (a public client), client_secret_basic or client_secret_post.")
+    var registerAuthMethod = RegistrationAuthMethod.none
+
+    @Option(help: "With --register, a contact e-mail address for the new client (repeatable; some providers require one).")
+    var registrationContact: [String] = []
+
     @Flag(help: "Sign in on another device (RFC 8628): show a code and a URL instead of opening a browser. The default when no browser can be opened and the provider supports it.")
     var device = false
 
@@ -80,7 +94,7 @@ struct LoginCommand: AsyncParsableCommand {
     func run() async throws {
         let output = Output(options: output)
         try await output.reportingErrors {
-            let setup = try resolve()
+            let setup = register || accountHint != nil ? try await registeredSetupValue() : try resolve()
             let logger = TerminalLogger(minimum: self.output.verbose ? .trace : .warning)
             let provider = try ProviderRegistry.builtIn.provider(named: setup.providerID.rawValue, configuration: setup.configuration)
             // The keyring unless a file was asked for; without a Secret Service, a refusal before anything is written.
@@ -168,6 +182,12 @@ struct LoginCommand: AsyncParsableCommand {
             let environment = ProcessInfo.processInfo.environment
             return ["DISPLAY", "WAYLAND_DISPLAY", "BROWSER"].contains { !(environment[$0] ?? "").isEmpty }
         #endif
+    }
+
+    private func registeredSetupValue() async throws -> Setup {
+        guard register else { throw ValidationError("--account-hint finds an issuer to register with: add --register.") }
+        let (providerID, configuration) = try await registeredSetup()
+        return Setup(providerID: providerID, configuration: configuration)
     }
 
     private struct Setup {

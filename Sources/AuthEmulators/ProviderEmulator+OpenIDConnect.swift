@@ -21,6 +21,7 @@ extension ProviderEmulator {
         var configuration = TestIdentityProvider.Configuration()
         configuration.displayName = "Example OpenID Provider"
         configuration.dpop = dpop
+        configuration.paths.registration = "/register"
         let idp = TestIdentityProvider(configuration: configuration.served(at: origin), clock: clock)
         return openIDConnect(idp, redirectURI: TestIdentityProvider.loopbackRedirectURI)
     }

@@ -1,7 +1,8 @@
 """Runs auth-cli through the OpenID Foundation's RP tests (op_server.py) and compares each outcome with the test's flow.
 
 For every test id of every profile below: registers a client at the test's issuer (dynamic registration, as the
-suite's OP requires; auth-cli's own registration is a later task), runs `auth-cli login --issuer <base>/<rp-id>/<test-id>
+suite's OP requires; the Dynamic profile's tests have auth-cli register its own client with `login --register`, and
+find the issuer by WebFinger with `--account-hint`), runs `auth-cli login --issuer <base>/<rp-id>/<test-id>
 --browser print --json` (and `auth-cli userinfo` where the test is about the userinfo answer), plays the browser (the
 OP logs in without a form: its answer is a redirect to the loopback listener, or for response_mode=form_post a page
 with a form, which is posted as a browser would), and prints one line per test: id, expected, observed, PASS/FAIL.
@@ -105,11 +106,38 @@ OPTIONAL = {
     ),
 }
 
+# Dynamic: auth-cli registers its own client (`login --register`: native, PKCE, the loopback redirect URI,
+# client_secret_basic since the suite's OP takes no public client) and, for the WebFinger tests, finds the issuer from the account (`--account-hint`). "cli_register" is the
+# auth-cli option set; "account" the identifier given to --account-hint ({base} and {rp} filled in).
+DYNAMIC = {
+    # `auth-cli userinfo` afterwards uses the registered client kept with the session.
+    "rp-registration-dynamic": (ACCEPT, {"cli_register": True, "userinfo": ["sub", "email"]}),
+    "rp-discovery-openid-configuration": (ACCEPT, {"cli_register": True}),
+    "rp-discovery-jwks_uri-keys": (ACCEPT, {"cli_register": True}),
+    "rp-discovery-issuer-not-matching-config": (refuse("discovery_issuer_mismatch"), {"cli_register": True}),
+    "rp-discovery-webfinger-acct": (ACCEPT, {"cli_register": True, "account": "acct:{rp}.rp-discovery-webfinger-acct@{host}"}),
+    "rp-discovery-webfinger-url": (ACCEPT, {"cli_register": True, "account": "{base}/{rp}/rp-discovery-webfinger-url"}),
+    "rp-key-rotation-op-sign-key": (ACCEPT, {"cli_register": True, "twice": True}),
+    "rp-key-rotation-op-sign-key-native": (ACCEPT, {"cli_register": True, "twice": True}),
+    # Registered by the driver for alg none (auth-cli never asks for unsigned ID tokens): refused by design.
+    "rp-id_token-sig-none": BASIC["rp-id_token-sig-none"],
+}
+
 # (profile, the flows' MTI tag, tests). A profile whose flows carry no MTI tag (Form Post) lists its tests only.
-PROFILES = [("Basic", "C", BASIC), ("Config", "CNF", CONFIG), ("Form Post", None, FORM_POST), ("Optional", None, OPTIONAL)]
+PROFILES = [
+    ("Basic", "C", BASIC), ("Config", "CNF", CONFIG), ("Dynamic", "DYN", DYNAMIC), ("Form Post", None, FORM_POST),
+    ("Optional", None, OPTIONAL),
+]
 
 # Flows tagged for a profile above that auth-cli cannot take part in, with the reason.
-NOT_APPLICABLE = {}
+NOT_APPLICABLE = {
+    "rp-request_uri-sig": "sends a signed request object by reference (request_uri); auth-cli sends plain "
+    "authorization parameters and registers no request_uris",
+    "rp-request_uri-unsigned": "sends an unsigned request object by reference (request_uri); auth-cli sends plain "
+    "authorization parameters and registers no request_uris",
+    "rp-userinfo-sig": "needs a signed (JWT) userinfo answer, registered with userinfo_signed_response_alg; the engine "
+    "takes JSON userinfo only (issue 53, item 4)",
+}
 
 RP_ID = "swift-auth-providers"
 
@@ -198,10 +226,17 @@ def last_json(text):
 
 
 def login(cli, issuer, client_id, secret_file, redirect_uri, store, options):
+    if options.get("cli_register"):
+        # auth-cli registers the client itself; the suite's OP requires contacts.
+        where = ["--account-hint", options["account_hint"]] if "account_hint" in options else ["--issuer", issuer]
+        # auth-cli registers a public client (none) unless asked; the suite's OP supports only the secret and key
+        # methods (token_endpoint_auth_methods_supported), so the run asks for client_secret_basic.
+        who = where + ["--register", "--registration-contact", "rp-suite@example.com", "--register-auth-method", "client_secret_basic"]
+    else:
+        who = ["--issuer", issuer, "--client-id", client_id, "--client-secret-file", secret_file]
     arguments = [
-        cli, "login", "--issuer", issuer, "--client-id", client_id, "--client-secret-file", secret_file,
-        "--redirect-uri", redirect_uri, "--browser", "print", "--json", "--store", store, "--timeout", "20",
-        "--request-timeout", "10", "--scope", "openid email profile",
+        cli, "login", *who, "--redirect-uri", redirect_uri, "--browser", "print", "--json", "--store", store,
+        "--timeout", "20", "--request-timeout", "10", "--scope", "openid email profile",
     ]
     if options.get("form_post"):
         arguments += ["--response-mode", "form_post"]
@@ -223,7 +258,10 @@ def observe(cli, base, test_id, options, work, redirect_uri):
     """('accept', None) or ('refuse', code), and a detail for the log."""
     flow_id = test_id.split("@")[0]
     issuer = f"{base}/{RP_ID}/{flow_id}"
-    client_id, secret = register(issuer, redirect_uri, options.get("register", {}))
+    if "account" in options:
+        host = urllib.parse.urlparse(base).netloc
+        options = {**options, "account_hint": options["account"].format(base=base, rp=RP_ID, host=host)}
+    client_id, secret = (None, None) if options.get("cli_register") else register(issuer, redirect_uri, options.get("register", {}))
     secret_file = os.path.join(work, "secret")
     with open(secret_file, "w") as handle:
         handle.write((secret or "") + "\n")
@@ -384,7 +422,7 @@ def main():
     for test_id, reason in NOT_APPLICABLE.items():
         print(f"{'':<10} {test_id:<52} not applicable: {reason}")
     if not NOT_APPLICABLE:
-        print("oidc-rp-suite: not applicable: none (every flow tagged C or CNF and both form_post flows run)")
+        print("oidc-rp-suite: not applicable: none (every flow tagged C, CNF or DYN and both form_post flows run)")
     elapsed = time.monotonic() - started
     print(f"oidc-rp-suite: {max(0, ran - failures)}/{ran} tests as expected in {elapsed:.0f}s")
     sys.exit(1 if failures else 0)

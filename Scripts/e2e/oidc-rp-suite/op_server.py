@@ -29,10 +29,11 @@ from otest.flow import Flow  # noqa: E402
 from otest.prof_util import SimpleProfileHandler  # noqa: E402
 
 from oidctest.cp import dump_log  # noqa: E402
-from oidctest.cp.op import Provider  # noqa: E402
+from oidctest.cp.op import Provider, WebFinger  # noqa: E402
 from oidctest.cp.op_handler import OPHandler  # noqa: E402
 from oidctest.cp.setup import cb_setup  # noqa: E402
 from oidctest.rp import provider  # noqa: E402
+from oic.utils.webfinger import WebFinger as WebFingerResponder  # noqa: E402
 
 port = int(sys.argv[1])
 flows_dir = os.path.abspath(sys.argv[2])
@@ -99,6 +100,11 @@ static = os.path.abspath("static")
 cherrypy.tree.mount(Provider(op_handler, flows, version="oidctest 0.8.2"), "/", {
     "/": {"root_path": "localhost"},
     "/static": {"tools.staticdir.dir": static, "tools.staticdir.on": True},
+})
+# WebFinger issuer discovery (the Dynamic profile's rp-discovery-webfinger-* tests), mounted as the suite's own server
+# does: `acct:<rp-id>.<test-id>@host` or `http://host/<rp-id>/<test-id>` names the test's issuer.
+cherrypy.tree.mount(WebFinger(WebFingerResponder(), version="oidctest 0.8.2"), "/.well-known/webfinger", {
+    "/": {"base_url": f"http://127.0.0.1:{port}"},
 })
 cherrypy.engine.start()
 cherrypy.engine.block()

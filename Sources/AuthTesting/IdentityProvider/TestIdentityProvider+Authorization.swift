@@ -7,7 +7,7 @@ extension TestIdentityProvider {
     /// redirect URI is unknown, then a redirect back with an error or a code (or the front desk's login page).
     func authorize(_ url: URL, path: String) -> (Data, HTTPResponse) {
         var query = queryParameters(url)
-        guard let client = configuration.clients.first(where: { $0.id == query["client_id"] }) else {
+        guard let client = self.client(withID: query["client_id"]) else {
             return page("Unknown client.", status: 400, url: url)
         }
         var wrongAudience = false

@@ -23,7 +23,7 @@ extension TestIdentityProvider {
                 return .failure(.wrongSecret)
             }
             let parts = decoded.split(separator: ":", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
-            guard parts.count == 2, let client = configuration.clients.first(where: { $0.id == parts[0] }) else { return .failure(.unknownClient) }
+            guard parts.count == 2, let client = self.client(withID: parts[0]) else { return .failure(.unknownClient) }
             guard client.secret == parts[1] else { return .failure(.wrongSecret) }
             return .success(client)
         }
@@ -32,7 +32,7 @@ extension TestIdentityProvider {
         } else if let accepted, !accepted.contains(.none) {
             return .failure(.noAuthentication)
         }
-        guard let client = configuration.clients.first(where: { $0.id == form["client_id"] }) else { return .failure(.unknownClient) }
+        guard let client = self.client(withID: form["client_id"]) else { return .failure(.unknownClient) }
         // A key-based client must use its key; a confidential one its secret.
         guard client.publicKey == nil else { return .failure(.keyClientWithoutAssertion) }
         if let secret = client.secret, form["client_secret"] != secret { return .failure(.wrongSecret) }
@@ -48,7 +48,7 @@ extension TestIdentityProvider {
             let claims = try? JSONValue.parseObject(jws.payload)
         else { return .failure(.malformedAssertion) }
         guard let issuer = claims["iss"]?.stringValue, let subject = claims["sub"]?.stringValue else { return .failure(.malformedAssertion) }
-        guard let client = configuration.clients.first(where: { $0.id == subject }), let publicKey = client.publicKey else {
+        guard let client = self.client(withID: subject), let publicKey = client.publicKey else {
             return .failure(.unknownAssertionClient)
         }
         guard form["client_id"] == nil || form["client_id"] == subject else { return .failure(.malformedAssertion) }

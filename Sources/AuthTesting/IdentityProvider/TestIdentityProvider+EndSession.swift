@@ -34,7 +34,7 @@ extension TestIdentityProvider {
         guard let audience = claims["aud"]?.stringValue ?? claims["aud"]?.arrayValue?.first?.stringValue, claims["sub"] != nil else {
             return redirect(fallback)
         }
-        guard let client = configuration.clients.first(where: { $0.id == audience }) else {
+        guard let client = self.client(withID: audience) else {
             return redirect(fallback, error: ("unauthorized_client", "client not found"))
         }
         guard let requested = query["post_logout_redirect_uri"] else { return redirect(fallback) }

@@ -31,6 +31,8 @@ extension TestIdentityProvider {
         /// Where an app deletes its grant for a user with its own API, `{client_id}` standing for its client id
         /// (GitHub's `/applications/{client_id}/grant`); `nil`: no such endpoint.
         public var grantDeletion: String?
+        /// The RFC 7591 client registration endpoint, its RFC 7592 client configuration URIs beneath (`nil`: none).
+        public var registration: String?
 
         /// The default layout.
         public init() {}

@@ -217,6 +217,8 @@ public actor TestIdentityProvider {
     public private(set) var requestCounts: [String: Int] = [:]
     /// The grants an app deleted with its own API (`Paths/grantDeletion`: GitHub's), each answered 204.
     public internal(set) var grantDeletions = 0
+    /// The clients registered at `Paths.registration` (RFC 7591), by client id.
+    var dynamicClients: [String: DynamicClient] = [:]
     /// Whether a refresh token was presented twice (rotation reuse): the family was revoked.
     public internal(set) var refreshTokenReuseDetected = false
     /// Every value the provider issued that a client must keep secret (codes, tokens), for log canary tests.
@@ -290,6 +292,8 @@ public actor TestIdentityProvider {
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
         case paths.deviceAuthorization where method == "POST": return reshapedTokenEndpointAnswer(request, path, deviceAuthorization(request, url: url))
+        case let path where paths.registration.map { path == $0 || path.hasPrefix($0 + "/") } == true:
+            return registration(request, path: path, base: paths.registration!, url: url)
         case _ where method == "GET" && configuration.quirks.documents[path] != nil:
             let document = configuration.quirks.documents[path]!
             return json(document.body, url: url, headers: document.headers)

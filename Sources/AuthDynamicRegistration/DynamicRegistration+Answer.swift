@@ -1,0 +1,87 @@
+import AuthCore
+import Foundation
+
+extension DynamicRegistration {
+    /// The registration an answer describes (RFC 7591 §3.2.1, RFC 7592 §3), refused when it is not what was asked.
+    ///
+    /// RFC 7591 §3.2.1: the server returns every registered metadata value, and may replace a requested one; a client
+    /// must then check what it got. Absent values take their defaults (RFC 7591 §2: `client_secret_basic`,
+    /// `authorization_code`, `code`; OpenID Connect Dynamic Client Registration §2: `web`), so a provider that drops
+    /// `token_endpoint_auth_method` for a public client has made it confidential.
+    ///
+    /// - Parameters:
+    ///   - answer: the endpoint's JSON object.
+    ///   - asked: what the client asked to register.
+    ///   - issuer: the issuer.
+    ///   - now: the time to compare `client_secret_expires_at` with.
+    ///   - previous: the stored registration, when reading or updating one: the client id must stay, and its
+    ///     registration access token and URI stay unless the answer brings new ones.
+    /// - Throws: the `registration_*` codes, each for its own mismatch.
+    static func checked(
+        _ answer: [String: JSONValue], asked: RegistrationRequest, issuer: String, now: Date, previous: DynamicRegistration? = nil
+    ) throws -> DynamicRegistration {
+        guard let clientID = answer["client_id"]?.stringValue, !clientID.isEmpty else {
+            throw AuthError(.registrationMissingClientID, "The registration answer has no client_id; nothing was registered.")
+        }
+        if let previous, previous.clientID != clientID {
+            throw AuthError(.registrationMissingClientID, "The registration answer names another client_id than the registered client's.")
+        }
+        let redirects = Set((answer["redirect_uris"]?.arrayValue ?? []).compactMap(\.stringValue))
+        guard redirects == Set(asked.redirectURIs.map(\.absoluteString)) else {
+            throw AuthError(.registrationRedirectMismatch, "The provider registered other redirect URIs than the ones asked for.")
+        }
+        let type = answer["application_type"]?.stringValue ?? RegistrationRequest.ApplicationType.web.rawValue
+        guard type == asked.applicationType.rawValue else {
+            throw AuthError(.registrationApplicationTypeChanged, "The provider registered the application type '\(type)', not '\(asked.applicationType.rawValue)'.")
+        }
+        let method = answer["token_endpoint_auth_method"]?.stringValue ?? ClientRegistration.AuthenticationMethod.clientSecretBasic.rawValue
+        if method != asked.authenticationMethod.rawValue {
+            let publicAsked = asked.authenticationMethod == .none
+            guard publicAsked == (method == "none") else {
+                throw AuthError(
+                    .registrationClientTypeChanged,
+                    publicAsked
+                        ? "The provider registered a confidential client (\(method)) where a public one (none) was asked for."
+                        : "The provider registered a public client (none) where \(asked.authenticationMethod.rawValue) was asked for."
+                )
+            }
+            throw AuthError(.registrationAuthMethodChanged, "The provider registered the authentication method '\(method)', not '\(asked.authenticationMethod.rawValue)'.")
+        }
+        let grants = answer["grant_types"]?.arrayValue?.compactMap(\.stringValue) ?? ["authorization_code"]
+        guard Set(grants) == Set(asked.grantTypes) else {
+            throw AuthError(.registrationGrantTypesChanged, "The provider registered the grant types \(grants.sorted()), not \(asked.grantTypes.sorted()).")
+        }
+        let responses = answer["response_types"]?.arrayValue?.compactMap(\.stringValue) ?? ["code"]
+        guard Set(responses) == Set(asked.responseTypes) else {
+            throw AuthError(.registrationResponseTypesChanged, "The provider registered the response types \(responses.sorted()), not \(asked.responseTypes.sorted()).")
+        }
+        // A public client keeps no secret, even one the provider sent: it authenticates with none.
+        let sent = answer["client_secret"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) } ?? (previous?.clientSecret)
+        let secret = asked.authenticationMethod == .none ? nil : sent
+        if [.clientSecretBasic, .clientSecretPost].contains(asked.authenticationMethod), secret == nil {
+            throw AuthError(.registrationMissingClientSecret, "The provider registered a client that authenticates with a secret and sent no client_secret.")
+        }
+        var expiry: Date?
+        if let seconds = answer["client_secret_expires_at"]?.numberValue, seconds != 0 {
+            expiry = Date(timeIntervalSince1970: seconds)
+        } else if answer["client_secret"] == nil {
+            expiry = previous?.clientSecretExpiresAt
+        }
+        if secret != nil, let expiry, expiry <= now {
+            throw AuthError(.registrationSecretExpired, "The client_secret the provider issued expired at \(expiry); nothing was registered.")
+        }
+        var registrationURI = previous?.registrationClientURI
+        if let text = answer["registration_client_uri"]?.stringValue {
+            guard let url = URL(string: text) else {
+                throw AuthError(.invalidResponse, "The registration_client_uri is not a URL.", endpoint: "registration_client_uri")
+            }
+            try url.requireSecureEndpoint("registration_client_uri")
+            registrationURI = url
+        }
+        let token = answer["registration_access_token"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) } ?? previous?.registrationAccessToken
+        return DynamicRegistration(
+            issuer: issuer, clientID: clientID, clientSecret: secret, clientSecretExpiresAt: expiry, registrationAccessToken: token,
+            registrationClientURI: registrationURI, request: asked
+        )
+    }
+}
