@@ -99,7 +99,11 @@ done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
 #        exchange to AuthAppSupport (−5: only an app hands its code to a server), and PKCE can no longer be turned
 #        off from outside the package (−1: UberCompat alone needs it, for backends written for Uber's SDK).
 #   418  issue 57: `AuthError.Code.rateLimited` and `AuthError.retryAfter` (a 429's wait is the caller's to see).
-authcore_public_ceiling=418
+#   427  issue 54 items 1-2: settings a user must set — `ClientRegistration.pushedAuthorization` and `.profile` with
+#        their enums `PushedAuthorizationUsage` and `ClientProfile` (PAR forced or forbidden, FAPI 2.0), the error codes
+#        `pushedAuthorizationFailed`, `missingRequestURI`, `invalidRequestURILifetime`, `fapiProfileViolation`, and
+#        `JWSAlgorithm.edDSA` (an app pins EdDSA in its `IDTokenPolicy`).
+authcore_public_ceiling=427
 authcore_public="$(grep -rhE '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+(static\s+|final\s+|override\s+|nonisolated\s+|mutating\s+|indirect\s+|convenience\s+|required\s+|lazy\s+)*(func|var|let|struct|class|enum|protocol|actor|init|case|subscript|typealias|extension)\b' \
   Sources/AuthCore --include=*.swift | wc -l)"
 if [ "$authcore_public" -gt "$authcore_public_ceiling" ]; then

@@ -17,7 +17,8 @@ extension AuthClient {
     /// - Throws: `invalid_configuration` when DPoP is required and the provider accepts no ES256 proof.
     package func newDPoPKey(for metadata: ProviderMetadata) throws -> DPoPKey? {
         let advertised = metadata.dpopSigningAlgorithms
-        switch provider.client.dpop {
+        // FAPI 2.0 binds every token (its rules are checked before this is asked).
+        switch provider.client.profile == .fapi2 ? .always : provider.client.dpop {
         case .never:
             return nil
         case .whenAdvertised:

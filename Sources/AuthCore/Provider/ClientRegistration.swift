@@ -28,6 +28,10 @@ public struct ClientRegistration: Sendable, Hashable {
     public var signingKey: ClientSigningKey?
     /// Whether tokens are bound to a DPoP key (RFC 9449): by default when the provider advertises it.
     public var dpop: DPoPUsage
+    /// Whether authorization requests are pushed first (RFC 9126): by default when the provider advertises it.
+    public var pushedAuthorization: PushedAuthorizationUsage
+    /// The security profile the client holds itself to: ``ClientProfile/standard`` by default.
+    public var profile: ClientProfile
 
     /// Creates a registration; with a signing key the method defaults to `private_key_jwt`, with a secret to
     /// `client_secret_basic`, else `none`.
@@ -38,9 +42,13 @@ public struct ClientRegistration: Sendable, Hashable {
         scopes: [String] = ["openid"],
         authenticationMethod: AuthenticationMethod? = nil,
         signingKey: ClientSigningKey? = nil,
-        dpop: DPoPUsage = .whenAdvertised
+        dpop: DPoPUsage = .whenAdvertised,
+        pushedAuthorization: PushedAuthorizationUsage = .whenAdvertised,
+        profile: ClientProfile = .standard
     ) {
         self.dpop = dpop
+        self.pushedAuthorization = pushedAuthorization
+        self.profile = profile
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI

@@ -30,6 +30,9 @@ extension TestIdentityProvider {
         public var deviceCodeLifetime: TimeInterval = 600
         /// How many device-code token requests are answered `slow_down` before the real answer.
         public var deviceSlowDowns = 0
+        /// The pushed authorization request endpoint's answer instead of its own (status and JSON body), for hostile
+        /// tests: a missing `request_uri`, an absurd `expires_in`, an OAuth error.
+        public var pushedAuthorizationAnswer: (status: Int, body: [String: JSONValue])?
         /// Members to set in (or add to) the discovery document.
         public var discoveryOverrides: [String: JSONValue] = [:]
         /// Whether discovery advertises RFC 9207 `authorization_response_iss_parameter_supported`.

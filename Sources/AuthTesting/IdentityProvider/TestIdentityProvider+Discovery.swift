@@ -24,6 +24,10 @@ extension TestIdentityProvider {
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter)
         ]
+        if let pushed = configuration.pushedAuthorization {
+            document["pushed_authorization_request_endpoint"] = .string(endpoint(configuration.paths.pushedAuthorization).absoluteString)
+            document["require_pushed_authorization_requests"] = .bool(pushed.required)
+        }
         if let device = configuration.paths.deviceAuthorization {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
             document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])
