@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Pushed authorization requests (RFC 9126) and the FAPI 2.0 Security Profile over real HTTP: `auth-emulator emulate`
-# serves `oidc-par` (an OpenID Connect issuer that requires pushed requests) and `oidc-fapi` (the same plus DPoP,
+# serves `oidc-par` (an OpenID Connect issuer that requires pushed requests) and `oidc-fapi` (the same plus DPoP with EdDSA proofs,
 # RFC 9207 `iss`, EdDSA ID tokens, and a client with `profile: fapi2`, private_key_jwt with an Ed25519 key) on
 # 127.0.0.1; `auth-cli login --browser print` prints the authorization URL and a scripted browser
 # (Scripts/browser/emulator-login.py) signs in on the login page. For each: exactly one pushed request per sign-in, an

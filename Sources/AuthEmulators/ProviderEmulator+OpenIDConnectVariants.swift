@@ -35,7 +35,7 @@ extension ProviderEmulator {
     }
 
     /// An OpenID Connect issuer served at `origin` that offers what the FAPI 2.0 Security Profile needs — pushed
-    /// authorization requests (required), DPoP, RFC 9207 `iss`, EdDSA (Ed25519) ID tokens — and a client configured
+    /// authorization requests (required), DPoP with EdDSA proofs, RFC 9207 `iss`, EdDSA (Ed25519) ID tokens — and a client configured
     /// with `profile: fapi2`, `private_key_jwt` with an Ed25519 key (`private_key_jwk` in its configuration file) and
     /// `dpop: true`.
     public static func openIDConnectFAPI2(clock: any WallClock = SystemWallClock(), origin: URL) -> ProviderEmulator {
@@ -47,7 +47,9 @@ extension ProviderEmulator {
             clients: [TestIdentityProvider.Client(id: fapiClientID, redirectURIs: [TestIdentityProvider.loopbackRedirectURI], publicKey: publicJWK)]
         )
         configuration.displayName = "Example FAPI 2.0 Provider"
+        // DPoP proofs with EdDSA only, so the client's Ed25519 proofs are what the server checks.
         configuration.dpop = .init()
+        configuration.dpop?.algorithms = ["EdDSA"]
         configuration.pushedAuthorization = .init(required: true)
         let idp = TestIdentityProvider(configuration: configuration.served(at: origin), clock: clock)
         let client: [String: JSONValue] = [

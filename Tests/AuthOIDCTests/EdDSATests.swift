@@ -55,8 +55,9 @@ struct EdDSATests {
         let harness = try PARHarness(policy: Self.edPolicy) { configuration in
             configuration.signingAlgorithm = .edDSA
         }
+        let upstream = harness.idp.transport
         let rewritten = InProcessTransport().adding(host: TestIdentityProvider.defaultIssuer.host!) { request in
-            let (data, response) = try await harness.idp.transport.send(request)
+            let (data, response) = try await upstream.send(request)
             guard request.url?.path == "/jwks" else { return (data, response) }
             return (Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"Ed25519\"", with: "\"Ed448\"").utf8), response)
         }
@@ -89,5 +90,29 @@ struct EdDSATests {
         let assertion = try #require(await harness.transport.exchanges(pathSuffix: "/token").first?.formParameters["client_assertion"])
         let header = try JSONValue.parseObject(try #require(Base64URL.decode(String(assertion.split(separator: ".")[0]))))
         #expect(header["alg"] == "EdDSA" && header["kid"] == "k1")
+    }
+
+    @Test("DPoP with Ed25519: a provider that lists only EdDSA gets EdDSA proofs it verifies; the key survives storage for refresh and user info")
+    func dpopEdDSA() async throws {
+        let harness = try PARHarness(values: ["dpop": true]) {
+            $0.dpop = .init()
+            $0.dpop?.algorithms = ["EdDSA"]
+        }
+        let session = try await harness.client.signIn(with: harness.agent)
+        let credential = await session.credential
+        #expect(credential.tokenType == "DPoP" && credential.dpopKey?.algorithm == "EdDSA")
+        let proof = try #require(await harness.transport.exchanges(pathSuffix: "/token").first?.request.value(forHTTPHeaderField: "DPoP"))
+        let header = try JSONValue.parseObject(try #require(Base64URL.decode(String(proof.split(separator: ".")[0]))))
+        #expect(header["alg"] == "EdDSA" && header["jwk"]?.objectValue?["crv"] == "Ed25519")
+        #expect(try #require(await harness.pushes().first).formParameters["dpop_jkt"] == credential.dpopKey?.thumbprint)
+
+        let key = try #require(credential.dpopKey)
+        let stored = try JSONEncoder().encode(key)
+        #expect(String(decoding: stored, as: UTF8.self).hasPrefix(#""Ed25519:"#))
+        #expect(try JSONDecoder().decode(DPoPKey.self, from: stored) == key)
+        let restored = try #require(try await harness.client.restoreSession())
+        #expect(try await restored.refresh().tokenType == "DPoP")
+        #expect(try await restored.userInfo().subject == "user-1234")
+        #expect(await harness.idp.dpopProofFailures.isEmpty)
     }
 }

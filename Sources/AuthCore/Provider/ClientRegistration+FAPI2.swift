@@ -55,7 +55,7 @@ extension IDTokenPolicy {
 
 extension AuthClient {
     /// The FAPI 2.0 rules for one sign-in: the registration's, then the provider's metadata (a pushed authorization
-    /// request endpoint, S256, DPoP with ES256, RFC 9207 `iss`, a FAPI algorithm for ID tokens and for the client's
+    /// request endpoint, S256, DPoP with ES256 or EdDSA, RFC 9207 `iss`, a FAPI algorithm for ID tokens and for the client's
     /// assertions, `private_key_jwt`). Nothing for a ``ClientProfile/standard`` client.
     ///
     /// - Throws: `fapi_profile_violation` naming the first rule that does not hold; nothing is sent then.
@@ -80,10 +80,10 @@ extension AuthClient {
             throw violation(
                 "client authentication", "the provider's token_endpoint_auth_methods_supported does not list private_key_jwt (and mTLS is not available in this package).")
         }
-        guard metadata.dpopSigningAlgorithms?.contains("ES256") == true else {
+        guard let proofAlgorithms = metadata.dpopSigningAlgorithms, proofAlgorithms.contains("ES256") || proofAlgorithms.contains("EdDSA") else {
             throw violation(
                 "sender-constrained tokens",
-                "the provider's metadata offers no DPoP with ES256 (dpop_signing_alg_values_supported), and mTLS-bound tokens are not available in this package.")
+                "the provider's metadata offers no DPoP with ES256 or EdDSA (dpop_signing_alg_values_supported), and mTLS-bound tokens are not available in this package.")
         }
         guard metadata.authorizationResponseIssParameterSupported else {
             throw violation("RFC 9207 iss", "the provider does not declare authorization_response_iss_parameter_supported, so its authorization responses may lack 'iss'.")

@@ -16,7 +16,8 @@ extension TestIdentityProvider {
             "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
             "response_types_supported": ["code"],
             // Listed only by a provider that supports DPoP and says so.
-            "dpop_signing_alg_values_supported": configuration.dpop?.advertised == true ? ["ES256"] : .null,
+            "dpop_signing_alg_values_supported": configuration.dpop.map { settings -> JSONValue in settings.advertised ? .array(settings.algorithms.map(JSONValue.string)) : .null }
+                ?? .null,
             "grant_types_supported": configuration.issuesRefreshTokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
             "code_challenge_methods_supported": ["S256"],
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),

@@ -293,7 +293,8 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
-        case paths.pushedAuthorization where method == "POST" && configuration.pushedAuthorization != nil: return pushedAuthorization(request, url: url)
+        case paths.pushedAuthorization where method == "POST" && (configuration.pushedAuthorization != nil || behavior.pushedAuthorizationAnswer != nil):
+            return pushedAuthorization(request, url: url)
         case paths.deviceAuthorization where method == "POST": return reshapedTokenEndpointAnswer(request, path, deviceAuthorization(request, url: url))
         case _ where method == "GET" && configuration.quirks.documents[path] != nil:
             let document = configuration.quirks.documents[path]!
