@@ -146,7 +146,14 @@ struct EmulateCommand: AsyncParsableCommand {
             $0 = Route { request in
                 if let refused = gate.refusal(of: request) { return refused }
                 if let answer = await gate.backChannelLogout(request, idp: idp) { return answer }
-                return await emulator.handle(request)
+                // The request as the client addressed it (the issuer's origin, port included), not as the listener
+                // resolved its path: a DPoP proof's `htu` names that URL (RFC 9449 §4.3).
+                var addressed = request
+                if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                    (components.scheme, components.host, components.port) = (origin.scheme, origin.host, origin.port)
+                    if let rebased = components.url { addressed.head.url = rebased }
+                }
+                return await emulator.handle(addressed)
             }
         }
         return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)
