@@ -34,7 +34,9 @@ public struct TokenFixture: Sendable {
         signature = Self.base64URLDecode(parts[2])
         let document = JSONValue.object(["keys": .array(keys.publicJWKs)])
         jwksJSON = String(decoding: try! JSONHarness.data(document), as: UTF8.self)
-        validator = try! IDTokenHarness(issuer: "https://idp.example.test", clientID: "test-client", jwks: Data(jwksJSON.utf8))
+        // RS256 and ES256 under the standard policy (as their recorded baselines); PS256 and EdDSA pinned alone.
+        let policy = algorithm == .rs256 || algorithm == .es256 ? IDTokenPolicy.standard : IDTokenPolicy(allowedAlgorithms: [algorithm])
+        validator = try! IDTokenHarness(issuer: "https://idp.example.test", clientID: "test-client", policy: policy, jwks: Data(jwksJSON.utf8))
     }
 
     /// Our full validation: parse, pinned algorithm, key lookup, signature, every claim rule.
@@ -55,14 +57,26 @@ public struct TokenFixture: Sendable {
         return try! P256.Signing.PublicKey(rawRepresentation: Self.base64URLDecode(jwk["x"]!.stringValue!) + Self.base64URLDecode(jwk["y"]!.stringValue!))
     }
 
+    /// The raw Ed25519 public key for the pure signature check.
+    public var rawEd25519Key: Curve25519.Signing.PublicKey {
+        let jwk = TestSigningKeys.primary.publicJWKs[3]
+        return try! Curve25519.Signing.PublicKey(rawRepresentation: Self.base64URLDecode(jwk["x"]!.stringValue!))
+    }
+
     /// The floor: swift-crypto's verification of the same signing input with a pre-built key and signature.
     public func rawVerifier() -> @Sendable () -> Bool {
         switch algorithm {
-        case .rs256:
+        case .rs256, .ps256:
             let key = rawRSAKey
             let signature = _RSA.Signing.RSASignature(rawRepresentation: signature)
             let input = signingInput
-            return { key.isValidSignature(signature, for: SHA256.hash(data: input), padding: .insecurePKCS1v1_5) }
+            let padding: _RSA.Signing.Padding = algorithm == .ps256 ? .PSS : .insecurePKCS1v1_5
+            return { key.isValidSignature(signature, for: SHA256.hash(data: input), padding: padding) }
+        case .edDSA:
+            let key = rawEd25519Key
+            let signature = signature
+            let input = signingInput
+            return { key.isValidSignature(signature, for: input) }
         default:
             let key = rawP256Key
             let signature = try! P256.Signing.ECDSASignature(rawRepresentation: signature)

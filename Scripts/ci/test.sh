@@ -140,6 +140,9 @@ Scripts/e2e/govuk-service-cli.sh
 step "every provider's emulator over real HTTP (auth-emulator emulate all), its login page in Chromium"
 Scripts/e2e/emulators-http.sh
 
+step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
+Scripts/e2e/par-fapi-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"

@@ -129,6 +129,14 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
             }
             let statuses = provider.apiAnswers(toTokensOf: account.user.subject, path: form["path"] ?? "/user")
             return provider.json(["statuses": .array(statuses.map { .number(Double($0)) })], url: url)
+        case ("requests", "GET"):
+            // How many requests each endpoint received, and why pushed authorization requests were refused (for
+            // end-to-end checks such as "one pushed request per sign-in").
+            return provider.json(
+                [
+                    "counts": .object(provider.requestCounts.mapValues { .number(Double($0)) }),
+                    "pushed_authorization_failures": .array(provider.pushedAuthorizationFailures.map(JSONValue.string))
+                ], url: url)
         case ("faults", "GET"):
             let queued = state.withLock { $0.pendingFaults }
             return provider.json(["queued": .array(queued.map { .string($0.rawValue) })], url: url)

@@ -13,12 +13,14 @@ public import Foundation
 /// | `scope` | no | space-separated string or array; default `openid` (added when missing) |
 /// | `client_secret` | no | only for confidential clients (never in an app) |
 /// | `private_key`, `private_key_file`, `private_key_jwk` | no | a confidential client's private key: `private_key_jwt` (RFC 7523) |
-/// | `private_key_alg`, `private_key_id` | no | the assertion's algorithm (RS256 by default; PS256, ES256, …) and `kid` |
+/// | `private_key_alg`, `private_key_id` | no | the assertion's algorithm (RS256 by default; PS256, ES256, EdDSA for an Ed25519 key, …) and `kid` |
 /// | `request_object` | no | send authorization requests as a signed request object (RFC 9101; needs the private key) |
 /// | `token_endpoint_auth_method` | no | `none`, `client_secret_basic` (default with a secret), `client_secret_post`, `private_key_jwt` (default with a key) |
 /// | `parameters` | no | a dictionary of extra authorization parameters |
 /// | `ephemeral_session` | no | prefer an ephemeral browser session |
 /// | `dpop` | no | `true`: bind tokens to a DPoP key (RFC 9449) always; `false`: never; absent: when discovery offers it |
+/// | `par` | no | `true`: push every authorization request (RFC 9126); `false`: never (an error when the provider requires it); absent: when discovery advertises it |
+/// | `profile` | no | `"fapi2"`: the FAPI 2.0 Security Profile; the configuration must then name a private key, and sign-in refuses a provider that breaks a rule |
 ///
 /// Third-party providers that are plain OIDC with a twist wrap one of these and override a hook.
 public struct OpenIDProvider: AuthProvider {
@@ -65,7 +67,8 @@ public struct OpenIDProvider: AuthProvider {
     /// Creates a provider from the keys in the table above.
     ///
     /// - Throws: `missing_configuration_key` naming `issuer`, `client_id` or `redirect_uri`;
-    ///   `invalid_configuration` for a value of the wrong shape.
+    ///   `invalid_configuration` for a value of the wrong shape; `fapi_profile_violation` naming the rule a `fapi2`
+    ///   configuration breaks.
     public init(configuration: ProviderConfiguration) throws {
         let issuer = try configuration.requiredURL("issuer", providerID: Self.id)
         let signingKey = try configuration.clientSigningKey(providerID: Self.id)

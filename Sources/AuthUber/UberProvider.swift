@@ -33,7 +33,13 @@ public struct UberProvider: AuthProvider {
     /// The client id, redirect and scopes.
     public var client: ClientRegistration {
         // Bearer tokens, as the vendor SDK's: never DPoP-bound because the server's discovery starts advertising it.
-        ClientRegistration(clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes, dpop: .never)
+        // The authorization request itself is not pushed: Uber's PAR endpoint takes the prefill (`login_hint`) alone,
+        // as the vendor SDK sends it, and UberCompat pushes that through the engine's
+        // `AuthClient.pushAuthorizationRequest(_:metadata:)`; the request then names the `request_uri` beside its
+        // own parameters.
+        ClientRegistration(
+            clientID: configuration.clientID, redirectURI: configuration.redirectURI, scopes: configuration.scopes, dpop: .never,
+            pushedAuthorization: .never)
     }
 
     /// Fixed endpoints; the in-app authorize path.

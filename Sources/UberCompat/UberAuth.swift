@@ -166,28 +166,17 @@ public actor UberAuth {
         }
     }
 
-    /// Pushes the prefill (RFC 9126); on failure logs and continues without it.
+    /// Pushes the prefill (RFC 9126) through the engine's pushed authorization request (the client authentication of
+    /// the token endpoint, the answer's `request_uri` and `expires_in` checked); on failure logs and continues without it.
     private func pushPrefill(_ prefill: Prefill) async -> String? {
         do {
             let metadata = try await authClient.metadata()
-            guard let endpoint = metadata.pushedAuthorizationRequestEndpoint else { return nil }
-            var request = HTTPRequest(method: .post, url: endpoint)
-            request.headerFields.set("application/x-www-form-urlencoded", forName: "Content-Type")
-            // The client authenticates at the PAR endpoint as at the token endpoint (RFC 9126 §2): one mechanism.
-            let authentication = try authClient.clientAuthentication(for: metadata, destination: endpoint)
-            for (name, value) in authentication.headers { request.headerFields.set(value, forName: name) }
-            let body = Data(
-                FormEncoding.encode(
-                    authentication.parameters + [("response_type", "code"), ("login_hint", prefill.loginHint)]
-                ).utf8)
-            let (data, response) = try await authClient.transport.send(request, body: body)
-            guard (200..<300).contains(response.status.code), let uri = (try? JSONValue.parseObject(data))?["request_uri"]?.stringValue else {
-                authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["status": String(response.status.code)])
-                return nil
-            }
-            return uri
+            guard metadata.pushedAuthorizationRequestEndpoint != nil else { return nil }
+            let pushed = try await authClient.pushAuthorizationRequest([("response_type", "code"), ("login_hint", prefill.loginHint)], metadata: metadata)
+            return pushed.requestURI
         } catch {
-            authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.")
+            let code = (error as? AuthError)?.code.rawValue ?? "unknown"
+            authClient.log(.notice, "uber.prefill.failed", "The pushed authorization request failed; continuing without prefill.", ["code": code])
             return nil
         }
     }

@@ -27,7 +27,8 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: 1. ID token validation vs the raw signature check vs jwt-kit
 
-    for algorithm in [AuthCore.JWSAlgorithm.rs256, .es256] {
+    // PS256 and EdDSA (FAPI 2.0's algorithms besides ES256) against their raw verification; jwt-kit for RS256 and ES256.
+    for algorithm in [AuthCore.JWSAlgorithm.rs256, .es256, .ps256, .edDSA] {
         let fixture = TokenFixture(algorithm)
         let name = algorithm.rawValue
 
@@ -67,6 +68,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
 
+        guard algorithm == .rs256 || algorithm == .es256 else { continue }
         Benchmark("ID token \(name): jwt-kit verification (peer)") { benchmark in
             let keys = JWTKeyCollection()
             try await keys.add(jwksJSON: fixture.jwksJSON)

@@ -17,21 +17,23 @@ extension AuthClient {
     /// - Throws: `invalid_configuration` when DPoP is required and the provider accepts no ES256 proof.
     package func newDPoPKey(for metadata: ProviderMetadata) throws -> DPoPKey? {
         let advertised = metadata.dpopSigningAlgorithms
-        switch provider.client.dpop {
+        // FAPI 2.0 binds every token (its rules are checked before this is asked).
+        switch provider.client.profile == .fapi2 ? .always : provider.client.dpop {
         case .never:
             return nil
         case .whenAdvertised:
-            guard advertised?.contains("ES256") == true else { return nil }
+            guard let advertised, advertised.contains("ES256") || advertised.contains("EdDSA") else { return nil }
         case .always:
-            if let advertised, !advertised.contains("ES256") {
+            if let advertised, !advertised.contains("ES256"), !advertised.contains("EdDSA") {
                 throw AuthError(
                     .invalidConfiguration,
-                    "DPoP is required (dpop: true), but the provider accepts DPoP proofs signed with \(advertised.joined(separator: ", ")) only; this client signs them with ES256.",
+                    "DPoP is required (dpop: true), but the provider accepts DPoP proofs signed with \(advertised.joined(separator: ", ")) only; this client signs them with ES256 or EdDSA.",
                     providerID: provider.id
                 )
             }
         }
-        let key = DPoPKey.generate()
+        // ES256 wherever the provider accepts it (the default without a list); EdDSA (Ed25519) for one that lists only EdDSA.
+        let key = DPoPKey.generate(edDSA: advertised.map { !$0.contains("ES256") && $0.contains("EdDSA") } ?? false)
         log(.debug, "dpop.key_created", "A new DPoP key binds this sign-in's tokens.", ["jkt": key.thumbprint])
         return key
     }

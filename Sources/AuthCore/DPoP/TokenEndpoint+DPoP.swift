@@ -1,7 +1,7 @@
 import Foundation
 
 // What is DPoP about a token request (RFC 9449): the proof each attempt carries, the one `use_dpop_nonce` retry, and
-// the token type the answer must have. The request itself is ``TokenEndpoint/post(_:dpopKey:form:)``.
+// the token type the answer must have. The request itself is ``TokenEndpoint/post(_:dpopKey:endpoint:form:)``.
 extension TokenEndpoint {
     /// A fresh proof of `key` for a POST to `url`, with the server's latest `DPoP-Nonce`.
     func dpopProof(_ key: DPoPKey, for url: URL) async throws -> String {

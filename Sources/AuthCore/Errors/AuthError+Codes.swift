@@ -50,6 +50,19 @@ extension AuthError.Code {
     /// The authorization response has neither a `code` nor an `error`.
     public static let missingAuthorizationCode: Self = "missing_authorization_code"
 
+    // MARK: Pushed authorization requests and profiles
+
+    /// The pushed authorization request endpoint (RFC 9126 §2.3) refused the request with an OAuth error or an HTTP
+    /// error status; the sign-in did not start (see ``AuthError/oauthError``).
+    public static let pushedAuthorizationFailed: Self = "pushed_authorization_failed"
+    /// The pushed authorization request endpoint answered without the `request_uri` RFC 9126 §2.2 requires.
+    public static let missingRequestURI: Self = "missing_request_uri"
+    /// The pushed authorization request's `expires_in` is missing, not a positive whole number of seconds, or longer
+    /// than an hour (RFC 9126 §2.2: a short lifetime, typically 5 to 600 seconds).
+    public static let invalidRequestURILifetime: Self = "invalid_request_uri_lifetime"
+    /// A rule of the FAPI 2.0 Security Profile does not hold for this client or provider; the message names the rule.
+    public static let fapiProfileViolation: Self = "fapi_profile_violation"
+
     // MARK: Token endpoint
 
     /// The token endpoint answered with an OAuth error other than `invalid_grant`.

@@ -145,7 +145,8 @@ package struct IDTokenValidator: Sendable {
         let digest: Data
         switch algorithm {
         case .rs384, .ps384, .es384: digest = Data(SHA384.hash(data: bytes))
-        case .rs512, .ps512: digest = Data(SHA512.hash(data: bytes))
+        // EdDSA with Ed25519 hashes with SHA-512 (OpenID Connect Core's errata and FAPI 2.0's implementations).
+        case .rs512, .ps512, .edDSA: digest = Data(SHA512.hash(data: bytes))
         default: digest = Data(SHA256.hash(data: bytes))
         }
         return Base64URL.encode(digest.prefix(digest.count / 2))

@@ -40,7 +40,7 @@ struct IDTokenVerifier: Sendable {
         let validator = IDTokenValidator(
             issuer: metadata.issuer,
             clientID: provider.client.clientID,
-            policy: provider.idTokenPolicy
+            policy: provider.idTokenPolicy.pinned(for: provider.client.profile)
         )
         let (jws, algorithm) = try validator.parse(idToken.reveal())
         let now = clock.now()

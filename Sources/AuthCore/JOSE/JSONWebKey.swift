@@ -4,7 +4,7 @@ import _CryptoExtras
 
 /// A public key from a provider's JWKS (RFC 7517), converted to a swift-crypto verification key.
 package struct JSONWebKey: Sendable {
-    /// The key type: `RSA` or `EC`.
+    /// The key type: `RSA`, `EC` or `OKP` (Ed25519, RFC 8037).
     package let keyType: String
     /// The key id.
     package let keyID: String?
@@ -12,7 +12,7 @@ package struct JSONWebKey: Sendable {
     package let use: String?
     /// The algorithm the key is restricted to, if stated.
     package let algorithm: String?
-    /// The curve of an EC key.
+    /// The curve of an EC or OKP key.
     package let curve: String?
     let key: VerificationKey
 
@@ -20,6 +20,7 @@ package struct JSONWebKey: Sendable {
         case rsa(_RSA.Signing.PublicKey)
         case p256(P256.Signing.PublicKey)
         case p384(P384.Signing.PublicKey)
+        case ed25519(Curve25519.Signing.PublicKey)
     }
 
     /// Builds a key from its JWK members.
@@ -64,6 +65,16 @@ package struct JSONWebKey: Sendable {
             } catch {
                 throw AuthError(.unsupportedKey, "An EC JWK is not a point on its curve.", underlying: error)
             }
+        case "OKP":
+            // RFC 8037 §2: `crv` names the curve, `x` the 32-byte public key; only Ed25519 signs.
+            guard curve == "Ed25519" else {
+                throw AuthError(.unsupportedKey, "OKP curve '\(curve ?? "none")' is not supported (only Ed25519).")
+            }
+            let x = try bytes("x")
+            guard x.count == 32, let publicKey = try? Curve25519.Signing.PublicKey(rawRepresentation: x) else {
+                throw AuthError(.unsupportedKey, "An Ed25519 JWK's 'x' is not a 32-byte public key.")
+            }
+            key = .ed25519(publicKey)
         default:
             throw AuthError(.unsupportedKey, "JWK key type '\(keyType)' is not supported.")
         }
@@ -75,7 +86,7 @@ package struct JSONWebKey: Sendable {
         guard self.algorithm == nil || self.algorithm == algorithm.rawValue else { return false }
         switch (key, algorithm.curve) {
         case (.rsa, nil): return algorithm.keyType == "RSA"
-        case (.p256, "P-256"), (.p384, "P-384"): return true
+        case (.p256, "P-256"), (.p384, "P-384"), (.ed25519, "Ed25519"): return true
         default: return false
         }
     }
@@ -111,6 +122,10 @@ package struct JSONWebKey: Sendable {
                 let ecdsa = try? P384.Signing.ECDSASignature(rawRepresentation: signature)
             else { return false }
             return publicKey.isValidSignature(ecdsa, for: SHA384.hash(data: signingInput))
+        case .ed25519(let publicKey):
+            // RFC 8032 §5.1.7 over the signing input itself (no prehash); a signature is exactly 64 bytes.
+            guard signature.count == 64 else { return false }
+            return publicKey.isValidSignature(signature, for: signingInput)
         }
     }
 

@@ -30,20 +30,23 @@ public struct JWSAlgorithm: RawRepresentable, Hashable, Sendable, CustomStringCo
     public static let es256 = JWSAlgorithm(known: "ES256")
     /// ECDSA with P-384 and SHA-384.
     public static let es384 = JWSAlgorithm(known: "ES384")
+    /// EdDSA with Ed25519 (RFC 8037: JWK `kty: OKP`, `crv: Ed25519`).
+    public static let edDSA = JWSAlgorithm(known: "EdDSA")
 
-    private static let verifiable: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384"]
+    private static let verifiable: Set<String> = ["RS256", "RS384", "RS512", "PS256", "PS384", "PS512", "ES256", "ES384", "EdDSA"]
 
     /// The `alg` value.
     public var description: String { rawValue }
 
     /// The JWK key type (`kty`) this algorithm needs.
-    var keyType: String { rawValue.hasPrefix("ES") ? "EC" : "RSA" }
+    var keyType: String { rawValue.hasPrefix("ES") ? "EC" : rawValue == "EdDSA" ? "OKP" : "RSA" }
 
     /// The JWK curve (`crv`) this algorithm needs, for ECDSA.
     var curve: String? {
         switch rawValue {
         case "ES256": "P-256"
         case "ES384": "P-384"
+        case "EdDSA": "Ed25519"
         default: nil
         }
     }

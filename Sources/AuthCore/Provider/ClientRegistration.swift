@@ -32,6 +32,10 @@ public struct ClientRegistration: Sendable, Hashable {
     /// `post_logout_redirect_uri` with a fresh `state` at sign-out; `nil` when none is registered (the provider then
     /// shows its own signed-out page). Set it after `init` (which keeps its signature for compatibility).
     public var postLogoutRedirectURI: URL? = nil
+    /// Whether authorization requests are pushed first (RFC 9126): by default when the provider advertises it.
+    public var pushedAuthorization: PushedAuthorizationUsage
+    /// The security profile the client holds itself to: ``ClientProfile/standard`` by default.
+    public var profile: ClientProfile
 
     /// Creates a registration; with a signing key the method defaults to `private_key_jwt`, with a secret to
     /// `client_secret_basic`, else `none`.
@@ -42,9 +46,13 @@ public struct ClientRegistration: Sendable, Hashable {
         scopes: [String] = ["openid"],
         authenticationMethod: AuthenticationMethod? = nil,
         signingKey: ClientSigningKey? = nil,
-        dpop: DPoPUsage = .whenAdvertised
+        dpop: DPoPUsage = .whenAdvertised,
+        pushedAuthorization: PushedAuthorizationUsage = .whenAdvertised,
+        profile: ClientProfile = .standard
     ) {
         self.dpop = dpop
+        self.pushedAuthorization = pushedAuthorization
+        self.profile = profile
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.redirectURI = redirectURI

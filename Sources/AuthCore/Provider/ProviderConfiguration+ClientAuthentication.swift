@@ -8,7 +8,7 @@ extension ProviderConfiguration {
     /// | `private_key` | PEM text of the private key |
     /// | `private_key_file` | a path to a PEM file (`~` expanded) |
     /// | `private_key_jwk` | a private JWK (a dictionary) |
-    /// | `private_key_alg` | RS256 (default for RSA), RS384, RS512, PS256, PS384, PS512, ES256 (default for EC) |
+    /// | `private_key_alg` | RS256 (default for RSA), RS384, RS512, PS256, PS384, PS512, ES256 (default for EC), EdDSA (default for an OKP JWK; name it for an Ed25519 PEM) |
     /// | `private_key_id` | the `kid` header (default: the JWK's `kid`) |
     ///
     /// - Returns: `nil` when none of the key entries is present.
@@ -17,7 +17,7 @@ extension ProviderConfiguration {
     package func clientSigningKey(providerID: ProviderID? = nil) throws -> ClientSigningKey? {
         var algorithm: ClientSigningKey.Algorithm?
         if let name = string("private_key_alg") {
-            guard let known = ClientSigningKey.Algorithm(rawValue: name.uppercased()) else {
+            guard let known = ClientSigningKey.Algorithm.allCases.first(where: { $0.rawValue.uppercased() == name.uppercased() }) else {
                 let supported = ClientSigningKey.Algorithm.allCases.map(\.rawValue).joined(separator: ", ")
                 throw AuthError(.invalidConfiguration, "private_key_alg '\(name)' is not one of \(supported).", providerID: providerID)
             }

@@ -13,4 +13,30 @@ extension ProviderConfiguration {
             providerID: providerID
         )
     }
+
+    /// The `par` key: `true` pushes every authorization request (RFC 9126), `false` never does unless the provider
+    /// requires it (then sign-in fails naming this key), and without the key (or with `"when_advertised"`) requests are
+    /// pushed when the provider's metadata names a pushed authorization request endpoint.
+    ///
+    /// - Throws: `invalid_configuration` for another value.
+    package func pushedAuthorizationUsage(providerID: ProviderID? = nil) throws -> PushedAuthorizationUsage {
+        guard let value = self["par"] else { return .whenAdvertised }
+        if let flag = value.boolValue { return flag ? .always : .never }
+        if let name = value.stringValue, let usage = PushedAuthorizationUsage(rawValue: name) { return usage }
+        throw AuthError(
+            .invalidConfiguration, "The configuration key 'par' must be true, false or \"when_advertised\".", providerID: providerID, configurationKey: "par")
+    }
+
+    /// The `profile` key: `"fapi2"` holds the client to the FAPI 2.0 Security Profile (``ClientProfile/fapi2``);
+    /// absent or `"standard"`, no profile.
+    ///
+    /// - Throws: `invalid_configuration` for another value.
+    package func clientProfile(providerID: ProviderID? = nil) throws -> ClientProfile {
+        guard let value = self["profile"] else { return .standard }
+        guard let name = value.stringValue, let profile = ClientProfile(rawValue: name) else {
+            throw AuthError(
+                .invalidConfiguration, "The configuration key 'profile' must be \"fapi2\" or \"standard\".", providerID: providerID, configurationKey: "profile")
+        }
+        return profile
+    }
 }

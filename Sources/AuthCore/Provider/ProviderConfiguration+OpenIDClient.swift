@@ -11,6 +11,8 @@ extension ProviderConfiguration {
     /// | `client_secret` | optional; an empty string means none |
     /// | `token_endpoint_auth_method` | `client_secret_basic`, `client_secret_post`, `private_key_jwt`, `none` |
     /// | `post_logout_redirect_uri` | optional; the registered post-logout redirect URI |
+    /// | `par` | `true`: push every authorization request (RFC 9126); `false`: never; absent: when the provider advertises it |
+    /// | `profile` | `"fapi2"`: the FAPI 2.0 Security Profile (``ClientProfile/fapi2``) |
     ///
     /// - Parameters:
     ///   - defaultMethodWithSecret: the method when a secret is configured and no method is named (Microsoft's
@@ -18,7 +20,7 @@ extension ProviderConfiguration {
     ///   - signingKey: the client's key for `private_key_jwt`, read by ``clientSigningKey(providerID:)``.
     ///   - dpop: when tokens are DPoP-bound.
     /// - Throws: `missing_configuration_key` naming `client_id` or `redirect_uri`; `invalid_configuration` for a value
-    ///   of the wrong shape.
+    ///   of the wrong shape; `fapi_profile_violation` naming the rule a `fapi2` client breaks.
     package func openIDClient(
         providerID: ProviderID,
         defaultScopes: [String],
@@ -33,12 +35,14 @@ extension ProviderConfiguration {
         let secret = string("client_secret").flatMap { $0.isEmpty ? nil : Secret($0) }
         let method = try clientAuthenticationMethod(providerID: providerID) ?? (secret == nil ? nil : defaultMethodWithSecret)
         let postLogout = self["post_logout_redirect_uri"] == nil ? nil : try requiredURL("post_logout_redirect_uri", providerID: providerID)
-        var registration = ClientRegistration(
+        var client = ClientRegistration(
             clientID: clientID, clientSecret: secret, redirectURI: redirectURI, scopes: scopes,
-            authenticationMethod: method, signingKey: signingKey, dpop: dpop
+            authenticationMethod: method, signingKey: signingKey, dpop: dpop,
+            pushedAuthorization: try pushedAuthorizationUsage(providerID: providerID), profile: try clientProfile(providerID: providerID)
         )
-        registration.postLogoutRedirectURI = postLogout
-        return registration
+        client.postLogoutRedirectURI = postLogout
+        try client.checkFAPI2Registration(providerID: providerID)
+        return client
     }
 
     /// The `parameters` key: extra authorization parameters, a dictionary of strings (empty when absent).

@@ -45,6 +45,8 @@ extension AuthClient {
     /// Builds an authorization request and what its redirect will be checked against, without remembering it.
     func makeAuthorization(options: SignInOptions) async throws -> (AuthorizationRequest, PendingSignIn) {
         let metadata = try await metadata()
+        try checkFAPI2(metadata: metadata, options: options)
+        let pushes = try pushesAuthorization(metadata)
         let client = provider.client
         let redirectURI = options.redirectURI ?? client.redirectURI
         var scopes = client.scopes
@@ -123,7 +125,12 @@ extension AuthClient {
             expiresAt: expiresAt,
             metadata: metadata
         )
-        let url = metadata.authorizationEndpoint.appendingQuery(parameters)
+        var url = metadata.authorizationEndpoint.appendingQuery(parameters)
+        if pushes {
+            // RFC 9126 §4: the browser carries only the client and the reference; the parameters went by back channel.
+            let pushed = try await pushAuthorizationRequest(parameters, metadata: metadata)
+            url = metadata.authorizationEndpoint.appendingQuery([("client_id", client.clientID), ("request_uri", pushed.requestURI)])
+        }
         log(
             .debug, "signin.prepared", "Authorization request prepared.",
             [

@@ -30,13 +30,16 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
         case ps512 = "PS512"
         /// ECDSA P-256 with SHA-256.
         case es256 = "ES256"
+        /// EdDSA with Ed25519 (RFC 8037).
+        case edDSA = "EdDSA"
 
-        var isRSA: Bool { self != .es256 }
+        var isRSA: Bool { self != .es256 && self != .edDSA }
     }
 
     private enum Key: Sendable {
         case rsa(_RSA.Signing.PrivateKey)
         case p256(P256.Signing.PrivateKey)
+        case ed25519(Curve25519.Signing.PrivateKey)
     }
 
     /// The algorithm every signature uses.
@@ -52,23 +55,25 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
         self.algorithm = algorithm
         self.keyID = keyID
         do {
-            key =
-                algorithm.isRSA
-                ? .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
-                : .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
+            switch algorithm {
+            case .es256: key = .p256(try P256.Signing.PrivateKey(pemRepresentation: pem))
+            case .edDSA: key = .ed25519(try Curve25519.Signing.PrivateKey(pemRepresentation: pem))
+            default: key = .rsa(try _RSA.Signing.PrivateKey(pemRepresentation: pem))
+            }
         } catch {
+            let kind = algorithm == .es256 ? " P-256" : algorithm == .edDSA ? "n Ed25519" : "n RSA (2048 bits or more)"
             throw AuthError(
                 .invalidConfiguration,
-                "The client's private key is not a\(algorithm.isRSA ? "n RSA (2048 bits or more)" : " P-256") private key in PEM form, as \(algorithm.rawValue) needs."
+                "The client's private key is not a\(kind) private key in PEM form, as \(algorithm.rawValue) needs."
             )
         }
     }
 
-    /// A key from a private JWK (`kty` RSA with `n`, `e`, `d`, `p`, `q`; or EC `P-256` with `d`).
+    /// A key from a private JWK (`kty` RSA with `n`, `e`, `d`, `p`, `q`; EC `P-256` with `d`; or OKP `Ed25519` with `d`).
     ///
     /// - Parameters:
     ///   - jwk: the private JWK's members.
-    ///   - algorithm: the algorithm; by default the JWK's `alg`, else RS256 for RSA and ES256 for EC.
+    ///   - algorithm: the algorithm; by default the JWK's `alg`, else RS256 for RSA, ES256 for EC and EdDSA for OKP.
     /// - Throws: `invalid_configuration` naming what is missing.
     public init(jwk: [String: JSONValue], algorithm: Algorithm? = nil) throws {
         func bytes(_ name: String) throws -> Data {
@@ -105,15 +110,29 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
             } catch {
                 throw AuthError(.invalidConfiguration, "The client's private EC JWK has an invalid 'd'.")
             }
+        case "OKP":
+            guard jwk["crv"]?.stringValue == "Ed25519" else {
+                throw AuthError(.invalidConfiguration, "Only Ed25519 OKP keys are supported for client authentication.")
+            }
+            let chosen = algorithm ?? declared ?? .edDSA
+            guard chosen == .edDSA else { throw AuthError(.invalidConfiguration, "An Ed25519 key cannot sign \(chosen.rawValue).") }
+            self.algorithm = chosen
+            guard let privateKey = try? Curve25519.Signing.PrivateKey(rawRepresentation: try bytes("d")) else {
+                throw AuthError(.invalidConfiguration, "The client's private Ed25519 JWK has an invalid 'd'.")
+            }
+            key = .ed25519(privateKey)
         default:
-            throw AuthError(.invalidConfiguration, "The client's private JWK must have kty RSA or EC.")
+            throw AuthError(.invalidConfiguration, "The client's private JWK must have kty RSA, EC or OKP.")
         }
     }
 
-    /// The JWS signature over `signingInput` (for ES256 the raw `r‖s` form JWS uses).
+    /// The JWS signature over `signingInput` (for ES256 the raw `r‖s` form JWS uses; for EdDSA the 64-byte Ed25519
+    /// signature of the input itself).
     package func sign(_ signingInput: Data) throws -> Data {
         do {
             switch (key, algorithm) {
+            case (.ed25519(let key), _):
+                return try key.signature(for: signingInput)
             case (.p256(let key), _):
                 return try key.signature(for: SHA256.hash(data: signingInput)).rawRepresentation
             case (.rsa(let key), .rs256): return try key.signature(for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5).rawRepresentation
@@ -146,6 +165,8 @@ public final class ClientSigningKey: Sendable, Hashable, CustomStringConvertible
         case .p256(let key):
             let raw = key.publicKey.rawRepresentation
             jwk = ["kty": "EC", "crv": "P-256", "x": .string(Base64URL.encode(raw.prefix(32))), "y": .string(Base64URL.encode(raw.suffix(32)))]
+        case .ed25519(let key):
+            jwk = ["kty": "OKP", "crv": "Ed25519", "x": .string(Base64URL.encode(key.publicKey.rawRepresentation))]
         }
         jwk["alg"] = .string(algorithm.rawValue)
         jwk["use"] = "sig"

@@ -121,6 +121,7 @@ struct TokenEndpoint: Sendable {
     func post(
         _ url: URL,
         dpopKey: DPoPKey?,
+        endpoint: String = "token_endpoint",
         form: () throws -> (parameters: [(String, String)], headers: [String: String])
     ) async throws -> [String: JSONValue] {
         var retriedWithNonce = false
@@ -129,7 +130,7 @@ struct TokenEndpoint: Sendable {
             var request = try http.formRequest(url, headers: headers)
             if let dpopKey { request.headerFields[.dpop] = try await dpopProof(dpopKey, for: url) }
             var body: Data? = Data(FormEncoding.encode(parameters).utf8)
-            if provider.behavior.sendsTokenParametersInQuery {
+            if provider.behavior.sendsTokenParametersInQuery, endpoint == "token_endpoint" {
                 // As the vendor's SDK sends them (Grab): in the URL query of a bodiless POST. The URL is never logged.
                 guard let queried = request.url?.appendingQuery(parameters) else {
                     throw AuthError(.invalidConfiguration, "The token endpoint URL cannot take a query.", providerID: provider.id)
@@ -140,7 +141,7 @@ struct TokenEndpoint: Sendable {
             }
             let (data, response): (Data, HTTPResponse)
             do {
-                (data, response) = try await http.send(request, body: body, endpoint: "token_endpoint")
+                (data, response) = try await http.send(request, body: body, endpoint: endpoint)
             } catch var error as AuthError where body == nil {
                 // The URL carries the grant's secrets, and a transport's error may quote it (URLError's failing URL):
                 // the error keeps its code and message, not the transport's error.

@@ -23,7 +23,8 @@ struct EmulateCommand: AsyncParsableCommand {
             Emulators: \(ProviderEmulator.servedEmulatorNames.joined(separator: ", ")). Each keeps its vendor's \
             quirks and strictness (Schibsted needs X-OIDC: v1 on token requests, GOV.UK a vtr, Uber's PAR, Grab's \
             acr_values and its own discovery document, …). govuk-service is GOV.UK One Login as a government web service \
-            sees it (private_key_jwt, identity P2).
+            sees it (private_key_jwt, identity P2). Served by name only (not in all): \(ProviderEmulator.servedVariantNames.joined(separator: ", ")) \
+            (pushed authorization requests required; the FAPI 2.0 Security Profile).
 
             The login page accepts the test accounts it lists (password \(TestIdentityProvider.testPassword)); "Deny" \
             answers access_denied. To rehearse a failure, queue one for the next response:
@@ -58,7 +59,7 @@ struct EmulateCommand: AsyncParsableCommand {
 
     func run() async throws {
         let names = emulator == "all" ? ProviderEmulator.servedEmulatorNames : [emulator]
-        guard names.allSatisfy(ProviderEmulator.servedEmulatorNames.contains) else {
+        guard names.allSatisfy({ ProviderEmulator.servedEmulatorNames.contains($0) || ProviderEmulator.servedVariantNames.contains($0) }) else {
             throw ValidationError("Unknown emulator '\(emulator)'; choose one of \(ProviderEmulator.servedEmulatorNames.joined(separator: ", ")) or all.")
         }
         guard (0...65535).contains(port), port == 0 || port + names.count - 1 <= 65535 else { throw ValidationError("--port must be 0…65535.") }
@@ -142,7 +143,7 @@ struct EmulateCommand: AsyncParsableCommand {
         let boundPort = channel.localAddress?.port ?? port
         let host = issuerHost.contains(":") && !issuerHost.hasPrefix("[") ? "[\(issuerHost)]" : issuerHost
         guard let origin = URL(string: "http://\(host):\(boundPort)"),
-            let emulator = ProviderEmulator.served(name, at: origin)
+            let emulator = ProviderEmulator.served(name, at: origin) ?? ProviderEmulator.servedVariant(name, at: origin)
         else {
             try await channel.close()
             throw ValidationError("'\(issuerHost)' does not make a valid issuer URL.")
@@ -163,7 +164,14 @@ struct EmulateCommand: AsyncParsableCommand {
                 if let refused = gate.refusal(of: request) { return refused }
                 if let answer = await gate.backChannelLogout(request, idp: idp) { return answer }
                 if let answer = await gate.appleNotification(request, idp: idp) { return answer }
-                return await emulator.handle(request)
+                // The request as the client addressed it (the issuer's origin, port included), not as the listener
+                // resolved its path: a DPoP proof's `htu` names that URL (RFC 9449 §4.3).
+                var addressed = request
+                if let url = request.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false) {
+                    (components.scheme, components.host, components.port) = (origin.scheme, origin.host, origin.port)
+                    if let rebased = components.url { addressed.head.url = rebased }
+                }
+                return await emulator.handle(addressed)
             }
         }
         return Served(channel: channel, emulator: emulator, origin: origin, accounts: idp.loginAccounts)

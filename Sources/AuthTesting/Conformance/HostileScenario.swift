@@ -20,6 +20,8 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
     public enum Stage: String, Sendable {
         /// The discovery document.
         case discovery
+        /// The pushed authorization request endpoint's answer (RFC 9126), before the browser opens.
+        case pushedAuthorizationRequest = "pushed authorization request"
         /// The redirect back to the app.
         case authorizationResponse = "authorization response"
         /// The token endpoint's answer.
@@ -72,7 +74,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
 
 extension HostileScenario {
     /// Every scenario, in flow order.
-    public static let all: [HostileScenario] = discovery + authorizationResponse + tokenResponse + idToken
+    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + idToken
 
     static let discovery: [HostileScenario] = [
         .init(

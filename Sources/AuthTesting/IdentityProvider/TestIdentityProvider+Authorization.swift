@@ -10,6 +10,7 @@ extension TestIdentityProvider {
         guard let client = self.client(withID: query["client_id"]) else {
             return page("Unknown client.", status: 400, url: url)
         }
+        if let refusal = resolvePushedRequest(&query, client: client, url: url) { return refusal }
         var wrongAudience = false
         if let requestObject = query["request"] {
             // RFC 9101: the signed parameters replace the query's (OpenID Connect Core §6.3.3).
@@ -105,7 +106,7 @@ extension TestIdentityProvider {
 
     /// The string claims of a request object signed by `client`'s registered key, and whether it is addressed to this
     /// provider (``Quirks/requestObjectAudience``, the issuer by default); `nil` when it is not valid otherwise.
-    private func verifyRequestObject(_ token: String, client: Client) -> (claims: [String: String], audienceMatches: Bool)? {
+    func verifyRequestObject(_ token: String, client: Client) -> (claims: [String: String], audienceMatches: Bool)? {
         func refuse(_ reason: String) -> (claims: [String: String], audienceMatches: Bool)? {
             requestObjectFailures.append(reason)
             return nil

@@ -5,8 +5,10 @@ extension TestIdentityProvider {
     /// How the provider supports DPoP (RFC 9449); `nil` in ``Configuration/dpop`` means it ignores `DPoP` headers
     /// and issues bearer tokens, as a server without DPoP does.
     public struct DPoPSettings: Sendable {
-        /// Whether discovery lists `dpop_signing_alg_values_supported: ["ES256"]` (clients then use DPoP on their own).
+        /// Whether discovery lists `dpop_signing_alg_values_supported` (``algorithms``; clients then use DPoP on their own).
         public var advertised: Bool
+        /// The proof algorithms accepted and listed: `ES256`, `EdDSA` (Ed25519) or both. Default: `["ES256"]`.
+        public var algorithms: [String] = ["ES256"]
         /// Whether every proof must carry the provider's current nonce (RFC 9449 §8, §9): a proof without it is
         /// answered `use_dpop_nonce` with a `DPoP-Nonce` header — 400 at the token endpoint, 401 at resources.
         public var requiresNonce: Bool
@@ -27,9 +29,9 @@ extension TestIdentityProvider {
         case malformed
         /// `typ` is not `dpop+jwt`.
         case wrongType = "wrong_typ"
-        /// `alg` is not ES256.
+        /// `alg` is not one of ``DPoPSettings/algorithms``.
         case unsupportedAlgorithm = "unsupported_alg"
-        /// The header's `jwk` is missing, not a public P-256 key, or carries a private member.
+        /// The header's `jwk` is missing, not a public key of the proof's algorithm, or carries a private member.
         case badKey = "bad_jwk"
         /// The signature does not verify with the header's key.
         case badSignature = "bad_signature"
@@ -59,8 +61,8 @@ extension TestIdentityProvider {
         dpopNonce = "n_" + SecureRandom.token(byteCount: 12)
     }
 
-    /// Checks a DPoP proof for a request of `method` to `url` (RFC 9449 §4.3): `typ`, `alg` ES256, a public P-256
-    /// `jwk` that verifies the signature, `htm`, `htu`, `iat` within ``DPoPSettings/proofLifetime``, a fresh `jti`,
+    /// Checks a DPoP proof for a request of `method` to `url` (RFC 9449 §4.3): `typ`, an `alg` of
+    /// ``DPoPSettings/algorithms``, a public `jwk` of it (P-256, or OKP Ed25519) that verifies the signature, `htm`, `htu`, `iat` within ``DPoPSettings/proofLifetime``, a fresh `jti`,
     /// `ath` when an access token is presented, and the nonce when one is required. Returns the key's thumbprint.
     func verifyDPoPProof(_ proof: String, method: String, url: URL, accessToken: String?) -> Result<String, DPoPProofFailure> {
         let result = checkDPoPProof(proof, method: method, url: url, accessToken: accessToken)
@@ -73,12 +75,16 @@ extension TestIdentityProvider {
             let jws = try? CompactJWS(parsing: proof), let claims = try? JSONValue.parseObject(jws.payload)
         else { return .failure(.malformed) }
         guard jws.header.type == "dpop+jwt" else { return .failure(.wrongType) }
-        guard jws.header.algorithm == JWSAlgorithm.es256.rawValue else { return .failure(.unsupportedAlgorithm) }
-        guard let jwk = jws.header.members["jwk"]?.objectValue, jwk["d"] == nil, jwk["kty"]?.stringValue == "EC",
-            jwk["crv"]?.stringValue == "P-256", let x = jwk["x"]?.stringValue, let y = jwk["y"]?.stringValue,
+        guard settings.algorithms.contains(jws.header.algorithm), let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
+            algorithm == .es256 || algorithm == .edDSA
+        else { return .failure(.unsupportedAlgorithm) }
+        guard let jwk = jws.header.members["jwk"]?.objectValue, jwk["d"] == nil, let x = jwk["x"]?.stringValue,
+            algorithm == .es256
+                ? jwk["kty"]?.stringValue == "EC" && jwk["crv"]?.stringValue == "P-256" && jwk["y"]?.stringValue != nil
+                : jwk["kty"]?.stringValue == "OKP" && jwk["crv"]?.stringValue == "Ed25519",
             let key = try? JSONWebKey(jwk)
         else { return .failure(.badKey) }
-        guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: .es256) else { return .failure(.badSignature) }
+        guard key.isValidSignature(jws.signature, for: jws.signingInput, algorithm: algorithm) else { return .failure(.badSignature) }
         guard claims["htm"]?.stringValue == method else { return .failure(.wrongMethod) }
         guard let htu = claims["htu"]?.stringValue, htu == DPoPKey.targetURI(url) else { return .failure(.wrongURI) }
         guard let issuedAt = claims["iat"]?.numberValue, abs(issuedAt - clock.now().timeIntervalSince1970) <= settings.proofLifetime else {
@@ -94,7 +100,7 @@ extension TestIdentityProvider {
         guard let jti = claims["jti"]?.stringValue, !jti.isEmpty, seenDPoPProofIDs.insert(jti).inserted else {
             return .failure(.replayed)
         }
-        return .success(DPoPKey.thumbprint(x: x, y: y))
+        return .success(algorithm == .edDSA ? DPoPKey.thumbprint(ed25519: x) : DPoPKey.thumbprint(x: x, y: jwk["y"]?.stringValue ?? ""))
     }
 
     /// The token endpoint's answer to a refused proof: 400 `use_dpop_nonce` with the nonce, or `invalid_dpop_proof`.
@@ -111,7 +117,7 @@ extension TestIdentityProvider {
     /// error, and `DPoP-Nonce` when the nonce was what was missing.
     func resourceDPoPError(_ failure: DPoPProofFailure, url: URL) -> (Data, HTTPResponse) {
         let error = failure == .missingNonce ? "use_dpop_nonce" : failure == .missingProof ? "invalid_token" : "invalid_dpop_proof"
-        var headers = ["WWW-Authenticate": "DPoP error=\"\(error)\", algs=\"ES256\""]
+        var headers = ["WWW-Authenticate": "DPoP error=\"\(error)\", algs=\"\((configuration.dpop?.algorithms ?? ["ES256"]).joined(separator: " "))\""]
         if failure == .missingNonce { headers["DPoP-Nonce"] = dpopNonce }
         return json(["error": .string(error)], status: 401, url: url, headers: headers)
     }

@@ -16,7 +16,8 @@ extension TestIdentityProvider {
             "end_session_endpoint": .string(endpoint(configuration.paths.endSession).absoluteString),
             "response_types_supported": ["code"],
             // Listed only by a provider that supports DPoP and says so.
-            "dpop_signing_alg_values_supported": configuration.dpop?.advertised == true ? ["ES256"] : .null,
+            "dpop_signing_alg_values_supported": configuration.dpop.map { settings -> JSONValue in settings.advertised ? .array(settings.algorithms.map(JSONValue.string)) : .null }
+                ?? .null,
             "grant_types_supported": configuration.issuesRefreshTokens ? ["authorization_code", "refresh_token"] : ["authorization_code"],
             "code_challenge_methods_supported": ["S256"],
             "id_token_signing_alg_values_supported": .array([.string(configuration.signingAlgorithm.rawValue)]),
@@ -24,6 +25,10 @@ extension TestIdentityProvider {
             "token_endpoint_auth_methods_supported": ["none", "client_secret_basic", "client_secret_post", "private_key_jwt"],
             "authorization_response_iss_parameter_supported": .bool(behavior.advertisesIssParameter)
         ]
+        if let pushed = configuration.pushedAuthorization {
+            document["pushed_authorization_request_endpoint"] = .string(endpoint(configuration.paths.pushedAuthorization).absoluteString)
+            document["require_pushed_authorization_requests"] = .bool(pushed.required)
+        }
         if let device = configuration.paths.deviceAuthorization {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
             document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])

@@ -24,6 +24,8 @@ extension TestIdentityProvider {
         public var endSession = "/logout"
         /// A protected API that accepts the issued access tokens.
         public var resource = "/api/resource"
+        /// The RFC 9126 pushed authorization request endpoint (served when `Configuration/pushedAuthorization` is set).
+        public var pushedAuthorization = "/par"
         /// The RFC 8628 device authorization endpoint (`nil`: no device flow).
         public var deviceAuthorization: String? = "/device_authorization"
         /// The device flow's verification page, where the user enters the code and signs in.

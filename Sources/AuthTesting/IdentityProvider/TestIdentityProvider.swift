@@ -70,7 +70,7 @@ public actor TestIdentityProvider {
         /// Other hosts this provider answers for (Schibsted's session service `session-service.<server host>`); the
         /// request path is matched as on the main host.
         public var additionalHosts: [String] = []
-        /// The ID token signing algorithm: `RS256` or `ES256`.
+        /// The ID token signing algorithm: `RS256`, `PS256`, `ES256` or `EdDSA`.
         public var signingAlgorithm: JWSAlgorithm
         /// The registered clients.
         public var clients: [Client]
@@ -100,6 +100,8 @@ public actor TestIdentityProvider {
         package var frontDeskSettings: (any FrontDeskSettings)?
         /// DPoP support (RFC 9449); `nil` ignores `DPoP` headers and issues bearer tokens.
         public var dpop: DPoPSettings?
+        /// Pushed authorization requests (RFC 9126) at `Paths/pushedAuthorization`; `nil`: no such endpoint.
+        public var pushedAuthorization: PushedAuthorizationSettings?
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -203,6 +205,10 @@ public actor TestIdentityProvider {
     public internal(set) var clientAuthenticationFailures: [String] = []
     /// Why signed request objects were refused, in order.
     public internal(set) var requestObjectFailures: [String] = []
+    /// The pushed authorization requests not yet used, by `request_uri` (each used once: RFC 9126 §4).
+    var pushedRequests: [String: PushedRequest] = [:]
+    /// Why pushed authorization requests, or authorization requests naming a `request_uri`, were refused, in order.
+    public internal(set) var pushedAuthorizationFailures: [String] = []
     /// Refresh tokens issued, by token; kept once used, so a reuse is detected.
     var refreshTokens: [String: RefreshRecord] = [:]
     /// Access tokens issued, by token.
@@ -291,6 +297,8 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
+        case paths.pushedAuthorization where method == "POST" && (configuration.pushedAuthorization != nil || behavior.pushedAuthorizationAnswer != nil):
+            return pushedAuthorization(request, url: url)
         case paths.deviceAuthorization where method == "POST": return reshapedTokenEndpointAnswer(request, path, deviceAuthorization(request, url: url))
         case let path where paths.registration.map { path == $0 || path.hasPrefix($0 + "/") } == true:
             return registration(request, path: path, base: paths.registration!, url: url)

@@ -3,7 +3,8 @@ import Crypto
 public import Foundation
 import _CryptoExtras
 
-/// Signing keys for the in-process identity provider: one RSA-2048 and one P-256 key, each with a key id.
+/// Signing keys for the in-process identity provider: one RSA-2048 key (published twice: for RS256 and, under its own
+/// key id, for PS256), one P-256 and one Ed25519 key, each with a key id.
 ///
 /// `primary` is a fixed, published **test-only** key pair (never trust it anywhere): fixed so that tokens in
 /// the fuzz seed corpus verify in every process, and so that test processes skip RSA key generation.
@@ -11,16 +12,22 @@ import _CryptoExtras
 public struct TestSigningKeys: Sendable {
     let rsa: _RSA.Signing.PrivateKey
     let p256: P256.Signing.PrivateKey
+    let ed25519: Curve25519.Signing.PrivateKey
     /// The RSA key's id.
     public let rsaKeyID: String
     /// The P-256 key's id.
     public let p256KeyID: String
+    /// The Ed25519 key's id (EdDSA).
+    public let ed25519KeyID: String
+    /// The RSA key's id for PS256 (the same key, published with `alg: PS256`).
+    public let rsaPSSKeyID: String
 
     /// The keys every identity provider starts with (fixed test keys).
     // The embedded keys are valid; parsing them cannot fail.
     public static let primary = TestSigningKeys(
         rsa: try! _RSA.Signing.PrivateKey(pemRepresentation: fixedRSAPrivateKeyPEM),
         p256: try! P256.Signing.PrivateKey(rawRepresentation: Data(hex: fixedP256PrivateKeyHex)),
+        ed25519: try! Curve25519.Signing.PrivateKey(rawRepresentation: Data(hex: fixedEd25519PrivateKeyHex)),
         label: "primary"
     )
     /// Another set, generated per process, for rotation.
@@ -28,22 +35,31 @@ public struct TestSigningKeys: Sendable {
     public static let rotated = TestSigningKeys(
         rsa: try! _RSA.Signing.PrivateKey(keySize: .bits2048),
         p256: P256.Signing.PrivateKey(),
+        ed25519: Curve25519.Signing.PrivateKey(),
         label: "rotated"
     )
 
-    init(rsa: _RSA.Signing.PrivateKey, p256: P256.Signing.PrivateKey, label: String) {
+    init(rsa: _RSA.Signing.PrivateKey, p256: P256.Signing.PrivateKey, ed25519: Curve25519.Signing.PrivateKey, label: String) {
         self.rsa = rsa
         self.p256 = p256
+        self.ed25519 = ed25519
         rsaKeyID = "rsa-\(label)"
         p256KeyID = "ec-\(label)"
+        ed25519KeyID = "ed-\(label)"
+        rsaPSSKeyID = "rsa-pss-\(label)"
     }
 
     /// The key id used for `algorithm`.
     public func keyID(for algorithm: JWSAlgorithm) -> String {
-        algorithm == .es256 ? p256KeyID : rsaKeyID
+        switch algorithm {
+        case .es256: p256KeyID
+        case .edDSA: ed25519KeyID
+        case .ps256: rsaPSSKeyID
+        default: rsaKeyID
+        }
     }
 
-    /// The public keys as JWK objects.
+    /// The public keys as JWK objects: RSA (RS256), P-256 (ES256), then RSA (PS256) and Ed25519 (EdDSA).
     public var publicJWKs: [JSONValue] {
         // getKeyPrimitives fails only for keys that are not RSA; ours is.
         let primitives = try! rsa.publicKey.getKeyPrimitives()
@@ -54,10 +70,21 @@ public struct TestSigningKeys: Sendable {
                 "n": .string(Base64URL.encode(primitives.modulus)),
                 "e": .string(Base64URL.encode(primitives.publicExponent))
             ],
+
             [
                 "kty": "EC", "kid": .string(p256KeyID), "use": "sig", "alg": "ES256", "crv": "P-256",
                 "x": .string(Base64URL.encode(point.prefix(32))),
                 "y": .string(Base64URL.encode(point.suffix(32)))
+            ],
+            // Appended after the first two, whose positions fixtures and benchmarks rely on.
+            [
+                "kty": "RSA", "kid": .string(rsaPSSKeyID), "use": "sig", "alg": "PS256",
+                "n": .string(Base64URL.encode(primitives.modulus)),
+                "e": .string(Base64URL.encode(primitives.publicExponent))
+            ],
+            [
+                "kty": "OKP", "kid": .string(ed25519KeyID), "use": "sig", "alg": "EdDSA", "crv": "Ed25519",
+                "x": .string(Base64URL.encode(ed25519.publicKey.rawRepresentation))
             ]
         ]
     }
@@ -65,11 +92,19 @@ public struct TestSigningKeys: Sendable {
     /// The RSA public key's modulus and exponent bytes (for hostile tests that misuse them as an HMAC secret).
     public var rsaPublicKeyDER: Data { rsa.publicKey.derRepresentation }
 
-    /// Signs `signingInput` with the key for `algorithm` (RS256 or ES256).
+    /// Signs `signingInput` with the key for `algorithm` (RS256, PS256, ES256 or EdDSA).
     public func sign(_ signingInput: Data, algorithm: JWSAlgorithm) -> Data {
         if algorithm == .es256 {
             // ECDSA signing with a valid key does not fail.
             return (try! p256.signature(for: signingInput)).rawRepresentation
+        }
+        if algorithm == .edDSA {
+            // Ed25519 signing with a valid key does not fail.
+            return try! ed25519.signature(for: signingInput)
+        }
+        if algorithm == .ps256 {
+            // RSA-PSS signing with a valid 2048-bit key does not fail.
+            return (try! rsa.signature(for: SHA256.hash(data: signingInput), padding: .PSS)).rawRepresentation
         }
         // RSA PKCS#1 v1.5 signing with a valid 2048-bit key does not fail.
         return (try! rsa.signature(for: SHA256.hash(data: signingInput), padding: .insecurePKCS1v1_5)).rawRepresentation
@@ -128,6 +163,9 @@ let fixedRSAPrivateKeyPEM = """
     9znH7Fh77Y1ow9FA7eRyJiU=
     -----END PRIVATE KEY-----
     """
+
+/// TEST ONLY. A published Ed25519 private key seed for the in-process identity provider; it protects nothing.
+let fixedEd25519PrivateKeyHex = "9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60"
 
 /// TEST ONLY. A published P-256 private key scalar for the in-process identity provider; it protects nothing.
 let fixedP256PrivateKeyHex = "2c19f2f1791b62ec8f85e152f334beb958489de1f7f57afcecd99584120c972f"

@@ -24,7 +24,7 @@ struct HostileScenarioTests {
             #expect(outcome.error?.code == code, "\(scenario.id): got \(String(describing: outcome.error))")
             #expect(outcome.storedCredentials == 0)
             #expect(outcome.userInfoRequests == 0)
-            if [.discovery, .authorizationResponse].contains(scenario.stage) {
+            if [.discovery, .pushedAuthorizationRequest, .authorizationResponse].contains(scenario.stage) {
                 #expect(outcome.tokenRequests == 0, "no token request may follow a rejected \(scenario.stage.rawValue)")
             }
         case .accepted:
