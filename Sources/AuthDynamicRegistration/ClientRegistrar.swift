@@ -143,9 +143,12 @@ public struct ClientRegistrar: Sendable {
         let object = try? JSONValue.parseObject(answer)
         guard response.status.code == status || (status == 201 && response.status.code == 200 && object?["client_id"] != nil) else {
             let error = object?["error"]?.stringValue
+            // The provider's own words say what it refused (a redirect URI, a method): shown, sanitized and capped, as
+            // every provider text is.
+            let description = object?["error_description"]?.stringValue.map { ": " + ProviderText.sanitized($0, limit: 200) } ?? ""
             throw AuthError(
                 response.status.code == 400 || response.status.code == 401 || response.status.code == 403 ? .registrationRefused : .httpError,
-                "\(request.summary) answered HTTP \(response.status.code)\(error.map { " (\(ProviderText.sanitized($0, limit: 80)))" } ?? "").",
+                "\(request.summary) answered HTTP \(response.status.code)\(error.map { " (\(ProviderText.sanitized($0, limit: 80)))" } ?? "")\(description).",
                 oauthError: error, httpStatus: response.status.code
             )
         }

@@ -95,13 +95,18 @@ struct RegistrationTests {
 
     @Test("A refusal of the registration endpoint is registration_refused with the provider's error; nothing is stored")
     func refusedByProvider() async throws {
-        let issuer = ScriptedIssuer(status: 400) { $0 = ["error": "invalid_redirect_uri", "error_description": "no"] }
+        let issuer = ScriptedIssuer(status: 400) {
+            $0 = ["error": "invalid_redirect_uri", "error_description": "redirect_uris must use https\u{1B}[2J"]
+        }
         let storage = InMemoryRegistrationStorage()
         let error = await #expect(throws: AuthError.self) {
             try await ClientRegistrar(transport: issuer.transport, clock: ManualClock()).register(Self.asked, issuer: ScriptedIssuer.issuer, storage: storage)
         }
         #expect(error?.code == .registrationRefused)
         #expect(error?.oauthError == "invalid_redirect_uri")
+        // The provider's description says what to fix; its terminal escape does not reach the user's terminal.
+        #expect(error?.message.contains("redirect_uris must use https") == true)
+        #expect(error?.message.contains("\u{1B}") == false)
         #expect(await storage.count == 0)
     }
 
