@@ -298,7 +298,10 @@ def check(result, records):
 
     # What each process said.
     outcomes = result["outcomes"]
-    invalid_grants = [o for o in outcomes if o["code"] == "invalid_grant"]
+    # The check after the last round refreshes too: when the last round lost an answer, its refusal is the one that
+    # says why the session ended.
+    final_refresh = (result.get("final") or {}).get("refresh")
+    invalid_grants = [o for o in outcomes + ([final_refresh] if final_refresh else []) if o["code"] == "invalid_grant"]
     for sign_out in sign_outs:
         # The process that saw the refusal: the one whose answer was the refusal (same round, ended after it).
         near = [o for o in invalid_grants if o["t1"] >= sign_out["t"] - 0.5]
