@@ -82,24 +82,8 @@ extension AuthClient {
         policy: IDTokenPolicy
     ) async throws -> AccountNotification {
         func refuse(_ reason: String) -> AuthError { AuthError(.invalidAccountNotification, "The account notification \(reason); nothing was changed.") }
-        guard let issuer = claims["iss"]?.stringValue,
-            policy.tokenIssuerMatches(issuer, expected: metadata.issuer, claim: { claims[$0]?.stringValue })
-        else { throw refuse("is not from the provider's issuer") }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let value): audiences = [value]
-        case .array(let values): audiences = values.compactMap(\.stringValue)
-        default: audiences = []
-        }
-        guard audiences.contains(provider.client.clientID) else { throw refuse("is not addressed to this client") }
+        try checkSignedEventClaims(claims, metadata: metadata, policy: policy, refuse: refuse)
         let now = clock.now()
-        guard let issuedAt = claims["iat"]?.timestampValue else { throw refuse("has no valid 'iat'") }
-        guard issuedAt.timeIntervalSince(now) <= policy.clockSkew,
-            now.timeIntervalSince(issuedAt) <= policy.maximumIssuedAtAge + policy.clockSkew
-        else { throw refuse("was issued at an unacceptable time ('iat')") }
-        if let expiry = claims["exp"], expiry != .null {
-            guard let date = expiry.timestampValue, date.timeIntervalSince(now) > -policy.clockSkew else { throw refuse("has expired") }
-        }
         // Apple sends `events` as a string of JSON, not as an object (the forum thread Apple's DTS answers point to:
         // https://developer.apple.com/forums/thread/655485); anything else is not Apple's.
         guard case .string(let text)? = claims["events"] else { throw refuse("has no 'events' string") }

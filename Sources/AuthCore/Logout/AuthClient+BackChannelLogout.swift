@@ -84,26 +84,8 @@ extension AuthClient {
         policy: IDTokenPolicy
     ) async throws -> (String?, String?) {
         func refuse(_ reason: String) -> AuthError { AuthError(.invalidLogoutToken, "The logout token \(reason).") }
-        guard let issuer = claims["iss"]?.stringValue,
-            policy.tokenIssuerMatches(issuer, expected: metadata.issuer, claim: { claims[$0]?.stringValue })
-        else {
-            throw refuse("is not from the provider's issuer")
-        }
-        let audiences: [String]
-        switch claims["aud"] {
-        case .string(let value): audiences = [value]
-        case .array(let values): audiences = values.compactMap(\.stringValue)
-        default: audiences = []
-        }
-        guard audiences.contains(provider.client.clientID) else { throw refuse("is not addressed to this client") }
+        try checkSignedEventClaims(claims, metadata: metadata, policy: policy, refuse: refuse)
         let now = clock.now()
-        guard let issuedAt = claims["iat"]?.timestampValue else { throw refuse("has no valid 'iat'") }
-        guard issuedAt.timeIntervalSince(now) <= policy.clockSkew,
-            now.timeIntervalSince(issuedAt) <= policy.maximumIssuedAtAge + policy.clockSkew
-        else { throw refuse("was issued at an unacceptable time ('iat')") }
-        if let expiry = claims["exp"], expiry != .null {
-            guard let date = expiry.timestampValue, date.timeIntervalSince(now) > -policy.clockSkew else { throw refuse("has expired") }
-        }
         guard let events = claims["events"]?.objectValue, events[Self.backChannelLogoutEvent]?.objectValue != nil else {
             throw refuse("has no back-channel logout event in 'events'")
         }
