@@ -143,6 +143,10 @@ Scripts/e2e/emulators-http.sh
 step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
 Scripts/e2e/par-fapi-http.sh
 
+step "a server nobody here wrote: the identity-python reference OP (idpyoidc 5.0.0, PyPI) on 127.0.0.1, auth-cli with PAR"
+# Installs idpyoidc into .build/idpyoidc/venv on first use (~30 s); the run itself takes seconds.
+timeout --kill-after=10 240 Scripts/e2e/idpyoidc-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"

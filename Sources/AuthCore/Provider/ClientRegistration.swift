@@ -34,6 +34,12 @@ public struct ClientRegistration: Sendable, Hashable {
     public var postLogoutRedirectURI: URL? = nil
     /// Whether authorization requests are pushed first (RFC 9126): by default when the provider advertises it.
     public var pushedAuthorization: PushedAuthorizationUsage
+    /// Authorization parameters repeated in the browser's URL beside `client_id` and `request_uri` when a request is
+    /// pushed: none by default, as RFC 9126 §4 describes. Some OpenID providers apply OpenID Connect Core §6.1 (the
+    /// parameters OAuth requires also passed as query parameters) to pushed requests and refuse a URL without them:
+    /// idpyoidc wants `response_type`, `scope` and `redirect_uri`. Only those three may be named (the configuration
+    /// key `par_repeat`); the values repeated are the pushed ones. Set it after `init`.
+    public var pushedRequestRepeatedParameters: [String] = []
     /// The security profile the client holds itself to: ``ClientProfile/standard`` by default.
     public var profile: ClientProfile
 
