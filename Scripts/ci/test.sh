@@ -143,9 +143,10 @@ Scripts/e2e/emulators-http.sh
 step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
 Scripts/e2e/par-fapi-http.sh
 
-step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli with PAR, DPoP nonces, refresh, revocation"
-# Installs glewlwyd with apt-get on first use; start + configuration ~3 s, the run ~15 s.
+step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli with PAR, DPoP nonces, refresh, revocation; RFC 8705 with curl"
+# Installs glewlwyd with apt-get on first use; each script starts and configures its own instance (~3 s), ~15 s each.
 timeout --kill-after=10 180 Scripts/e2e/glewlwyd-http.sh
+timeout --kill-after=10 120 Scripts/e2e/glewlwyd-mtls.sh
 
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird

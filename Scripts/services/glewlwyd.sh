@@ -99,9 +99,12 @@ make_tls() {
       -extfile <(printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n') 2> /dev/null
     openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=cli-mtls/O=auth-test" -keyout client.key -out client.csr 2> /dev/null
     openssl x509 -req -in client.csr -CA ca.pem -CAkey ca.key -CAcreateserial -days 2 -out client.pem \
-      -extfile <(printf 'extendedKeyUsage=clientAuth\n') 2> /dev/null
+      -extfile <(printf 'subjectAltName=DNS:cli-mtls.auth.test\nextendedKeyUsage=clientAuth\n') 2> /dev/null
+    # Self-signed: one for cli-self (self_signed_tls_client_auth), and an impostor claiming cli-mtls's name.
     openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=cli-self" \
       -keyout self.key -out self.pem -addext "extendedKeyUsage=clientAuth" 2> /dev/null
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=cli-mtls/O=auth-test" \
+      -keyout impostor.key -out impostor.pem -addext "subjectAltName=DNS:cli-mtls.auth.test" -addext "extendedKeyUsage=clientAuth" 2> /dev/null
     rm -f ./*.csr ca.srl
   )
 }

@@ -17,14 +17,12 @@ the administrator admin/password, the database user and client backends. This sc
   introspection and revocation for the token's own client, user info; with --mtls also RFC 8705 client
   certificates from the TLS session (tls_client_auth, self_signed_tls_client_auth, mtls_endpoint_aliases);
 - registers the confidential client `cli` (client_secret_basic) with REDIRECT_URI; with --mtls also `cli-mtls`
-  (tls_client_auth, subject DN of STATE_DIR/tls/client.pem) and `cli-self` (self_signed_tls_client_auth, the
-  self-signed certificate STATE_DIR/tls/self.pem as its registered `jwks`... see register_mtls_clients);
+  (tls_client_auth) and `cli-self` (self_signed_tls_client_auth): see mtls_clients.py;
 - then, as alice (POST /api/auth/), grants `openid` to `cli` (PUT /api/auth/grant/cli), so an authorization
   request with alice's session cookie redirects straight to REDIRECT_URI with a code.
 
 Prints nothing on success; fails with the server's answer otherwise.
 """
-import base64
 import http.cookiejar
 import json
 import os
