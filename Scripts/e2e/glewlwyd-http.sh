@@ -15,6 +15,7 @@
 #   type is DPoP, Glewlwyd's introspection shows the key's thumbprint (`cnf.jkt`), and Glewlwyd's log shows the nonce
 #   challenges the engine answered.
 # - Then userinfo, refresh, and revocation of both tokens at sign-out (Glewlwyd's introspection says inactive after).
+# - A second client, cli-jwt: private_key_jwt and a signed request object, without PAR (why: at the end).
 #
 #     Scripts/e2e/glewlwyd-http.sh
 #
@@ -84,18 +85,23 @@ assert query["request_uri"][0].startswith("urn:ietf:params:oauth:request_uri:"),
 PY
 # Glewlwyd sends every authorization request to its login page first, with the request's URL as `callback_url`; the
 # page, once the user is signed in and has consented, goes back to it with `g_continue` added
-# (/usr/share/glewlwyd/webapp; callback_oidc_authorization redirects to the login page without it).
-login_page="$(curl -s -o /dev/null -b "$jar" -c "$jar" -w '%{redirect_url}' "$url")"
-callback="$(python3 -c 'import sys,urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["callback_url"][0])' "$login_page")" \
-  || fail "Glewlwyd did not send the request to its login page: '$login_page'"
-location="$(curl -s -o "$work/authorize.html" -b "$jar" -c "$jar" -w '%{redirect_url}' "$callback&g_continue")"
-case "$location" in
-  "$AUTH_GLEWLWYD_REDIRECT_URI?"*) ;;
-  *) cat "$work/authorize.html"; tail -n 20 "$log"; fail "Glewlwyd did not redirect to the listener: '$location'" ;;
-esac
-python3 -c 'import sys,urllib.parse as u; q=u.parse_qs(u.urlsplit(sys.argv[1]).query); assert q["iss"]==[sys.argv[2]] and "code" in q, q' \
-  "$location" "$issuer" || fail "the authorization response lacks RFC 9207 iss: $location"
-curl -s -o /dev/null "$location"
+# (/usr/share/glewlwyd/webapp; callback_oidc_authorization redirects to the login page without it). browser URL:
+# does that with alice's session cookie, checks the redirect (RFC 9207 iss, a code), and delivers it to the listener.
+browser() {
+  local login_page callback location
+  login_page="$(curl -s -o /dev/null -b "$jar" -c "$jar" -w '%{redirect_url}' "$1")"
+  callback="$(python3 -c 'import sys,urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["callback_url"][0])' "$login_page")" \
+    || fail "Glewlwyd did not send the request to its login page: '$login_page'"
+  location="$(curl -s -o "$work/authorize.html" -b "$jar" -c "$jar" -w '%{redirect_url}' "$callback&g_continue")"
+  case "$location" in
+    "$AUTH_GLEWLWYD_REDIRECT_URI?"*) ;;
+    *) cat "$work/authorize.html"; tail -n 20 "$log"; fail "Glewlwyd did not redirect to the listener: '$location'" ;;
+  esac
+  python3 -c 'import sys,urllib.parse as u; q=u.parse_qs(u.urlsplit(sys.argv[1]).query); assert q["iss"]==[sys.argv[2]] and "code" in q, q' \
+    "$location" "$issuer" || fail "the authorization response lacks RFC 9207 iss: $location"
+  curl -s -o /dev/null "$location"
+}
+browser "$url"
 wait_background "$login_pid" || { cat "$work/login.out" "$work/login.err"; fail "login against Glewlwyd failed"; }
 tail -n 1 "$work/login.out" | python3 -c 'import json,sys; r=json.load(sys.stdin); assert r["subject"] and r["id_token_claims"]["iss"]==sys.argv[1] and r["has_refresh_token"], r' "$issuer" \
   || { cat "$work/login.out"; fail "the login's result"; }
@@ -142,3 +148,29 @@ for token in "${tokens[@]}"; do
 done
 ! grep -q accessToken "$store" || fail "logout left the session in the store"
 echo "glewlwyd: logout revoked the access and refresh tokens (Glewlwyd's introspection: inactive) and forgot the session"
+
+# A second client, cli-jwt: private_key_jwt (an ES256 key made at start, its public key registered) and the
+# authorization request as a signed request object (RFC 9101), without PAR: Glewlwyd 2.7.5 accepts a client
+# assertion only when its `aud` is exactly the URL of the endpoint it is sent to (validate_jwt_assertion_request in
+# src/plugin/protocol_oidc.c; rhonabwy 1.1.11 compares `aud` as one string), and the engine's assertions name the
+# token endpoint (RFC 7523 §3), which RFC 9126 §2 requires a PAR endpoint to accept: with PAR, the push is refused
+# (HTTP 401), and revocation and introspection likewise. So this sign-in checks the token endpoint's side only.
+cat > "$work/glewlwyd-jwt.json" <<JSON
+{"issuer": "$issuer", "client_id": "$AUTH_GLEWLWYD_JWT_CLIENT_ID", "private_key_file": "$AUTH_GLEWLWYD_JWT_KEY_FILE",
+ "private_key_alg": "ES256", "private_key_id": "cli-jwt", "token_endpoint_auth_method": "private_key_jwt",
+ "request_object": true, "par": false, "redirect_uri": "$AUTH_GLEWLWYD_REDIRECT_URI", "scope": "openid"}
+JSON
+jwt_store="$work/session-jwt.json"
+start_background --stdout "$work/login-jwt.out" "$work/login-jwt.err" "$cli" login --provider oidc --config "$work/glewlwyd-jwt.json" \
+  --browser print --json --store "$jwt_store" --timeout 30
+login_pid=$background_pid
+wait_for_first_line "$work/login-jwt.out" --timeout 20 --pid "$login_pid" --log "$work/login-jwt.err"
+url="$(head -n 1 "$work/login-jwt.out")"
+python3 -c 'import sys,urllib.parse as u; q=u.parse_qs(u.urlsplit(sys.argv[1]).query); assert sorted(q)==["client_id","request","response_type","scope"], sorted(q)' "$url" \
+  || fail "the authorization URL with a request object: $url"
+browser "$url"
+wait_background "$login_pid" || { cat "$work/login-jwt.out" "$work/login-jwt.err"; fail "login as cli-jwt failed"; }
+[ "$(sql "SELECT COUNT(*) FROM gpo_par WHERE gpop_client_id='cli-jwt'")" = 0 ] || fail "cli-jwt pushed a request"
+"$cli" refresh --store "$jwt_store" --json > /dev/null 2> "$work/refresh-jwt.err" || { cat "$work/refresh-jwt.err"; fail "refresh as cli-jwt"; }
+"$cli" userinfo --store "$jwt_store" --json > /dev/null 2> "$work/userinfo-jwt.err" || { cat "$work/userinfo-jwt.err"; fail "userinfo as cli-jwt"; }
+echo "glewlwyd: signed in as cli-jwt with a signed request object (ES256) and private_key_jwt at the token endpoint (code, refresh), then userinfo"

@@ -163,7 +163,8 @@ state, kind = sys.argv[1:]
 values = json.load(open(state + "/secrets.json"))
 prefix = "AUTH_GLEWLWYD_" + ("" if kind == "http" else "MTLS_")
 names = {"issuer": "ISSUER", "client_id": "CLIENT_ID", "client_secret": "CLIENT_SECRET", "username": "USERNAME",
-         "password": "PASSWORD", "redirect_uri": "REDIRECT_URI"}
+         "password": "PASSWORD", "redirect_uri": "REDIRECT_URI", "jwt_client_id": "JWT_CLIENT_ID",
+         "jwt_key_file": "JWT_KEY_FILE"}
 for key, name in names.items():
     print(f"{prefix}{name}={values[key]}")
 print(f"{prefix}STATE={state}")

@@ -14,11 +14,13 @@ the administrator admin/password, the database user and client backends. This sc
 - adds the OpenID Connect plugin instance `oidc` (issuer BASE_URL/api/oidc): ES256 ID and access tokens signed
   with a P-256 key made here by openssl, PKCE S256 required (plain refused), PAR allowed (not required: the
   test uses both), DPoP with server nonces, RFC 9207 `iss` in authorization responses, refresh tokens (rolling),
-  introspection and revocation for the token's own client, user info; with --mtls also RFC 8705 client
+  introspection and revocation for the token's own client, user info, signed request objects (RFC 9101) and
+  private_key_jwt with the client's `pubkey`; with --mtls also RFC 8705 client
   certificates from the TLS session (tls_client_auth, self_signed_tls_client_auth, mtls_endpoint_aliases);
-- registers the confidential client `cli` (client_secret_basic) with REDIRECT_URI; with --mtls also `cli-mtls`
+- registers the confidential clients `cli` (client_secret_basic) and `cli-jwt` (private_key_jwt, a P-256 key made
+  here, STATE_DIR/keys/cli-jwt.key) with REDIRECT_URI; with --mtls also `cli-mtls`
   (tls_client_auth) and `cli-self` (self_signed_tls_client_auth): see mtls_clients.py;
-- then, as alice (POST /api/auth/), grants `openid` to `cli` (PUT /api/auth/grant/cli), so an authorization
+- then, as alice (POST /api/auth/), grants `openid` to the clients (PUT /api/auth/grant/CLIENT), so an authorization
   request with alice's session cookie redirects straight to REDIRECT_URI with a code.
 
 Prints nothing on success; fails with the server's answer otherwise.
@@ -130,7 +132,9 @@ parameters = {
     "oauth-par-request_uri-prefix": "urn:ietf:params:oauth:request_uri:", "oauth-par-duration": 90,
     "oauth-dpop-allowed": True, "oauth-dpop-iat-duration": 60,
     "oauth-dpop-nonce-mandatory": True, "oauth-dpop-nonce-counter": 10,
-    "request-parameter-allow": False,
+    # Signed request objects (RFC 9101) and private_key_jwt, with the client's public key in its `pubkey` property.
+    "request-parameter-allow": True, "request-parameter-ietf-strict": True, "request-maximum-exp": 600,
+    "client-pubkey-parameter": "pubkey",
 }
 if mtls:
     parameters.update({
@@ -150,13 +154,28 @@ call(admin, "POST", "/client/", {
     "token_endpoint_auth_method": ["client_secret_basic"], "scope": [], "enabled": True,
 })
 
+# cli-jwt: private_key_jwt with a P-256 key made here (STATE_DIR/keys/cli-jwt.key, its public key registered).
+client_key = os.path.join(keys, "cli-jwt.key")
+openssl("genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256", "-out", client_key)
+openssl("pkey", "-in", client_key, "-pubout", "-out", os.path.join(keys, "cli-jwt.pem"))
+call(admin, "POST", "/client/", {
+    "client_id": "cli-jwt", "name": "auth-cli (private_key_jwt)", "confidential": True,
+    "redirect_uri": [redirect_uri], "authorization_type": ["code", "refresh_token", "client_credentials"],
+    "token_endpoint_auth_method": ["private_key_jwt"], "pubkey": read(os.path.join(keys, "cli-jwt.pem")),
+    # Glewlwyd checks each JWT's alg against the client's registered one (is_sig_alg_valid).
+    "token_endpoint_signing_alg": "ES256", "request_object_signing_alg": "ES256",
+    "scope": [], "enabled": True,
+})
+values["jwt_client_id"], values["jwt_key_file"] = "cli-jwt", client_key
+
 if mtls:
     import mtls_clients  # noqa: E402  (Scripts/services/glewlwyd/mtls_clients.py)
     mtls_clients.register(call, admin, state, values)
 
 user = opener()
 call(user, "POST", "/auth/", {"username": values["username"], "password": values["password"]})
-call(user, "PUT", "/auth/grant/" + values["client_id"], {"scope": "openid"})
+for client_id in (values["client_id"], values["jwt_client_id"]):
+    call(user, "PUT", "/auth/grant/" + client_id, {"scope": "openid"})
 if mtls:
     for client_id in values.get("mtls_clients", []):
         call(user, "PUT", "/auth/grant/" + client_id, {"scope": "openid"})
