@@ -25,8 +25,14 @@ port="${AUTH_GLEWLWYD_PORT:-8873}"
 mtls_port="${AUTH_GLEWLWYD_MTLS_PORT:-8875}"
 redirect_uri="${AUTH_GLEWLWYD_REDIRECT_URI:-http://127.0.0.1:8874/callback}"
 
+# The package's SQLite schema and initial data (the administrator, the database backends): init.sqlite3.sql in its
+# documentation, or the same statements (without the DROPs) that dbconfig-common would run, where an image leaves
+# /usr/share/doc out (dpkg path-exclude).
+init_sql=/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz
+init_sql_fallback=/usr/share/dbconfig-common/data/glewlwyd/install/sqlite3
+
 install() {
-  if ! command -v glewlwyd > /dev/null || [ ! -f /usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz ]; then
+  if ! command -v glewlwyd > /dev/null || { [ ! -f "$init_sql" ] && [ ! -f "$init_sql_fallback" ]; }; then
     echo "glewlwyd.sh: installing glewlwyd (Debian)" >&2
     local sudo=""; [ "$(id -u)" = 0 ] || sudo="sudo"
     $sudo apt-get update -qq >&2
@@ -121,15 +127,16 @@ start_instance() {
   chmod 700 "$state"
   [ "$scheme" = https ] && make_tls "$state"
   write_config "$state" "$port" "$scheme"
-  python3 - "$state/glewlwyd.db" <<'PY'
-import gzip, sqlite3, sys
-with gzip.open("/usr/share/doc/glewlwyd/database/init.sqlite3.sql.gz", "rt") as script:
-    connection = sqlite3.connect(sys.argv[1])
-    # One fsync per statement would take seconds; a crash here only means starting again.
-    connection.execute("PRAGMA synchronous=OFF")
-    connection.execute("PRAGMA journal_mode=MEMORY")
-    connection.executescript(script.read())
-    connection.commit()
+  python3 - "$state/glewlwyd.db" "$init_sql" "$init_sql_fallback" <<'PY'
+import gzip, os, sqlite3, sys
+database, init_sql, fallback = sys.argv[1:]
+script = gzip.open(init_sql, "rt").read() if os.path.exists(init_sql) else open(fallback).read()
+connection = sqlite3.connect(database)
+# One fsync per statement would take seconds; a crash here only means starting again.
+connection.execute("PRAGMA synchronous=OFF")
+connection.execute("PRAGMA journal_mode=MEMORY")
+connection.executescript(script)
+connection.commit()
 PY
   # Its own session (setsid), so `stop` ends it; it outlives this script. In the foreground (no daemon mode).
   setsid glewlwyd --config-file="$state/glewlwyd.conf" > "$state/console.log" 2>&1 < /dev/null &
