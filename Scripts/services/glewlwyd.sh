@@ -122,6 +122,8 @@ start_instance() {
   local base="$scheme://127.0.0.1:$port"
   if running_pid "$state" > /dev/null; then echo "glewlwyd.sh: already running at $base"; return 0; fi
   install
+  # Another program on the port would answer the readiness check and the configuration in Glewlwyd's place.
+  ! (exec 3<> "/dev/tcp/127.0.0.1/$port") 2> /dev/null || fail "127.0.0.1:$port is already in use (set AUTH_GLEWLWYD_PORT / AUTH_GLEWLWYD_MTLS_PORT)"
   rm -rf "$state"
   mkdir -p "$state"
   chmod 700 "$state"
