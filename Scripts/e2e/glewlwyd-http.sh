@@ -16,6 +16,7 @@
 #   challenges the engine answered.
 # - Then userinfo, refresh, and revocation of both tokens at sign-out (Glewlwyd's introspection says inactive after).
 # - A second client, cli-jwt: private_key_jwt and a signed request object, without PAR (why: at the end).
+# - Then Glewlwyd made to require PAR: an unpushed request refused by it, and `par: false` refused by auth-cli.
 #
 #     Scripts/e2e/glewlwyd-http.sh
 #
@@ -174,3 +175,23 @@ wait_background "$login_pid" || { cat "$work/login-jwt.out" "$work/login-jwt.err
 "$cli" refresh --store "$jwt_store" --json > /dev/null 2> "$work/refresh-jwt.err" || { cat "$work/refresh-jwt.err"; fail "refresh as cli-jwt"; }
 "$cli" userinfo --store "$jwt_store" --json > /dev/null 2> "$work/userinfo-jwt.err" || { cat "$work/userinfo-jwt.err"; fail "userinfo as cli-jwt"; }
 echo "glewlwyd: signed in as cli-jwt with a signed request object (ES256) and private_key_jwt at the token endpoint (code, refresh), then userinfo"
+
+# Glewlwyd made to require pushed requests (oauth-par-required, discovery's require_pushed_authorization_requests):
+# it refuses an unpushed authorization request itself, and auth-cli told `par: false` refuses to start, naming `par`,
+# with nothing stored.
+"$service" set oauth-par-required=true
+curl -s "$issuer/.well-known/openid-configuration" | python3 -c 'import json,sys; assert json.load(sys.stdin)["require_pushed_authorization_requests"] is True' \
+  || fail "Glewlwyd does not declare require_pushed_authorization_requests"
+status="$(curl -s -o /dev/null -b "$jar" -w '%{http_code}' "$issuer/auth?response_type=code&client_id=cli&scope=openid&redirect_uri=$(python3 -c 'import sys,urllib.parse; print(urllib.parse.quote(sys.argv[1], safe=""))' "$AUTH_GLEWLWYD_REDIRECT_URI")&code_challenge=V0UN9ToT-UnbxeIx7imQdhFjsAZTmuARpHyuD2ajIIo&code_challenge_method=S256&g_continue")"
+[ "$status" = 403 ] && grep -q "Pushed authorization request is mandatory" "$log" \
+  || fail "Glewlwyd answered an unpushed authorization request with HTTP $status, not 403 for want of a push"
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1])); c["par"]=False; json.dump(c, open(sys.argv[2], "w"))' "$work/glewlwyd.json" "$work/glewlwyd-nopar.json"
+refused_store="$work/session-nopar.json"
+if "$cli" login --provider oidc --config "$work/glewlwyd-nopar.json" --browser print --json --store "$refused_store" --timeout 10 \
+  > "$work/nopar.out" 2> "$work/nopar.err"; then
+  fail "auth-cli signed in with par: false though Glewlwyd requires pushed requests"
+fi
+python3 -c 'import json,sys; e=json.load(open(sys.argv[1]))["error"]; assert e["code"]=="invalid_configuration" and "par" in e["message"], e' "$work/nopar.out" \
+  || fail "par: false against a provider that requires PAR: $(cat "$work/nopar.out")"
+[ ! -e "$refused_store" ] || fail "the refused sign-in stored something"
+echo "glewlwyd: with PAR required, an unpushed request refused by Glewlwyd (HTTP 403) and auth-cli with par: false refused to start (invalid_configuration naming par), nothing stored"

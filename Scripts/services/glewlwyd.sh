@@ -8,6 +8,8 @@
 #     Scripts/services/glewlwyd.sh start-mtls  # the same on HTTPS with client certificates (RFC 8705), see below
 #     Scripts/services/glewlwyd.sh stop        # stop both and delete their state; idempotent
 #     Scripts/services/glewlwyd.sh env         # print AUTH_GLEWLWYD_* variables for the tests
+#     Scripts/services/glewlwyd.sh set [--mtls] NAME=JSON…
+#                                              # change the running plugin's parameters (e.g. oauth-par-required=true)
 #
 # The HTTP instance listens on AUTH_GLEWLWYD_PORT (default 8873); its client's redirect URI is
 # AUTH_GLEWLWYD_REDIRECT_URI (default http://127.0.0.1:8874/callback), read at start.
@@ -163,6 +165,13 @@ case "${1:-}" in
   start) start_instance "$base_state/http" "$port" http ;;
   start-mtls) start_instance "$base_state/mtls" "$mtls_port" https --mtls ;;
   stop) stop_instance "$base_state/mtls"; stop_instance "$base_state/http" ;;
+  set)
+    shift
+    if [ "${1:-}" = --mtls ]; then shift; set_state="$base_state/mtls" set_base="https://127.0.0.1:$mtls_port"
+    else set_state="$base_state/http" set_base="http://127.0.0.1:$port"; fi
+    running_pid "$set_state" > /dev/null || fail "not running: start it first"
+    python3 "$service/plugin_set.py" "$set_base" "$set_state" "$@"
+    ;;
   env)
     for kind in http mtls; do
       [ -f "$base_state/$kind/secrets.json" ] || continue
@@ -180,5 +189,5 @@ print(f"{prefix}STATE={state}")
 PY
     done
     ;;
-  *) echo "usage: $0 start|start-mtls|stop|env" >&2; exit 2 ;;
+  *) echo "usage: $0 start|start-mtls|stop|env|set [--mtls] NAME=JSON…" >&2; exit 2 ;;
 esac
