@@ -2,7 +2,7 @@
 # Glewlwyd 2.7.5 (Debian's `glewlwyd`), a real OpenID Connect provider nobody here wrote, for the interop tests:
 # its own configuration file and SQLite database under .build/glewlwyd/ (made afresh from the package's
 # init.sqlite3.sql at every start), listening on 127.0.0.1 only, configured through its admin API by
-# Scripts/services/glewlwyd/setup.py (the plugin, the user alice, the client cli: see that file).
+# Scripts/services/glewlwyd/setup.py (the plugin, the user alice, the clients: see that file).
 #
 #     Scripts/services/glewlwyd.sh start       # install glewlwyd (first time, apt-get), start and configure; idempotent
 #     Scripts/services/glewlwyd.sh start-mtls  # the same on HTTPS with client certificates (RFC 8705), see below
