@@ -109,6 +109,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AuthAsyncHTTPClient's mutual TLS (a client certificate, RFC 8705); async-http-client depends on it already.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // AuthHummingbird and the web sign-in sample only, behind the "HummingbirdSignIn" trait. Hummingbird's own default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -224,7 +226,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"]))
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+                // TLSConfiguration for a mutual-TLS client identity (RFC 8705); already in the graph through async-http-client.
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClientTransport"]))
             ],
             swiftSettings: strictSettings
         ),

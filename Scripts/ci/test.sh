@@ -147,7 +147,7 @@ step "a server nobody here wrote: the identity-python reference OP (idpyoidc 5.0
 # Installs idpyoidc into .build/idpyoidc/venv on first use (~30 s); the run itself takes seconds.
 timeout --kill-after=10 240 Scripts/e2e/idpyoidc-http.sh
 
-step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli with PAR, DPoP nonces, refresh, revocation; RFC 8705 with curl"
+step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli with PAR, DPoP nonces, refresh, revocation; RFC 8705 mutual TLS with curl and auth-cli"
 # Installs glewlwyd with apt-get on first use; each script starts and configures its own instance (~3 s), ~15 s each.
 timeout --kill-after=10 180 Scripts/e2e/glewlwyd-http.sh
 timeout --kill-after=10 120 Scripts/e2e/glewlwyd-mtls.sh

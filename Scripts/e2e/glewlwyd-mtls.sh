@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Mutual-TLS client authentication and certificate-bound access tokens (RFC 8705) at a real server, Glewlwyd 2.7.5,
-# with curl: the ground the engine's mTLS support (issue 54, item 3) will be checked on. auth-cli takes no part yet;
-# Scripts/services/glewlwyd/README.md lists what it will need.
+# first with curl (the server's behaviour, pinned), then with auth-cli: `token_endpoint_auth_method: tls_client_auth`
+# and the TLS client identity in its configuration (tls_client_certificate_file, tls_client_key_file, tls_ca_file).
 #
 # Scripts/services/glewlwyd.sh start-mtls starts Glewlwyd on https://127.0.0.1 with a test CA as its
 # `secure_connection_ca_file`, the OpenID Connect plugin's client certificates read from the TLS session, its
@@ -17,7 +17,10 @@
 #   certificate, with a self-signed certificate naming cli-mtls (the TLS layer drops certificates the CA did not
 #   sign: "Ulfius - Error gnutls_certificate_verify_peers2"), and at the plain token endpoint (the aliases only
 #   read certificates);
-# - revocation at the mTLS alias.
+# - revocation at the mTLS alias;
+# - auth-cli: a sign-in as cli-mtls (the push and the code exchange at the aliases, over its certificate, no secret),
+#   the stored access token bound to the certificate, userinfo, refresh over the certificate, logout revoking at the
+#   alias; the same stored session refused at refresh when the configuration's certificate is an impostor's.
 # What Glewlwyd 2.7.5 does not do, each line checked here so a change would show:
 # - userinfo does not check the binding: the bound token also works without the certificate
 #   (src/plugin/protocol_oidc.c, callback_check_userinfo, checks `cnf.jkt` only), so "refused without the
@@ -28,13 +31,17 @@
 #
 #     Scripts/e2e/glewlwyd-mtls.sh
 #
-# The port is AUTH_GLEWLWYD_MTLS_PORT (default 8875). Needs only curl, openssl and python3.
+# The port is AUTH_GLEWLWYD_MTLS_PORT (default 8875). Needs curl, openssl, python3 and auth-cli built with the
+# AsyncHTTPClientTransport trait (AUTH_CLI overrides the binary).
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
 service="$repo_root/Scripts/services/glewlwyd.sh"
 
 make_work_dir
-export AUTH_GLEWLWYD_REDIRECT_URI="http://127.0.0.1:9/callback"  # never listened on: the code is read from the redirect
+cli="${AUTH_CLI:-$(swift build --show-bin-path)/auth-cli}"
+[ -x "$cli" ] || fail "auth-cli is not built: swift build --product auth-cli --traits AsyncHTTPClientTransport"
+# curl's sign-in only reads the code from the redirect; auth-cli's listens on this port.
+export AUTH_GLEWLWYD_REDIRECT_URI="http://127.0.0.1:$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')/callback"
 started="$(date +%s.%N)"
 "$service" stop
 on_exit "'$service' stop > /dev/null 2>&1"
@@ -146,3 +153,66 @@ status="$("${with_cert[@]}" -o /dev/null -w '%{http_code}' -d client_id=cli-mtls
 status="$(token_request "$work/revoked.json" "${with_cert[@]}" -- -d grant_type=refresh_token -d client_id=cli-mtls -d "refresh_token=$refresh" "$issuer/mtls/token")"
 [ "$status" -ge 400 ] || fail "a revoked refresh token was accepted"
 echo "glewlwyd-mtls: the refresh token revoked at /mtls/revoke over the certificate, then refused (HTTP $status)"
+
+# auth-cli, as a user would configure it: tls_client_auth and the TLS client identity (the CA for Glewlwyd's server
+# certificate too). The "browser" is alice's cookie jar, as above. DPoP is turned off here: the certificate binds the
+# tokens, and Glewlwyd 2.7.5 checks a token request's DPoP proof against the path "/token" whatever URL was called
+# (src/plugin/protocol_oidc.c, oidc_verify_dpop_proof(…, "POST", "/token", …) in the token endpoint's callbacks), so a
+# proof for /mtls/token, as RFC 9449 §4.2's `htu` requires, is refused there ("Invalid htu").
+cat > "$work/mtls.json" <<JSON
+{"issuer": "$issuer", "client_id": "cli-mtls", "redirect_uri": "$redirect_uri", "scope": "openid", "dpop": false,
+ "token_endpoint_auth_method": "tls_client_auth", "tls_client_certificate_file": "tls/client.pem",
+ "tls_client_key_file": "tls/client.key", "tls_ca_file": "tls/ca.pem"}
+JSON
+cp "$work/mtls.json" "$state/auth-cli.json"  # relative paths are the configuration file's folder's
+store="$work/session.json"
+start_background --stdout "$work/login.out" "$work/login.err" "$cli" login --provider oidc --config "$state/auth-cli.json" \
+  --browser print --json --store "$store" --timeout 30
+login_pid=$background_pid
+wait_for_first_line "$work/login.out" --timeout 20 --pid "$login_pid" --log "$work/login.err"
+url="$(head -n 1 "$work/login.out")"
+login_page="$("${https[@]}" -o /dev/null -b "$jar" -c "$jar" -w '%{redirect_url}' "$url")"
+callback="$(python3 -c 'import sys,urllib.parse as u; print(u.parse_qs(u.urlsplit(sys.argv[1]).query)["callback_url"][0])' "$login_page")" \
+  || { cat "$work/login.err"; fail "auth-cli's authorization URL did not reach Glewlwyd's login page: '$login_page'"; }
+location="$("${https[@]}" -o /dev/null -b "$jar" -c "$jar" -w '%{redirect_url}' "$callback&g_continue")"
+case "$location" in "$redirect_uri"*) curl -s -o /dev/null "$location" ;; *) fail "no redirect to auth-cli's listener: '$location'" ;; esac
+wait_background "$login_pid" || {
+  cat "$work/login.out" "$work/login.err"; "${https[@]}" "$issuer/jwks" | head -c 600; echo; tail -n 30 "$state/glewlwyd.log"
+  fail "auth-cli login with tls_client_auth failed"
+}
+python3 - "$store" "$thumbprint" <<'PY' || fail "the stored access token is not bound to the client certificate"
+import base64, json, sys
+text = open(sys.argv[1]).read()
+tokens = [v for v in __import__("re").findall(r'"(?:access_token|accessToken)"\s*:\s*"([^"]+)"', text)]
+assert tokens, "no access token stored"
+payload = tokens[0].split(".")[1]
+claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+assert claims["cnf"]["x5t#S256"] == sys.argv[2], claims.get("cnf")
+PY
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["configuration"]; assert c["tls_client_key_file"].endswith("/tls/client.key"), c' "$store" \
+  && ! grep -q "PRIVATE KEY" "$store" || fail "the session should keep the key file's path (absolute), never the key"
+echo "glewlwyd-mtls: auth-cli signed in as cli-mtls with tls_client_auth (no secret), the stored access token bound to its certificate"
+"$cli" userinfo --store "$store" --json > "$work/cli-userinfo.json" 2> "$work/cli.err" || { cat "$work/cli-userinfo.json" "$work/cli.err"; fail "auth-cli userinfo"; }
+"$cli" refresh --store "$store" --json > "$work/cli-refresh.json" 2> "$work/cli.err" || { cat "$work/cli-refresh.json" "$work/cli.err"; fail "auth-cli refresh over the certificate"; }
+echo "glewlwyd-mtls: auth-cli userinfo and refresh over the certificate (the refresh at /mtls/token)"
+
+# The same session with an impostor's certificate in its configuration: Glewlwyd refuses the refresh (the client
+# is not authenticated), and auth-cli reports it.
+python3 - "$store" "$tls" <<'PY'
+import json, sys
+path, tls = sys.argv[1:]
+session = json.load(open(path))
+session["configuration"]["tls_client_certificate_file"] = tls + "/impostor.pem"
+session["configuration"]["tls_client_key_file"] = tls + "/impostor.key"
+json.dump(session, open(path + ".impostor", "w"))
+PY
+cp "$store" "$work/kept.json"
+cp "$store.impostor" "$store"
+if "$cli" refresh --store "$store" --json > "$work/cli-impostor.json" 2> "$work/cli.err"; then
+  fail "a refresh with an impostor's certificate was accepted"
+fi
+echo "glewlwyd-mtls: auth-cli refresh with an impostor's certificate refused: $(json "$work/cli-impostor.json" 'd["error"]["code"]')"
+cp "$work/kept.json" "$store"
+"$cli" logout --store "$store" --json > "$work/cli-logout.json" 2> "$work/cli.err" || { cat "$work/cli-logout.json" "$work/cli.err"; fail "auth-cli logout"; }
+grep -q "revocation_error" "$work/cli-logout.json" && fail "logout could not revoke at /mtls/revoke: $(cat "$work/cli-logout.json")"
+echo "glewlwyd-mtls: auth-cli logout revoked over the certificate and forgot the session"

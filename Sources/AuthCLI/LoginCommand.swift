@@ -119,7 +119,7 @@ struct LoginCommand: AsyncParsableCommand {
             let client = AuthClient(
                 provider: provider,
                 storage: storage,
-                transport: try CLITransport.shared(),
+                transport: try CLITransport.shared(for: setup.configuration),
                 logger: logger,
                 options: clientOptions
             )
@@ -249,6 +249,8 @@ struct LoginCommand: AsyncParsableCommand {
             throw AuthError(.invalidConfiguration, "'\(providerID)' needs its settings: pass --config FILE (a JSON or property-list dictionary).", configurationKey: "--config")
         }
         let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-        return Setup(providerID: providerID, configuration: try ProviderConfiguration(contentsOf: url))
+        // Relative TLS file paths are the configuration file's; the stored configuration keeps them absolute.
+        let configuration = MutualTLSFiles.resolvingPaths(in: try ProviderConfiguration(contentsOf: url), against: url.deletingLastPathComponent())
+        return Setup(providerID: providerID, configuration: configuration)
     }
 }

@@ -22,7 +22,7 @@ struct StoredSession {
                 )
             }
             let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
-            let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: logger)
+            let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(for: await file.configuration), logger: logger)
             let keys = try await file.storedKeys()
             guard !keys.isEmpty else {
                 throw AuthError(.notSignedIn, "The session file \(url.path) holds no credential; run `auth-cli login`.")
@@ -50,7 +50,8 @@ struct StoredSession {
             }
             let provider = try ProviderRegistry.builtIn.provider(named: profile.provider.rawValue, configuration: ProviderConfiguration(profile.configuration))
             let storage = KeyringSessionStore(sessions)
-            let client = AuthClient(provider: provider, storage: storage, transport: try CLITransport.shared(), logger: logger)
+            let client = AuthClient(
+                provider: provider, storage: storage, transport: try CLITransport.shared(for: ProviderConfiguration(profile.configuration)), logger: logger)
             guard let session = try await client.restoreSession(key: key) else {
                 throw AuthError(.notSignedIn, "The keyring holds no credential for \(key.account) at \(key.issuer); run `auth-cli login`.")
             }

@@ -12,6 +12,13 @@ public struct ClientRegistration: Sendable, Hashable {
         case clientSecretPost = "client_secret_post"
         /// A JWT signed with the client's private key (RFC 7523 §2.2): ``ClientRegistration/signingKey``.
         case privateKeyJWT = "private_key_jwt"
+        /// Mutual TLS with a certificate from a certificate authority the provider trusts (RFC 8705 §2.1): `client_id`
+        /// in the body, the certificate presented by the transport (its TLS client identity), and the provider's
+        /// `mtls_endpoint_aliases` used. The tokens issued are bound to the certificate (RFC 8705 §3).
+        case tlsClientAuth = "tls_client_auth"
+        /// Mutual TLS with a self-signed certificate registered with the provider (RFC 8705 §2.2); otherwise as
+        /// ``tlsClientAuth``.
+        case selfSignedTLSClientAuth = "self_signed_tls_client_auth"
     }
 
     /// The OAuth client identifier.
@@ -68,6 +75,9 @@ public struct ClientRegistration: Sendable, Hashable {
             authenticationMethod
             ?? (signingKey != nil ? .privateKeyJWT : clientSecret == nil ? .none : .clientSecretBasic)
     }
+
+    /// Whether the client authenticates with its TLS certificate (RFC 8705), which also binds its tokens to it.
+    package var usesMutualTLS: Bool { authenticationMethod == .tlsClientAuth || authenticationMethod == .selfSignedTLSClientAuth }
 
     /// Whether `openid` is among the scopes, which makes an ID token (and a nonce) mandatory.
     package var requestsOpenID: Bool { scopes.contains("openid") }

@@ -51,7 +51,8 @@ extension ProviderConfiguration {
         }
     }
 
-    /// `token_endpoint_auth_method` (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`), when set.
+    /// `token_endpoint_auth_method` (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`,
+    /// `tls_client_auth`, `self_signed_tls_client_auth`), when set.
     ///
     /// - Throws: `invalid_configuration` for another value.
     package func clientAuthenticationMethod(providerID: ProviderID? = nil) throws -> ClientRegistration.AuthenticationMethod? {
@@ -59,7 +60,7 @@ extension ProviderConfiguration {
         guard let method = ClientRegistration.AuthenticationMethod(rawValue: name) else {
             throw AuthError(
                 .invalidConfiguration,
-                "token_endpoint_auth_method '\(name)' is not none, client_secret_basic, client_secret_post or private_key_jwt.",
+                "token_endpoint_auth_method '\(name)' is not none, client_secret_basic, client_secret_post, private_key_jwt, tls_client_auth or self_signed_tls_client_auth.",
                 providerID: providerID
             )
         }

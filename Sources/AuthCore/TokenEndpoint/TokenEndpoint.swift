@@ -204,7 +204,8 @@ struct TokenEndpoint: Sendable {
     }
 
     /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
-    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
+    /// RFC 7523 §2.2, RFC 8705 §2): `client_id` for a public client or one authenticated by its TLS certificate, HTTP
+    /// Basic or form parameters with a secret, or a fresh
     /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
     /// client — token, device authorization, revocation, introspection, PAR — comes through here, naming where the
     /// request goes.
@@ -225,6 +226,9 @@ struct TokenEndpoint: Sendable {
         let client = provider.client
         switch client.authenticationMethod {
         case .none:
+            parameters.append(("client_id", client.clientID))
+        case .tlsClientAuth, .selfSignedTLSClientAuth:
+            // RFC 8705 §2: the certificate on the connection authenticates; `client_id` names the client.
             parameters.append(("client_id", client.clientID))
         case .clientSecretPost:
             parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
