@@ -15,7 +15,8 @@
 #   type is DPoP, Glewlwyd's introspection shows the key's thumbprint (`cnf.jkt`), and Glewlwyd's log shows the nonce
 #   challenges the engine answered.
 # - Then userinfo, refresh, and revocation of both tokens at sign-out (Glewlwyd's introspection says inactive after).
-# - A second client, cli-jwt: private_key_jwt and a signed request object, without PAR (why: at the end).
+# - A second client, cli-jwt: private_key_jwt (each assertion naming the endpoint it goes to, as Glewlwyd requires)
+#   and a pushed signed request object; then refresh, userinfo and logout.
 # - Then Glewlwyd made to require PAR: an unpushed request refused by it, and `par: false` refused by auth-cli.
 #
 #     Scripts/e2e/glewlwyd-http.sh
@@ -151,15 +152,16 @@ done
 echo "glewlwyd: logout revoked the access and refresh tokens (Glewlwyd's introspection: inactive) and forgot the session"
 
 # A second client, cli-jwt: private_key_jwt (an ES256 key made at start, its public key registered) and the
-# authorization request as a signed request object (RFC 9101), without PAR: Glewlwyd 2.7.5 accepts a client
-# assertion only when its `aud` is exactly the URL of the endpoint it is sent to (validate_jwt_assertion_request in
-# src/plugin/protocol_oidc.c; rhonabwy 1.1.11 compares `aud` as one string), and the engine's assertions name the
-# token endpoint (RFC 7523 §3), which RFC 9126 §2 requires a PAR endpoint to accept: with PAR, the push is refused
-# (HTTP 401), and revocation and introspection likewise. So this sign-in checks the token endpoint's side only.
+# authorization request as a signed request object (RFC 9101), pushed. Glewlwyd 2.7.5 accepts a client assertion only
+# when its `aud` is exactly the URL of the endpoint it is sent to (validate_jwt_assertion_request in
+# src/plugin/protocol_oidc.c; rhonabwy 1.1.11 compares `aud` as one string), where the engine's default names the
+# token endpoint (RFC 7523 §3), which RFC 9126 §2 requires a PAR endpoint to accept: `client_assertion_audience:
+# "endpoint"` makes each assertion name the URL it goes to (push, token, revocation).
 cat > "$work/glewlwyd-jwt.json" <<JSON
 {"issuer": "$issuer", "client_id": "$AUTH_GLEWLWYD_JWT_CLIENT_ID", "private_key_file": "$AUTH_GLEWLWYD_JWT_KEY_FILE",
  "private_key_alg": "ES256", "private_key_id": "cli-jwt", "token_endpoint_auth_method": "private_key_jwt",
- "request_object": true, "par": false, "redirect_uri": "$AUTH_GLEWLWYD_REDIRECT_URI", "scope": "openid"}
+ "request_object": true, "client_assertion_audience": "endpoint", "redirect_uri": "$AUTH_GLEWLWYD_REDIRECT_URI",
+ "scope": "openid"}
 JSON
 jwt_store="$work/session-jwt.json"
 start_background --stdout "$work/login-jwt.out" "$work/login-jwt.err" "$cli" login --provider oidc --config "$work/glewlwyd-jwt.json" \
@@ -167,14 +169,16 @@ start_background --stdout "$work/login-jwt.out" "$work/login-jwt.err" "$cli" log
 login_pid=$background_pid
 wait_for_first_line "$work/login-jwt.out" --timeout 20 --pid "$login_pid" --log "$work/login-jwt.err"
 url="$(head -n 1 "$work/login-jwt.out")"
-python3 -c 'import sys,urllib.parse as u; q=u.parse_qs(u.urlsplit(sys.argv[1]).query); assert sorted(q)==["client_id","request","response_type","scope"], sorted(q)' "$url" \
-  || fail "the authorization URL with a request object: $url"
+python3 -c 'import sys,urllib.parse as u; q=u.parse_qs(u.urlsplit(sys.argv[1]).query); assert sorted(q)==["client_id","request_uri"], sorted(q)' "$url" \
+  || fail "the authorization URL of a pushed request object: $url"
 browser "$url"
 wait_background "$login_pid" || { cat "$work/login-jwt.out" "$work/login-jwt.err"; fail "login as cli-jwt failed"; }
-[ "$(sql "SELECT COUNT(*) FROM gpo_par WHERE gpop_client_id='cli-jwt'")" = 0 ] || fail "cli-jwt pushed a request"
+[ "$(sql "SELECT COUNT(*) FROM gpo_par WHERE gpop_client_id='cli-jwt'")" = 1 ] || fail "cli-jwt did not push exactly one request"
 "$cli" refresh --store "$jwt_store" --json > /dev/null 2> "$work/refresh-jwt.err" || { cat "$work/refresh-jwt.err"; fail "refresh as cli-jwt"; }
 "$cli" userinfo --store "$jwt_store" --json > /dev/null 2> "$work/userinfo-jwt.err" || { cat "$work/userinfo-jwt.err"; fail "userinfo as cli-jwt"; }
-echo "glewlwyd: signed in as cli-jwt with a signed request object (ES256) and private_key_jwt at the token endpoint (code, refresh), then userinfo"
+"$cli" logout --store "$jwt_store" --json > "$work/logout-jwt.json" 2> "$work/logout-jwt.err" || { cat "$work/logout-jwt.json" "$work/logout-jwt.err"; fail "logout as cli-jwt"; }
+! grep -q "revocation_error" "$work/logout-jwt.json" || fail "cli-jwt's revocation was refused: $(cat "$work/logout-jwt.json")"
+echo "glewlwyd: signed in as cli-jwt with a pushed signed request object (ES256) and private_key_jwt naming each endpoint (push, code, refresh, revocation), then userinfo and logout"
 
 # Glewlwyd made to require pushed requests (oauth-par-required, discovery's require_pushed_authorization_requests):
 # it refuses an unpushed authorization request itself, and auth-cli told `par: false` refuses to start, naming `par`,

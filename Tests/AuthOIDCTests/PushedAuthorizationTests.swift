@@ -163,6 +163,24 @@ struct PushedAuthorizationTests {
         #expect(await harness.idp.clientAuthenticationFailures.isEmpty)
     }
 
+    @Test(
+        "client_assertion_audience: the assertion's aud is the token endpoint by default, the issuer, or the endpoint it is sent to",
+        arguments: [(nil, "/token"), ("token_endpoint", "/token"), ("issuer", ""), ("endpoint", "/par")] as [(String?, String)])
+    func assertionAudience(setting: String?, audiencePath: String) async throws {
+        let harness = try PARHarness(values: setting.map { ["client_assertion_audience": .string($0)] } ?? [:], privateJWK: PARHarness.p256JWK())
+        _ = try? await harness.client.prepareSignIn()
+        let assertion = try #require(await harness.pushes().first?.formParameters["client_assertion"])
+        let payload = try #require(assertion.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) })
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        #expect(claims["aud"] as? String == TestIdentityProvider.defaultIssuer.absoluteString + audiencePath)
+    }
+
+    @Test("client_assertion_audience with another value: invalid_configuration naming the key")
+    func assertionAudienceRefused() async throws {
+        let error = #expect(throws: AuthError.self) { try PARHarness(values: ["client_assertion_audience": "everyone"]) }
+        #expect(error?.code == .invalidConfiguration && error?.configurationKey == "client_assertion_audience")
+    }
+
     @Test("DPoP: the pushed request names the key (dpop_jkt, RFC 9449 §10) and the tokens are bound to it")
     func dpopJKTPushed() async throws {
         let harness = try PARHarness(values: ["dpop": true]) { $0.dpop = .init() }

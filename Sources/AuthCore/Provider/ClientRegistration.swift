@@ -76,6 +76,9 @@ public struct ClientRegistration: Sendable, Hashable {
             ?? (signingKey != nil ? .privateKeyJWT : clientSecret == nil ? .none : .clientSecretBasic)
     }
 
+    /// The audience of the client's `private_key_jwt` assertions (the configuration key `client_assertion_audience`).
+    package var clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint
+
     /// Whether the client authenticates with its TLS certificate (RFC 8705), which also binds its tokens to it.
     package var usesMutualTLS: Bool { authenticationMethod == .tlsClientAuth || authenticationMethod == .selfSignedTLSClientAuth }
 
