@@ -58,5 +58,10 @@ for sample in hummingbird=web-sign-in vapor=web-sign-in-vapor; do
 done
 [ "${#samples[@]}" -gt 0 ] || { echo "oidc-rp-suite: no web sample built (swift build --product web-sign-in)" >&2; status=1; }
 "$venv/bin/python" "$suite/logout_profiles.py" "$base" "$cli" "$suite/flows" "$work/logout" "${samples[@]}" "$@" || status=$?
+# auth-cli's side of dynamic registration the suite's OP cannot take (it serves no RFC 7592 client configuration
+# endpoint and takes any initial access token): read and update against auth-emulator's, a closed endpoint here.
+if [ "$#" -eq 0 ]; then
+  python3 "$repo_root/Scripts/e2e/cli-registration.py" "$cli" "$(swift build --show-bin-path)/auth-emulator" "$work/registration" || status=$?
+fi
 [ "$status" -eq 0 ] || echo "oidc-rp-suite: the OP's log is $state/op/op.log" >&2
 exit "$status"
