@@ -103,6 +103,7 @@
             // An API route that uses the user's tokens, as an app's own routes do (SamplePages.me).
             router.get("/me") { _, context in Response(await pages.me(context.signedInUser)) }
 
+            let providerCount = emulators.count
             var app = Application(
                 router: router,
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "web-sign-in"),
@@ -110,7 +111,7 @@
                 onServerRunning: { _ in
                     print(
                         "web-sign-in \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
-                            + "\(emulators.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
+                            + "\(providerCount) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
                 }
             )
             if let prepare { app.beforeServerStarts(perform: prepare) }

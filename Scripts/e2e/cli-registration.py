@@ -83,7 +83,7 @@ def emulated_registration(cli, emulator, work):
         result = last_json(out)
         expect(login.returncode == 0 and result and "error" not in result, f"login --register failed: {out[-300:]} {err[-300:]}")
         kept = json.load(open(store))["configuration"]
-        client_id, token = kept["client_id"], kept["registration"]["registration_access_token"]
+        client_id, token = kept["client_id"], kept["registration"]["registrationAccessToken"]
         print(f"cli-registration: login --register at the emulator registered {client_id} and kept its registration access token")
 
         status, shown, text = run(cli, "registration", "show", "--store", store, "--json")
@@ -103,7 +103,7 @@ def emulated_registration(cli, emulator, work):
         print("cli-registration: registration update replaces the metadata (RFC 7592 §2.2); the provider and the session file have the change")
 
         document = json.load(open(store))
-        document["configuration"]["registration"]["registration_access_token"] = "rat_not-this-clients"
+        document["configuration"]["registration"]["registrationAccessToken"] = "rat_not-this-clients"
         with open(store, "w") as handle:
             json.dump(document, handle)
         before = open(store).read()
