@@ -162,10 +162,10 @@ Scripts/e2e/hostile-http.sh
 step "the same catalog with auth-cli over URLSession"
 AUTH_CLI_TRANSPORT=urlsession Scripts/e2e/hostile-http.sh
 
-step "the OpenID Foundation's RP test suite (oidctest, its OP on 127.0.0.1) against auth-cli: Basic, Config, Form Post and Dynamic"
-# Installs oidctest 0.8.2 into .build/oidc-rp-suite/venv on first use; one line per test id; bounded (~1 min warm,
-# ~2.5 min with the install on a loaded machine).
-timeout --kill-after=10 300 Scripts/e2e/oidc-rp-suite.sh | tee "$logs/oidc-rp-suite.log"
+step "the OpenID Foundation's RP test suite (oidctest, its OP on 127.0.0.1): Basic, Config, Form Post and Dynamic against auth-cli; RP-Initiated, Front- and Back-Channel Logout and 3rd-Party Login against both web samples"
+# Installs oidctest 0.8.2 into .build/oidc-rp-suite/venv on first use; one line per test id; then auth-cli registration
+# show/update (cli-registration.py); bounded (~2.5 min warm, ~4 min with the install on a loaded machine).
+timeout --kill-after=10 480 Scripts/e2e/oidc-rp-suite.sh | tee "$logs/oidc-rp-suite.log"
 
 step "the identity server and PostgreSQL stopped"
 Scripts/services/idp/dot.sh stop

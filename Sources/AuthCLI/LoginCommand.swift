@@ -17,6 +17,7 @@ struct LoginCommand: AsyncParsableCommand {
             auth-cli login --provider oidc --config oidc.json --device   # approve on a phone (RFC 8628)
             auth-cli login --issuer https://id.example.com --register    # register a client first (RFC 7591)
             auth-cli login --account-hint acct:alice@example.com --register   # the issuer from WebFinger
+            AUTH_CLI_INITIAL_ACCESS_TOKEN=… auth-cli login --issuer https://id.example.com --register   # closed registration
             No account anywhere? `auth-emulator emulate oidc --config-dir /tmp/emu` serves an emulator and writes \
             /tmp/emu/oidc.json for --config.
             """
@@ -64,7 +65,10 @@ struct LoginCommand: AsyncParsableCommand {
     )
     var responseMode: ResponseModeChoice?
 
-    @Flag(help: "Register a new client with the issuer first (RFC 7591: native, PKCE, the loopback redirect URI), kept with the session.")
+    @Flag(
+        help:
+            "Register a new client with the issuer first (RFC 7591: native, PKCE, the loopback redirect URI), kept with the session (`auth-cli registration show|update` read and change it). An issuer with closed registration takes its initial access token from AUTH_CLI_INITIAL_ACCESS_TOKEN."
+    )
     var register = false
 
     @Option(help: "With --register, find the issuer of this account by WebFinger (acct:user@host, RFC 7033).")
