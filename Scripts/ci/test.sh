@@ -143,6 +143,9 @@ Scripts/e2e/emulators-http.sh
 step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
 Scripts/e2e/par-fapi-http.sh
 
+step "token exchange (RFC 8693) and Native SSO over real HTTP (auth-emulator emulate oidc; two apps of a family, the second with no browser)"
+timeout --kill-after=10 120 Scripts/e2e/token-exchange-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"
