@@ -35,7 +35,9 @@ struct ExchangeCommand: AsyncParsableCommand {
             return url
         }
         guard subject == "access_token" || subject == "id_token" else { throw ValidationError("--subject is access_token or id_token.") }
-        let type: TokenExchangeTokenType = requestedTokenType.contains(":") ? TokenExchangeTokenType(rawValue: requestedTokenType)
+        let type: TokenExchangeTokenType =
+            requestedTokenType.contains(":")
+            ? TokenExchangeTokenType(rawValue: requestedTokenType)
             : TokenExchangeTokenType(rawValue: "urn:ietf:params:oauth:token-type:" + requestedTokenType)
         let request = TokenExchangeRequest(
             audience: audience, resources: resources, scopes: scope.map { $0.split(separator: " ").map(String.init) }, requestedTokenType: type,

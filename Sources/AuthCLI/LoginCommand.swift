@@ -1,8 +1,8 @@
 import ArgumentParser
 import AuthDeviceFlow
-import AuthTokenExchange
 import AuthLoopback
 import AuthProviders
+import AuthTokenExchange
 import CommandLineOutput
 import Foundation
 

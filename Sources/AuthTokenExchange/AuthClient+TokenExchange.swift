@@ -66,7 +66,8 @@ extension AuthClient {
         if let requested = request.requestedTokenType, issued != requested {
             throw AuthError(
                 .issuedTokenTypeMismatch,
-                "The token exchange answer issued '\(ProviderText.sanitized(issuedText, limit: 120))' where '\(requested.rawValue)' was asked for (RFC 8693 §2.1); nothing was kept.")
+                "The token exchange answer issued '\(ProviderText.sanitized(issuedText, limit: 120))' where '\(requested.rawValue)' was asked for (RFC 8693 §2.1); nothing was kept."
+            )
         }
         // RFC 8693 §2.2.1: `N_A` when the issued token is not an access token; else an access token's type (RFC 6749
         // §7.1), `DPoP` for one bound to the proof's key (RFC 9449 §5).
@@ -84,7 +85,9 @@ extension AuthClient {
         }
         if tokenType == "Bearer", dpopKey != nil {
             throw AuthError(
-                .dpopNotBound, "The token exchange issued a bearer token though this client sent a DPoP proof (RFC 9449 §5); a bearer token works for anyone who copies it, so it was not kept.")
+                .dpopNotBound,
+                "The token exchange issued a bearer token though this client sent a DPoP proof (RFC 9449 §5); a bearer token works for anyone who copies it, so it was not kept."
+            )
         }
         try checkAudience(of: token, members: members, asked: request.audience)
         var expiresAt: Date?

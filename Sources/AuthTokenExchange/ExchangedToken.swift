@@ -41,6 +41,6 @@ public struct ExchangedToken: Sendable, CustomStringConvertible {
 
     /// `ExchangedToken(<type>, <token type>, expires …)` — never the token.
     public var description: String {
-        "ExchangedToken(\(issuedTokenType.rawValue), \(tokenType), expires \(expiresAt.map { "\($0)" } ?? "unknown"), token \(token))"
+        "ExchangedToken(\(issuedTokenType.rawValue), \(tokenType), expires \(expiresAt.map { "\($0)" } ?? "unknown"), token <redacted>)"
     }
 }

@@ -136,7 +136,10 @@ struct TokenExchangeTests {
         await fixture.idp.update(scenario.configure)
         let source = ExchangedTokenSource(session: session, request: TokenExchangeRequest(audience: [ExchangeFixture.audience]))
         let error = await #expect(throws: AuthError.self) { try await source.token() }
-        guard case .rejected(let code) = scenario.expectation else { Issue.record("\(scenario.id) expects a refusal"); return }
+        guard case .rejected(let code) = scenario.expectation else {
+            Issue.record("\(scenario.id) expects a refusal")
+            return
+        }
         #expect(error?.code == code, "\(scenario.id): \(String(describing: error))")
         #expect(await session.credential == before)
         #expect(await fixture.tokenRequests(Self.grantType).count == 1)
