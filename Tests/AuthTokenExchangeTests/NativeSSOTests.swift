@@ -33,7 +33,7 @@ struct NativeSSOTests {
         #expect(credential.refreshToken != nil && credential.idToken != nil)
         #expect(await second.idTokenClaims?.audience == [ExchangeFixture.secondApp])
         #expect(await fixture.authorizationRequests() == browserSignIns, "no browser for the second app")
-        #expect(try await secondStorage.storedKeys().count == 1)
+        #expect(await secondStorage.storedKeys().count == 1)
 
         // The request is Native SSO §4.1's.
         let sent = try #require(await fixture.tokenRequests(Self.grantType).first?.formParameters)
@@ -72,7 +72,7 @@ struct NativeSSOTests {
         let storage = InMemoryTokenStorage()
         let error = await #expect(throws: AuthError.self) { try await fixture.signIn(fixture.client(storage: storage), adding: [NativeSSOFamily.scope]) }
         #expect(error?.code == .deviceSecretMismatch)
-        #expect(try await storage.storedKeys().isEmpty)
+        #expect(await storage.storedKeys().isEmpty)
     }
 
     @Test("A shared store holding another family's or issuer's device secret is refused before anything is sent")
@@ -84,13 +84,13 @@ struct NativeSSOTests {
         let key = StorageKey(providerID: "native-sso", issuer: TestIdentityProvider.defaultIssuer.absoluteString, clientID: "com.example.suite", account: "device-secret")
         var record = try #require(await shared.credential(for: key))
         record.annotations = ["native_sso_family": "com.other.vendor"]
-        try await shared.store(record, for: key)
+        await shared.store(record, for: key)
 
         let storage = InMemoryTokenStorage()
         let family = NativeSSOFamily(name: "com.example.suite", storage: shared)
         let error = await #expect(throws: AuthError.self) { try await family.signIn(with: fixture.client(ExchangeFixture.secondApp, storage: storage)) }
         #expect(error?.code == .foreignDeviceSecret)
-        #expect(try await storage.storedKeys().isEmpty)
+        #expect(await storage.storedKeys().isEmpty)
         #expect(await fixture.tokenRequests(Self.grantType).isEmpty)
 
         let empty = NativeSSOFamily(name: "com.example.empty", storage: InMemoryTokenStorage())
@@ -107,7 +107,7 @@ struct NativeSSOTests {
         let error = await #expect(throws: AuthError.self) { try await family.signIn(with: fixture.client(ExchangeFixture.outsider, storage: storage)) }
         #expect(error?.code == .invalidGrant)
         #expect(await fixture.idp.tokenExchangeFailures == ["the client is not of the device secret's app family"])
-        #expect(try await storage.storedKeys().isEmpty)
+        #expect(await storage.storedKeys().isEmpty)
     }
 
     @Test("Signing out of one app ends the family's session when asked: the shared secret goes, and the server refuses it")
@@ -116,7 +116,8 @@ struct NativeSSOTests {
         let shared = InMemoryTokenStorage()
         let family = NativeSSOFamily(name: "com.example.suite", storage: shared)
         let first = try await firstApp(fixture, family: family)
-        let kept = try #require(try await shared.storedKeys().first.map { try await shared.credential(for: $0) } ?? nil)
+        let sharedKey = try #require(await shared.storedKeys().first)
+        let kept = try #require(await shared.credential(for: sharedKey))
 
         // Signing out without ending the family's session leaves the shared sign-in.
         let second = try await family.signIn(with: fixture.client(ExchangeFixture.secondApp))
@@ -125,11 +126,11 @@ struct NativeSSOTests {
 
         let report = try await family.signOut(first, endingFamilySession: true)
         #expect(report.revokedRefreshToken)
-        #expect(try await shared.storedKeys().isEmpty)
+        #expect(await shared.storedKeys().isEmpty)
         let error = await #expect(throws: AuthError.self) { try await family.signIn(with: fixture.client(ExchangeFixture.secondApp)) }
         #expect(error?.code == .noSharedSignIn)
         // A copy kept elsewhere no longer works: the device secret's session ended (§4.3 step 4).
-        try await shared.store(kept, for: kept.storageKey)
+        await shared.store(kept, for: kept.storageKey)
         let ended = await #expect(throws: AuthError.self) { try await family.signIn(with: fixture.client(ExchangeFixture.secondApp)) }
         #expect(ended?.code == .invalidGrant)
         #expect(await fixture.idp.tokenExchangeFailures.last == "the device secret's session ended")

@@ -109,15 +109,15 @@ extension TestIdentityProvider {
                 dpopKeyThumbprint: boundTo)
         }
         // RFC 8693 §2.2.1: issued_token_type REQUIRED; token_type N_A for a token that is not an access token.
-        var body: [String: JSONValue] = [
+        var answer: [String: JSONValue] = [
             "access_token": .string(token), "issued_token_type": .string(requested),
             "token_type": requested == Self.jwtType ? "N_A" : (boundTo == nil ? "Bearer" : "DPoP"),
             "expires_in": .number(lifetime), "scope": .string(granted)
         ]
-        body.merge(behavior.tokenResponseOverrides) { _, override in override }
-        for name in behavior.tokenResponseRemovals { body[name] = nil }
-        for (name, value) in behavior.tokenExchangeOverrides { body[name] = value == .null ? nil : value }
-        return json(body, url: url, headers: ["Cache-Control": "no-store", "Pragma": "no-cache"])
+        answer.merge(behavior.tokenResponseOverrides) { _, override in override }
+        for name in behavior.tokenResponseRemovals { answer[name] = nil }
+        for (name, value) in behavior.tokenExchangeOverrides { answer[name] = value == .null ? nil : value }
+        return json(answer, url: url, headers: ["Cache-Control": "no-store", "Pragma": "no-cache"])
     }
 
     /// Native SSO §4: the family's ID token and device secret for tokens of another app of the family (§4.3).
