@@ -63,6 +63,27 @@ struct NativeSSOTests {
         #expect(try await NativeSSOFamily(name: "f", storage: InMemoryTokenStorage()).share(plain) == false)
     }
 
+    @Test("ds_hash in the constructions servers use (at_hash's, base64url and hex SHA-256) binds; without ds_hash the secret is dropped")
+    func deviceSecretHashConstructions() async throws {
+        // SHA-256("abc") (FIPS 180-2 appendix B.1).
+        let hashes = AuthClient.deviceSecretHashes(Secret("abc"), algorithm: .rs256)
+        #expect(hashes == ["ungWv48Bz-pBQUDeXa4iIw", "ungWv48Bz-pBQUDeXa4iI7ADYaOWF3qctBD_YfIAFa0", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"])
+        for hash in hashes {
+            let fixture = ExchangeFixture()
+            await fixture.idp.update {
+                $0.tokenResponseOverrides["device_secret"] = "abc"
+                $0.idTokenClaimOverrides["ds_hash"] = .string(hash)
+            }
+            let session = try await fixture.signIn(fixture.client())
+            #expect(await session.credential.deviceSecret == Secret("abc"))
+        }
+        let fixture = ExchangeFixture()
+        await fixture.idp.update { $0.tokenResponseOverrides["device_secret"] = "abc" }
+        let session = try await fixture.signIn(fixture.client())
+        #expect(await session.credential.deviceSecret == nil)
+        #expect(fixture.logger.lines.contains { $0.contains("native_sso.unbound_device_secret") })
+    }
+
     @Test("A device secret from another app family (ds_hash binds another) is refused with its own code; nothing is stored")
     func foreignDeviceSecretInAnswer() async throws {
         let fixture = ExchangeFixture()

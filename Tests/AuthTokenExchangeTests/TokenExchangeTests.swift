@@ -107,6 +107,28 @@ struct TokenExchangeTests {
         #expect(resource.request.value(forHTTPHeaderField: "Authorization")?.hasPrefix("DPoP ") == true)
     }
 
+    @Test("A resource's 401 makes the source exchange again once and retry once; the session's own token is not used")
+    func sourceRetriesAfterUnauthorized() async throws {
+        let fixture = ExchangeFixture()
+        let session = try await fixture.signIn(fixture.client())
+        let source = ExchangedTokenSource(session: session, request: TokenExchangeRequest(audience: [ExchangeFixture.audience]))
+        let resource = fixture.idp.endpoint("/api/resource")
+        let first = try await source.token()
+        #expect(try await source.send(HTTPRequest(method: .get, url: resource)).1.status == .ok)
+        // The exchanged token is revoked at the provider (RFC 7009); the resource now answers 401.
+        var revoke = HTTPRequest(method: .post, url: fixture.idp.endpoint("/revoke"))
+        revoke.headerFields[HTTPField.Name("Content-Type")!] = "application/x-www-form-urlencoded"
+        let form = "token=\(first.token.reveal())&client_id=\(TestIdentityProvider.defaultClientID)"
+        _ = try await fixture.idp.transport.send(revoke, body: Data(form.utf8))
+        let (_, response) = try await source.send(HTTPRequest(method: .get, url: resource))
+        #expect(response.status == .ok)
+        #expect(try await source.token().token != first.token)
+        #expect(await fixture.tokenRequests(Self.grantType).count == 2)
+        let own = "Bearer " + (await session.credential.accessToken.reveal())
+        let sent = await fixture.transport.exchanges(pathSuffix: "/api/resource").compactMap { $0.request.value(forHTTPHeaderField: "Authorization") }
+        #expect(sent.count == 3 && !sent.contains(own))
+    }
+
     @Test("An exchanged token source reuses its token until it expires, then asks again; concurrent callers share one exchange")
     func sourceAsksAgainWhenExpired() async throws {
         let fixture = ExchangeFixture()
@@ -143,6 +165,10 @@ struct TokenExchangeTests {
         #expect(error?.code == code, "\(scenario.id): \(String(describing: error))")
         #expect(await session.credential == before)
         #expect(await fixture.tokenRequests(Self.grantType).count == 1)
+        // Nothing was kept: once the provider answers honestly, the source exchanges again.
+        await fixture.idp.update { $0.tokenExchangeOverrides = [:] }
+        #expect(try await source.token().issuedTokenType == .accessToken)
+        #expect(await fixture.tokenRequests(Self.grantType).count == 2)
         let secrets = await fixture.idp.issuedSecrets
         #expect(fixture.logger.lines.allSatisfy { line in !secrets.contains { line.contains($0) } })
     }
