@@ -152,6 +152,9 @@ step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli
 timeout --kill-after=10 180 Scripts/e2e/glewlwyd-http.sh
 timeout --kill-after=10 120 Scripts/e2e/glewlwyd-mtls.sh
 
+step "token exchange (RFC 8693) and Native SSO over real HTTP (auth-emulator emulate oidc; two apps of a family, the second with no browser)"
+timeout --kill-after=10 120 Scripts/e2e/token-exchange-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"

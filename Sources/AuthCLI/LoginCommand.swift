@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthDeviceFlow
 import AuthLoopback
 import AuthProviders
+import AuthTokenExchange
 import CommandLineOutput
 import Foundation
 
@@ -92,6 +93,10 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "max_age: the longest time in seconds since the user last logged in (checked against auth_time).")
     var maxAge: Int?
 
+    @Flag(help: "Sign in with the app family's shared sign-in (OpenID Connect Native SSO, a token exchange): no browser. Needs --family.")
+    var nativeSSO = false
+
+    @OptionGroup var family: FamilyOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -134,6 +139,22 @@ struct LoginCommand: AsyncParsableCommand {
                 try await Self.requireSupported(responseMode, by: client)
                 options.additionalParameters["response_mode"] = responseMode.rawValue
             }
+            if let family = try family.value {
+                if nativeSSO {
+                    guard browser == nil, !device else { throw ValidationError("--native-sso signs in without a browser; leave out --browser and --device.") }
+                    session = try await family.signIn(with: client)
+                    try await keyring?.setActive(await session.credential.storageKey)
+                    var object = await output.describe(session)
+                    object["store"] = .string(location)
+                    object["native_sso"] = true
+                    output.emit(object, human: ["signed in with the app family's sign-in (no browser)"] + (await output.humanLines(session)))
+                    return
+                }
+                // Native SSO §3.1: the first app asks for a device secret.
+                options.additionalScopes.append(NativeSSOFamily.scope)
+            } else if nativeSSO {
+                throw ValidationError("--native-sso needs --family and --family-store.")
+            }
             if try await usesDeviceFlow(client) {
                 session = try await DeviceSignIn.run(client)
                 try await keyring?.setActive(await session.credential.storageKey)
@@ -150,7 +171,12 @@ struct LoginCommand: AsyncParsableCommand {
             try await keyring?.setActive(await session.credential.storageKey)
             var object = await output.describe(session)
             object["store"] = .string(location)
-            let human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(location)"]
+            var human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(location)"]
+            if let family = try family.value {
+                let shared = try await family.share(session)
+                object["native_sso_shared"] = .bool(shared)
+                human.append(shared ? "shared     with the app family \(family.name)" : "note       the provider issued no device secret: nothing shared with the family")
+            }
             output.emit(object, human: human)
         }
     }
