@@ -143,6 +143,9 @@ Scripts/e2e/emulators-http.sh
 step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
 Scripts/e2e/par-fapi-http.sh
 
+step "step-up (RFC 9470) over real HTTP (auth-emulator emulate oidc's step-up resource, auth-cli request --step-up)"
+Scripts/e2e/step-up-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"

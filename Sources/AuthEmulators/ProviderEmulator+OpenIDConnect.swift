@@ -22,6 +22,8 @@ extension ProviderEmulator {
         configuration.displayName = "Example OpenID Provider"
         configuration.dpop = dpop
         configuration.paths.registration = "/register"
+        // RFC 9470: acr and auth_time as asked, and the step-up resources /api/high-assurance and /api/recent-authentication.
+        configuration.stepUp = TestIdentityProvider.StepUpSettings()
         let idp = TestIdentityProvider(configuration: configuration.served(at: origin), clock: clock)
         return openIDConnect(idp, redirectURI: TestIdentityProvider.loopbackRedirectURI)
     }
