@@ -14,8 +14,12 @@ extension Session {
     /// second challenge after it is `step_up_loop`, never another sign-in. A request challenged after another caller's
     /// step-up of this session retries with those tokens first, so concurrent challenges share one sign-in.
     ///
-    /// - Parameter redirectURI: the redirect URI of the step-up sign-in when `userAgent` listens elsewhere than the
-    ///   provider's registered one (a loopback agent on an ephemeral port: its `redirectURI`); `nil`: the registered one.
+    /// - Parameters:
+    ///   - request: the request; the access token (and, for a DPoP-bound token, a proof) is added.
+    ///   - body: the request body, if any.
+    ///   - userAgent: what shows the step-up sign-in to the user (the one the app signs in with).
+    ///   - redirectURI: the redirect URI of the step-up sign-in when `userAgent` listens elsewhere than the provider's
+    ///     registered one (a loopback agent on an ephemeral port: its `redirectURI`); `nil`: the registered one.
     /// - Throws: the errors of ``send(_:body:)`` other than `step_up_required`; the sign-in's errors (`user_cancelled`,
     ///   …); `step_up_not_satisfied` when the new ID token's `acr` or `auth_time` falls short; `subject_mismatch`
     ///   when another user signed in; `step_up_loop` when the resource challenges the retried request too. Nothing
