@@ -155,6 +155,9 @@ timeout --kill-after=10 120 Scripts/e2e/glewlwyd-mtls.sh
 step "token exchange (RFC 8693) and Native SSO over real HTTP (auth-emulator emulate oidc; two apps of a family, the second with no browser)"
 timeout --kill-after=10 120 Scripts/e2e/token-exchange-http.sh
 
+step "step-up (RFC 9470) over real HTTP (auth-emulator emulate oidc's step-up resource, auth-cli request --step-up)"
+timeout --kill-after=10 120 Scripts/e2e/step-up-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # auth-cli over real HTTP against a hostile identity provider of our own (Scripts/e2e/hostile-idp.py): the cases the
 # in-process transport cannot show (a body that never ends or dribbles, so the cap and the deadline must hold while
-# it arrives) and the hostile cases end to end through `auth-cli login --browser print`. Each case asserts the exact
+# it arrives) and the hostile cases end to end through `auth-cli login --browser print`, and the step-up (RFC 9470) cases
+# through `auth-cli request --step-up`. Each case asserts the exact
 # error code and that nothing was stored. Needs python3 with `cryptography` (the identity server's venv has it).
 set -euo pipefail
 source "$(dirname "$0")/../lib/common.sh"
@@ -168,6 +169,38 @@ if "$cli" refresh --store "$work/killed.json" --json > "$work/after-kill" 2>&1; 
 else
   fail "after a SIGKILLed lock holder the next refresh failed"; cat "$work/after-kill"
 fi
+
+# Step-up (RFC 9470) over HTTP: sign in, then `auth-cli request --step-up` to the mode's resource, playing the browser
+# for the step-up sign-in when a URL is printed. expect_step_up ID MODE CODE AUTHORIZATIONS: the exact code, that many
+# authorization requests in all (the sign-in and at most one step-up), and the session file as the sign-in left it —
+# except after a completed step-up, whose stronger tokens the loop case keeps (one credential either way).
+expect_step_up() {
+  local id="$1" mode="$2" code="$3" authorizations="$4"
+  local store="$work/$mode.json"
+  login "$mode" "$store"
+  [ "$status" -eq 0 ] || { fail "$id: the sign-in before the step-up failed"; cat "$work/result" "$work/err"; return; }
+  local before; before="$(sha256sum "$store")"
+  : > "$work/out"
+  start_background --stdout "$work/out" "$work/err" "$cli" request "$base/$mode/resource" --step-up --browser print --timeout 20 --json --store "$store"
+  local request_pid=$background_pid
+  wait_for --timeout 10 --log "$work/err" "auth-cli request ($mode) printed no URL and did not exit" url_printed_or_exited "$request_pid"
+  local url; url="$(head -n 1 "$work/out")"
+  case "$url" in http*) python3 Scripts/browser/follow.py "$url" > /dev/null ;; esac
+  status=0
+  wait_background "$request_pid" || status=$?
+  tail -n 1 "$work/out" > "$work/result"
+  local got; got="$(error_code)"
+  local seen; seen="$(stat_value "authorizations:$mode")"
+  if [ "$status" -ne 1 ] || [ "$got" != "$code" ] || [ "$seen" != "$authorizations" ]; then
+    fail "$id: exit $status, code '$got', $seen authorization requests; expected $code after $authorizations"; cat "$work/result" "$work/err"; return
+  fi
+  if [ "$(stored_credentials "$store")" != 1 ]; then fail "$id: $(stored_credentials "$store") credentials stored"; return; fi
+  if [ "$mode" != step-up-loop ] && [ "$(sha256sum "$store")" != "$before" ]; then fail "$id: the session file changed"; return; fi
+  pass "$id: $code after $((seen - 1)) step-up sign-in(s), $(stat_value "resource:$mode") resource requests; nothing else stored"
+}
+expect_step_up rfc9470-step-up-challenge-loop step-up-loop step_up_loop 2
+expect_step_up rfc9470-step-up-acr-not-met step-up-weak step_up_not_satisfied 2
+expect_step_up rfc9470-malformed-max-age step-up-malformed invalid_step_up_challenge 1
 
 # Audience injection (draft-ietf-oauth-rfc7523bis): a private_key_jwt client must not
 # send an assertion made for another server's token endpoint to this provider's device endpoint.

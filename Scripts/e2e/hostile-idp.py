@@ -22,11 +22,19 @@ http://127.0.0.1:PORT/<mode>. Every mode signs honest RS256 ID tokens (key made 
     escape-error         a token error whose description carries terminal escape sequences
     foreign-device-secret  a device_secret (Native SSO) from another app family: the ID token's ds_hash binds
                          another secret -> device_secret_mismatch, nothing stored, nothing shared with the family
+    step-up-loop         /step-up-loop/resource answers every token with an RFC 9470 challenge (acr_values loa:2), also
+                         after the step-up it asked for                     -> step_up_loop after one step-up sign-in
+    step-up-weak         /step-up-weak/resource challenges for acr loa:2; ID tokens always say loa:1
+                                                                            -> step_up_not_satisfied, nothing stored
+    step-up-malformed    /step-up-malformed/resource answers a challenge with max_age="soon"
+                                                                            -> invalid_step_up_challenge, no sign-in
     gzip                 compresses JSON with Content-Encoding: gzip when the client accepts it (as Uber's servers do for
                          its SDK's `Accept-Encoding: gzip, deflate`) -> signed in; /stats counts gzip answers
 
-GET /stats returns how many token-body bytes each streaming mode managed to send before the client hung up, and how
-many refresh requests the honest mode has received (refresh_requests, on arrival) and answered (refreshes).
+GET /stats returns how many token-body bytes each streaming mode managed to send before the client hung up, how
+many refresh requests the honest mode has received (refresh_requests, on arrival) and answered (refreshes), and the
+authorization and resource requests of each step-up mode (authorizations:MODE, resource:MODE).
+Every ID token carries an `acr`: the first of the request's `acr_values`, else urn:example:loa:1.
 Only the standard library and `cryptography` (installed with django-oauth-toolkit) are used.
 """
 import base64
@@ -47,7 +55,13 @@ KID = "hostile-1"
 STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refresh_requests": 0, "refreshes": 0, "gzip": 0,
          "harvested_assertions": 0}
 STATS_LOCK = threading.Lock()
-CODES = {}  # code -> (mode, client_id, nonce)
+CODES = {}  # code -> (mode, client_id, nonce, acr)
+ACCESS = {}  # access token -> acr
+STEP_UP_CHALLENGES = {
+    "step-up-loop": 'Bearer error="insufficient_user_authentication", acr_values="urn:example:loa:2"',
+    "step-up-weak": 'Bearer error="insufficient_user_authentication", error_description="A different authentication level is required", acr_values="urn:example:loa:2"',
+    "step-up-malformed": 'Bearer error="insufficient_user_authentication", max_age="soon"',
+}
 
 
 def b64url(data: bytes) -> str:
@@ -128,10 +142,23 @@ class Handler(BaseHTTPRequestHandler):
             numbers = KEY.public_key().public_numbers()
             jwk = {"kty": "RSA", "kid": KID, "use": "sig", "alg": "RS256", "n": uint(numbers.n), "e": uint(numbers.e)}
             return self.send_json(200, {"keys": [jwk]})
+        if rest == "resource" and mode in STEP_UP_CHALLENGES:
+            with STATS_LOCK:
+                STATS[f"resource:{mode}"] = STATS.get(f"resource:{mode}", 0) + 1
+            token = self.headers.get("Authorization", "")[len("Bearer "):]
+            acr = ACCESS.get(token)
+            if acr is None:
+                return self.send_challenge('Bearer error="invalid_token"', "invalid_token")
+            if mode == "step-up-weak" and acr == "urn:example:loa:2":
+                return self.send_json(200, {"ok": True, "acr": acr})
+            return self.send_challenge(STEP_UP_CHALLENGES[mode], "insufficient_user_authentication")
         if rest == "authorize":
             query = dict(urllib.parse.parse_qsl(url.query))
+            with STATS_LOCK:
+                STATS[f"authorizations:{mode}"] = STATS.get(f"authorizations:{mode}", 0) + 1
             code = b64url(hashlib.sha256(f"{time.time_ns()}{query.get('state')}".encode()).digest())
-            CODES[code] = (mode, query.get("client_id"), query.get("nonce"))
+            acr = (query.get("acr_values") or "urn:example:loa:1").split(" ")[0]
+            CODES[code] = (mode, query.get("client_id"), query.get("nonce"), acr)
             target = query["redirect_uri"] + "?" + urllib.parse.urlencode(
                 {"code": code, "state": query.get("state", ""), "iss": issuer}
             )
@@ -177,9 +204,11 @@ class Handler(BaseHTTPRequestHandler):
         known = CODES.pop(form.get("code", ""), None)
         if known is None:
             return self.send_json(400, {"error": "invalid_grant"})
-        _, client_id, nonce = known
+        _, client_id, nonce, acr = known
         now = int(time.time())
-        claims = {"iss": issuer, "sub": "hostile-user", "aud": client_id, "iat": now, "exp": now + 300, "auth_time": now}
+        if mode == "step-up-weak":
+            acr = "urn:example:loa:1"  # whatever was asked
+        claims = {"iss": issuer, "sub": "hostile-user", "aud": client_id, "iat": now, "exp": now + 300, "auth_time": now, "acr": acr}
         if nonce:
             claims["nonce"] = nonce
         if mode == "old-auth-time":
@@ -194,6 +223,7 @@ class Handler(BaseHTTPRequestHandler):
                 "expires_in": 3600, "id_token": sign(claims), "refresh_token": "rt-" + form["code"]}
         if device_secret:
             body["device_secret"] = device_secret
+        ACCESS[body["access_token"]] = acr
         if mode == "huge-expires-in":
             body["expires_in"] = 1e19
         if mode == "negative-expires-in":
@@ -201,6 +231,16 @@ class Handler(BaseHTTPRequestHandler):
         if mode == "hex-expires-in":
             body["expires_in"] = "0x1p64"
         return self.send_json(200, body)
+
+    def send_challenge(self, challenge: str, error: str):
+        """A resource's 401 with `WWW-Authenticate: challenge` (RFC 6750 §3, RFC 9470 §3)."""
+        data = json.dumps({"error": error}).encode()
+        self.send_response(401)
+        self.send_header("WWW-Authenticate", challenge)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def stream(self, mode: str, chunk: bytes, pause: float):
         """A 200 with no Content-Length that never finishes; counts what it manages to send."""

@@ -7,7 +7,8 @@
 #   Core §6.1 to pushed requests and refuses a URL without response_type, scope and redirect_uri); the used request_uri
 #   refused by the server when the URL is opened again.
 # - PKCE S256 required by the server; the ID token checked in full by the engine against idpyoidc's keys.
-# - Then userinfo, refresh, revocation at sign-out.
+# - Then userinfo, refresh, a token exchange (RFC 8693) for another audience (and one idpyoidc does not serve,
+#   refused), revocation at sign-out.
 #
 #     Scripts/e2e/idpyoidc-http.sh
 #
@@ -94,6 +95,26 @@ python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); assert r["sub"]==sy
 "$cli" refresh --store "$store" --json > "$work/refresh.json" 2> "$work/refresh.err" || { cat "$work/refresh.json" "$work/refresh.err"; fail "refresh"; }
 "$cli" userinfo --store "$store" --json > /dev/null 2> "$work/userinfo.err" || { cat "$work/userinfo.err"; fail "userinfo after the refresh"; }
 echo "idpyoidc: userinfo (sub checked against the ID token) and refresh"
+
+# Token exchange (RFC 8693): the session's access token for one scoped to another audience, from idpyoidc's
+# TokenExchangeHelper; the exchanged token kept apart from the session's (the session's own still works).
+"$cli" exchange --store "$store" --audience https://api.example.org --json --show-tokens > "$work/exchange.json" 2> "$work/exchange.err" \
+  || { cat "$work/exchange.json" "$work/exchange.err"; fail "token exchange at idpyoidc"; }
+python3 - "$work/exchange.json" <<'PY' || fail "the exchanged token: $(cat "$work/exchange.json")"
+import base64, json, sys
+answer = json.load(open(sys.argv[1]))
+assert answer["issued_token_type"] == "urn:ietf:params:oauth:token-type:access_token", answer
+payload = answer["token"].split(".")[1]
+claims = json.loads(base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)))
+audience = claims["aud"] if isinstance(claims["aud"], list) else [claims["aud"]]
+assert "https://api.example.org" in audience, claims
+PY
+[ "$(count token)" -ge 3 ] || fail "no exchange reached idpyoidc's token endpoint"
+if "$cli" exchange --store "$store" --audience https://elsewhere.example --json > "$work/exchange-refused.json" 2> /dev/null; then
+  fail "idpyoidc exchanged a token for an audience it does not serve"
+fi
+"$cli" userinfo --store "$store" --json > /dev/null 2> "$work/userinfo.err" || { cat "$work/userinfo.err"; fail "the session after the exchanges"; }
+echo "idpyoidc: token exchange for https://api.example.org (aud checked), another audience refused by idpyoidc ($(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["error"]["code"])' "$work/exchange-refused.json")); the session's own token unchanged"
 
 "$cli" logout --store "$store" --json > "$work/logout.json" 2> "$work/logout.err" || { cat "$work/logout.json" "$work/logout.err"; fail "logout"; }
 [ "$(count token_revocation)" -ge 1 ] || fail "logout revoked nothing at idpyoidc"

@@ -107,7 +107,7 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
                 return loginPage(for: pending, loginID: loginID, error: "Wrong username or password.", provider: provider)
             }
             provider.setUser(account.user)
-            return provider.approve(pending)
+            return provider.approve(pending, interactive: true)
         case ("device", "POST") where provider.configuration.paths.deviceAuthorization != nil:
             return answerDeviceVerification(form, url: url, provider: provider)
         case ("faults", "POST"):

@@ -24,6 +24,8 @@ extension ProviderEmulator {
         configuration.displayName = "Example OpenID Provider"
         configuration.dpop = dpop
         configuration.paths.registration = "/register"
+        // RFC 9470: acr and auth_time as asked, and the step-up resources /api/high-assurance and /api/recent-authentication.
+        configuration.stepUp = TestIdentityProvider.StepUpSettings()
         var served = configuration.served(at: origin)
         served.clients += served.clients.map { TestIdentityProvider.Client(id: nativeSSOSecondClientID, redirectURIs: $0.redirectURIs) }
         served.tokenExchange = .init(

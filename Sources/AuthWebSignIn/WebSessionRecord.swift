@@ -20,11 +20,17 @@ public struct WebSessionRecord: Sendable, Codable, Hashable {
     /// The provider's session (the ID token's `sid`), when it named one: a back-channel logout naming it ends this
     /// session.
     public let providerSessionID: String?
+    /// How the user authenticated (the ID token's `acr`), when the provider said: what a route's
+    /// ``WebAuthenticationRequirement`` checks, stronger after a step-up sign-in.
+    public let authenticationClass: String?
+    /// When the user authenticated (the ID token's `auth_time`), when the provider said: what a route's
+    /// ``WebAuthenticationRequirement/maxAge`` checks.
+    public let authenticatedAt: Date?
 
     /// Creates a record.
     public init(
         providerName: String, account: StorageKey, subject: String, displayName: String, csrfToken: String, createdAt: Date, expiresAt: Date,
-        providerSessionID: String? = nil
+        providerSessionID: String? = nil, authenticationClass: String? = nil, authenticatedAt: Date? = nil
     ) {
         self.providerName = providerName
         self.account = account
@@ -34,6 +40,8 @@ public struct WebSessionRecord: Sendable, Codable, Hashable {
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.providerSessionID = providerSessionID
+        self.authenticationClass = authenticationClass
+        self.authenticatedAt = authenticatedAt
     }
 
     /// What a store indexes the session's user by: the SHA-256 of the provider's route name and the subject.

@@ -30,10 +30,22 @@ extension WebSignInCore {
 
     /// Starts a sign-in with `name`'s provider for `request`'s browser: with `loginHint` when given, and the browser
     /// going to `returnTo` (a path on the app's own origin) instead of ``WebSignInConfiguration/afterSignIn`` once
-    /// it completes.
-    func beginSignIn(name: String, client: AuthClient, request: WebRequest, loginHint: String? = nil, returnTo: String? = nil) async -> WebResponse {
+    /// it completes; with `stepUp`, a step-up sign-in of that user to that requirement (``requireAuthentication(_:request:)``).
+    func beginSignIn(
+        name: String, client: AuthClient, request: WebRequest, loginHint: String? = nil, returnTo: String? = nil,
+        stepUp: (requirement: StepUpRequirement, subject: String)? = nil
+    ) async -> WebResponse {
         var options = configuration.signInOptions[name] ?? SignInOptions()
         if let loginHint { options.loginHint = loginHint }
+        if let stepUp {
+            let stepUpOptions = SignInOptions.stepUp(to: stepUp.requirement, subject: stepUp.subject, accountName: nil)
+            options.acrValues = stepUpOptions.acrValues
+            options.requiresACR = stepUpOptions.requiresACR
+            options.maxAge = stepUpOptions.maxAge
+            options.prompt = stepUpOptions.prompt
+            options.stepUp = stepUpOptions.stepUp
+            options.expectedSubject = stepUpOptions.expectedSubject
+        }
         options.redirectURI = configuration.callbackURL(for: name)
         // Each browser session keeps its own credential (two sessions of one user never share tokens), and a provider
         // that does not say who signed in (no ID token) is named by it too.
@@ -194,7 +206,8 @@ extension WebSignInCore {
         let record = WebSessionRecord(
             providerName: name, account: credential.storageKey, subject: subject, displayName: displayName,
             csrfToken: SecureRandom.token(), createdAt: now, expiresAt: now.addingTimeInterval(configuration.sessionLifetime),
-            providerSessionID: claims?["sid"]?.stringValue
+            providerSessionID: claims?["sid"]?.stringValue, authenticationClass: claims?.authenticationContextClass,
+            authenticatedAt: claims?.authenticationTime
         )
         try await store.saveSession(record, key: Self.digest(id))
         // One user holds at most so many sessions: the oldest end, with their credentials.

@@ -54,6 +54,7 @@ package struct Output {
         case .invalidGrant: " Run `auth-cli login` again."
         case .network, .serverError, .timedOut: " Check the network and the issuer URL, then retry."
         case .rateLimited: " The provider is limiting requests; retry later."
+        case .stepUpRequired: " Run the command again with --step-up to sign in as the resource asks."
         case .discoveryFailed, .discoveryIssuerMismatch: " Check --issuer: it must be the issuer exactly as the provider publishes it."
         default: ""
         }

@@ -25,20 +25,21 @@
 
         init(
             store: any WebSessionStore = InMemoryWebSessionStore(), sameSite: WebSignInConfiguration.SameSite = .lax,
-            clock: any WallClock = SystemWallClock(), cookieKey: Data = WebSignInHarness.cookieKey
+            clock: any WallClock = SystemWallClock(), cookieKey: Data = WebSignInHarness.cookieKey, stepUp: Bool = false
         ) throws {
-            try self.init(idp: nil, store: store, sameSite: sameSite, clock: clock, cookieKey: cookieKey)
+            try self.init(idp: nil, store: store, sameSite: sameSite, clock: clock, cookieKey: cookieKey, stepUp: stepUp)
         }
 
         private init(
             idp existing: TestIdentityProvider?, store: any WebSessionStore, sameSite: WebSignInConfiguration.SameSite,
-            clock: any WallClock = SystemWallClock(), cookieKey: Data
+            clock: any WallClock = SystemWallClock(), cookieKey: Data, stepUp: Bool = false
         ) throws {
             let configuration = WebSignInConfiguration(publicURL: Self.appURL, sessionCookieSameSite: sameSite, signInCookieKey: cookieKey)
             let callback = configuration.callbackURL(for: "oidc")
-            let idpConfiguration = TestIdentityProvider.Configuration(
+            var idpConfiguration = TestIdentityProvider.Configuration(
                 clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]
             )
+            if stepUp { idpConfiguration.stepUp = TestIdentityProvider.StepUpSettings() }
             idp = existing ?? TestIdentityProvider(configuration: idpConfiguration, clock: clock)
             let provider = OpenIDProvider(
                 issuer: TestIdentityProvider.defaultIssuer,

@@ -16,15 +16,14 @@
         let store: any WebSessionStore
         let webSignIn: VaporWebSignIn
 
-        init(store: any WebSessionStore = InMemoryWebSessionStore(), clock: any WallClock = SystemWallClock()) throws {
+        init(store: any WebSessionStore = InMemoryWebSessionStore(), clock: any WallClock = SystemWallClock(), stepUp: Bool = false) throws {
             let configuration = WebSignInConfiguration(publicURL: Self.appURL, signInCookieKey: Data(repeating: 9, count: 32))
             let callback = configuration.callbackURL(for: "oidc")
-            idp = TestIdentityProvider(
-                configuration: TestIdentityProvider.Configuration(
-                    clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]
-                ),
-                clock: clock
+            var idpConfiguration = TestIdentityProvider.Configuration(
+                clients: [TestIdentityProvider.Client(id: TestIdentityProvider.defaultClientID, redirectURIs: [callback])]
             )
+            if stepUp { idpConfiguration.stepUp = TestIdentityProvider.StepUpSettings() }
+            idp = TestIdentityProvider(configuration: idpConfiguration, clock: clock)
             let provider = OpenIDProvider(
                 issuer: TestIdentityProvider.defaultIssuer,
                 client: ClientRegistration(clientID: TestIdentityProvider.defaultClientID, redirectURI: callback, scopes: ["openid", "email", "profile", "offline_access"])

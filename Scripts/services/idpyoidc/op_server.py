@@ -104,7 +104,9 @@ def configuration(issuer, state):
                                              ],
                                              "policy": {"": {
                                                  "function": "idpyoidc.server.oauth2.token_helper.validate_token_exchange_policy",
-                                                 "kwargs": {"scope": ["openid", "email", "profile"]}}},
+                                                 # The audiences this deployment issues exchanged tokens for.
+                                                 "kwargs": {"scope": ["openid", "email", "profile"],
+                                                            "audience": ["https://api.example.org"]}}},
                                          },
                                      },
                                  }}},

@@ -125,21 +125,77 @@ public actor Session {
     /// <access token>` and a fresh `DPoP` proof of this method and URL (RFC 9449 §7), retried once with the server's
     /// nonce when it asks for one; on 401 refreshes once and retries once.
     ///
+    /// A `401` with an RFC 9470 `insufficient_user_authentication` challenge is not retried (a refreshed token carries
+    /// the same authentication): it throws `step_up_required` with what the resource asked in ``AuthError/stepUp``;
+    /// ``send(_:body:steppingUpWith:redirectURI:)`` meets it.
+    ///
     /// - Returns: the response as received (including a second 401, which is not retried again).
-    /// - Throws: refresh errors (see ``validAccessToken()``), or `network_error` when the request cannot be sent.
+    /// - Throws: refresh errors (see ``validAccessToken()``), `network_error` when the request cannot be sent,
+    ///   `step_up_required` for a step-up challenge, `invalid_step_up_challenge` for one that cannot be read.
     ///
     /// ```swift
     /// let (data, response) = try await session.send(HTTPRequest(method: .get, url: apiURL))
     /// ```
     public func send(_ request: HTTPRequest, body: Data? = nil) async throws -> (Data, HTTPResponse) {
+        switch try await sendOrChallenge(request, body: body) {
+        case .answered(let data, let response): return (data, response)
+        case .challenged(let requirement, _): throw requirement.error(providerID: providerID)
+        }
+    }
+
+    /// What one authorized request came to: an answer, or a step-up challenge (with the step-up count when it was sent).
+    enum Outcome {
+        case answered(Data, HTTPResponse)
+        case challenged(StepUpRequirement, stepUpsBefore: Int)
+    }
+
+    /// Sends `request` as ``send(_:body:)`` does, returning a step-up challenge instead of throwing it.
+    func sendOrChallenge(_ request: HTTPRequest, body: Data?) async throws -> Outcome {
         let token = try await validAccessToken()
+        let stepUpsBefore = stepUps
         // A refresh keeps the key, so the one read here also proves possession for a refreshed token.
         let dpopKey = credential.dpopKey
         let first = try await send(request, body: body, token: token, dpopKey: dpopKey)
-        guard first.1.status == .unauthorized else { return first }
+        guard first.1.status == .unauthorized else { return .answered(first.0, first.1) }
+        if let requirement = try challenge(in: first.1) { return .challenged(requirement, stepUpsBefore: stepUpsBefore) }
         client.log(.debug, "request.unauthorized", "A request was answered 401; refreshing once.")
         let fresh = try await accessToken(replacing: token)
-        return try await send(request, body: body, token: fresh, dpopKey: dpopKey)
+        let second = try await send(request, body: body, token: fresh, dpopKey: dpopKey)
+        if let requirement = try challenge(in: second.1) { return .challenged(requirement, stepUpsBefore: stepUpsBefore) }
+        return .answered(second.0, second.1)
+    }
+
+    /// The step-up requirement of `response`, logged (its code, never a header value).
+    private func challenge(in response: HTTPResponse) throws -> StepUpRequirement? {
+        do {
+            guard let requirement = try StepUpRequirement.required(by: response) else { return nil }
+            client.log(.info, "request.step_up_required", "A resource asked the user to authenticate again (RFC 9470).")
+            return requirement
+        } catch let error as AuthError {
+            client.log(.warning, "request.invalid_step_up_challenge", "A resource's step-up challenge cannot be read.", ["code": error.code.rawValue])
+            throw error.attributed(to: providerID)
+        }
+    }
+
+    /// How many step-up sign-ins this session has completed (``send(_:body:steppingUpWith:redirectURI:)``): a request challenged
+    /// after another caller's step-up retries with its tokens rather than starting a second one.
+    var stepUps = 0
+    /// The step-up sign-in in flight, joined by concurrent callers.
+    var stepUpInFlight: Task<StepUpResult, any Error>?
+
+    /// What a step-up sign-in gave: its credential (already stored, under this session's key) and its ID token's claims.
+    struct StepUpResult: Sendable {
+        let credential: Credential
+        let claims: IDTokenClaims?
+    }
+
+    /// Takes the tokens and claims of a completed step-up sign-in, once (every caller that waited for it calls this).
+    func adoptStepUp(_ stepped: StepUpResult) {
+        guard credential.accessToken != stepped.credential.accessToken else { return }
+        credential = stepped.credential
+        idTokenClaims = stepped.claims
+        isSignedIn = true
+        stepUps += 1
     }
 
     private nonisolated func send(_ request: HTTPRequest, body: Data?, token: Secret, dpopKey: DPoPKey?) async throws -> (Data, HTTPResponse) {

@@ -130,6 +130,19 @@ extension AuthError.Code {
     /// The provider's own rules for the result failed (for example a required MFA method is missing).
     public static let providerValidationFailed: Self = "provider_validation_failed"
 
+    // MARK: Step-up (RFC 9470)
+
+    /// A resource answered `401` with an `insufficient_user_authentication` challenge: the user must authenticate
+    /// again as ``AuthError/stepUp`` says (``Session/send(_:body:steppingUpWith:redirectURI:)`` does it).
+    public static let stepUpRequired: Self = "step_up_required"
+    /// The resource challenged the request again after the one step-up it was allowed: never a second sign-in.
+    public static let stepUpLoop: Self = "step_up_loop"
+    /// The step-up sign-in's ID token does not meet the challenge: its `acr` is not one of the `acr_values`, or its
+    /// `auth_time` is missing or older than `max_age`. Nothing was stored.
+    public static let stepUpNotSatisfied: Self = "step_up_not_satisfied"
+    /// A resource's step-up challenge cannot be read (RFC 9110 §11.6.1 grammar, RFC 9470 §3 parameters).
+    public static let invalidStepUpChallenge: Self = "invalid_step_up_challenge"
+
     // MARK: Transport
 
     /// The request could not be sent or no response arrived (retryable).

@@ -52,6 +52,8 @@ public struct AuthError: Error, Sendable, CustomStringConvertible {
     /// How long the server asked the client to wait before trying again (its `Retry-After`, RFC 9110 §10.2.3), when
     /// it said: on `rate_limited` and `server_error`.
     public var retryAfter: Duration?
+    /// What the resource asked of the user's authentication, on `step_up_required` and `step_up_loop` (RFC 9470).
+    public var stepUp: StepUpRequirement?
     /// Whether the request may have reached the provider and its answer been lost — a transport failure or timeout
     /// after sending, a cancellation in flight, a success answer that could not be read. For a refresh, the provider
     /// may then have rotated the refresh token already (the engine marks the stored credential, so a later

@@ -226,7 +226,14 @@ extension AuthClient {
     /// checks of this request, then ``admit(_:)``.
     func finishSignIn(code: Secret, pending: PendingSignIn, metadata: ProviderMetadata, response: [String: String]) async throws -> Session {
         let result = try await exchange(code: code, pending: pending, metadata: metadata)
-        try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
+        try checkStepUpIdentity(result.idTokenClaims, options: pending.options)
+        do {
+            try idTokenVerifier.checkAuthentication(result.idTokenClaims, requested: pending.options, requestedAt: pending.createdAt)
+        } catch let error as AuthError where pending.options.stepUp != nil {
+            throw AuthError(
+                .stepUpNotSatisfied, "The step-up sign-in did not give the authentication the resource asked for: \(error.message)", underlying: error
+            )
+        }
         try provider.validate(result, for: pending.context(metadata: metadata))
         return try await admit(
             SignInEvidence(

@@ -48,6 +48,14 @@ public struct SignInOptions: Sendable, Hashable, Codable {
     /// provider).
     public var accountName: String?
 
+    /// The resource server's requirement this sign-in steps up to (RFC 9470 §4), set by ``Session`` and the web
+    /// module: the ID token must then name ``expectedSubject`` (when set), and an `acr` or `auth_time` short of
+    /// `acrValues`/`maxAge` fails as `step_up_not_satisfied`, before anything is stored. `nil` for an ordinary sign-in.
+    package var stepUp: StepUpRequirement?
+    /// The user a step-up sign-in must authenticate again: the signed-in session's subject; another fails as
+    /// `subject_mismatch`, nothing stored.
+    package var expectedSubject: String?
+
     /// The shortest caller-chosen ``state`` accepted: 22 characters, the length of 128 random bits in base64url.
     package static let minimumCallerStateLength = 22
 
@@ -76,5 +84,23 @@ public struct SignInOptions: Sendable, Hashable, Codable {
         self.additionalParameters = additionalParameters
         self.prefersEphemeralSession = prefersEphemeralSession
         self.redirectURI = redirectURI
+    }
+}
+
+extension SignInOptions {
+    /// The options of a step-up sign-in for `requirement` (RFC 9470 §4): its `acr_values` as essential (OpenID Connect
+    /// Core §5.5.1.1, so the ID token's `acr` must be one of them) and its `max_age`; `prompt=login` when the
+    /// challenge named neither, so the user authenticates again all the same.
+    package static func stepUp(to requirement: StepUpRequirement, subject: String?, accountName: String?) -> SignInOptions {
+        var options = SignInOptions(
+            prompt: requirement.acrValues.isEmpty && requirement.maxAge == nil ? ["login"] : [],
+            maxAge: requirement.maxAge,
+            acrValues: requirement.acrValues,
+            requiresACR: !requirement.acrValues.isEmpty
+        )
+        options.stepUp = requirement
+        options.expectedSubject = subject
+        options.accountName = accountName
+        return options
     }
 }

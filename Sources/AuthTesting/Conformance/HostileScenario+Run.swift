@@ -41,6 +41,7 @@ extension HostileScenario {
     /// - Parameter makeProvider: builds the provider under test for the identity provider's issuer, client id
     ///   (`TestIdentityProvider/defaultClientID`) and redirect URI (`TestIdentityProvider/defaultRedirectURI`).
     public func run(makeProvider: @Sendable (TestIdentityProvider) throws -> any AuthProvider) async throws -> ScenarioOutcome {
+        if stage == .stepUp { return try await runStepUp(makeProvider: makeProvider) }
         let idp = TestIdentityProvider(configuration: .init(signingAlgorithm: algorithm))
         await idp.update(configure)
         let transport = RecordingTransport(idp.transport)

@@ -30,6 +30,11 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
         case idToken = "ID token"
         /// A token exchange's answer (RFC 8693 §2.2.1), after an honest sign-in (``HostileScenario/tokenExchangeAnswers``).
         case tokenExchange = "token exchange"
+        /// A resource's RFC 9470 step-up challenge and the step-up sign-in it starts, after an honest sign-in. The
+        /// outcome's ``ScenarioOutcome/storedCredentials`` then counts, for a rejection, stored credentials other than
+        /// the original and the one a completed step-up gave the session (a validated step-up of the same user stays
+        /// even when the resource challenges again); for an acceptance, the step-up's credential in storage.
+        case stepUp = "step-up challenge"
     }
 
     /// A stable id, such as `oidcc-client-test-invalid-iss`.
@@ -46,6 +51,8 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
     public let expectation: Expectation
     /// The app's sign-in options (for example `max_age`), when the scenario needs a request the provider ignores.
     public let options: SignInOptions
+    /// The step-up resource (`TestIdentityProvider/StepUpSettings`) a ``Stage/stepUp`` scenario calls after signing in.
+    public let resourcePath: String?
     /// Makes a `TestIdentityProvider` misbehave this way.
     public let configure: @Sendable (inout TestIdentityProvider.Behavior) -> Void
 
@@ -67,6 +74,28 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
         self.algorithm = algorithm
         self.expectation = expectation
         self.options = options
+        self.resourcePath = nil
+        self.configure = configure
+    }
+
+    /// Creates a ``Stage/stepUp`` scenario that calls the step-up resource at `resourcePath` after signing in.
+    public init(
+        id: String,
+        summary: String,
+        reference: String,
+        stage: Stage,
+        expectation: Expectation,
+        resourcePath: String,
+        configure: @escaping @Sendable (inout TestIdentityProvider.Behavior) -> Void
+    ) {
+        self.id = id
+        self.summary = summary
+        self.reference = reference
+        self.stage = stage
+        self.algorithm = .rs256
+        self.expectation = expectation
+        self.options = SignInOptions()
+        self.resourcePath = resourcePath
         self.configure = configure
     }
 
@@ -76,7 +105,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
 
 extension HostileScenario {
     /// Every scenario, in flow order.
-    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + nativeSSO + idToken
+    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + nativeSSO + idToken + stepUp
 
     static let discovery: [HostileScenario] = [
         .init(

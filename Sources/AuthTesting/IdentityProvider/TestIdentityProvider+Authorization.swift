@@ -57,8 +57,9 @@ extension TestIdentityProvider {
         return approve(pending)
     }
 
-    /// Issues a code for `pending` and redirects back with it.
-    package func approve(_ pending: AnswerableAuthorizationRequest) -> (Data, HTTPResponse) {
+    /// Issues a code for `pending` and redirects back with it; `interactive` when a person just logged in on the front
+    /// desk's page (a new authentication, with ``Configuration/stepUp``).
+    package func approve(_ pending: AnswerableAuthorizationRequest, interactive: Bool = false) -> (Data, HTTPResponse) {
         let query = pending.query
         let code = issue("code")
         codes[code] = IssuedCode(
@@ -67,7 +68,7 @@ extension TestIdentityProvider {
             challenge: query["code_challenge"],
             nonce: query["nonce"],
             scope: query["scope"] ?? "",
-            extraClaims: configuration.quirks.idTokenClaims?(query) ?? [:],
+            extraClaims: authenticationClaims(for: query, interactive: interactive).merging(configuration.quirks.idTokenClaims?(query) ?? [:]) { _, quirk in quirk },
             parameters: query,
             expiresAt: clock.now().addingTimeInterval(60)
         )

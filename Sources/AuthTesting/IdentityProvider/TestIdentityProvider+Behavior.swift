@@ -34,6 +34,10 @@ extension TestIdentityProvider {
         /// tests: a missing `request_uri`, an absurd `expires_in`, an OAuth error. Set, it serves the endpoint even without
         /// `Configuration/pushedAuthorization` (discovery names it only through ``discoveryOverrides``).
         public var pushedAuthorizationAnswer: (status: Int, body: [String: JSONValue])?
+        /// The `WWW-Authenticate` value every step-up resource (``StepUpSettings``) answers a valid token with, `401`,
+        /// whatever the token's authentication: a resource that challenges again after a step-up, or a malformed
+        /// challenge. `nil`: the honest resource.
+        public var stepUpChallenge: String?
         /// Members to set in (or add to) the discovery document.
         public var discoveryOverrides: [String: JSONValue] = [:]
         /// Whether discovery advertises RFC 9207 `authorization_response_iss_parameter_supported`.

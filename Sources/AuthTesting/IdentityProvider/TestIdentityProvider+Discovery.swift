@@ -41,6 +41,9 @@ extension TestIdentityProvider {
                 document["native_sso_supported"] = true
             }
         }
+        if let stepUp = configuration.stepUp {
+            document["acr_values_supported"] = .array(stepUp.authenticationClasses.map(JSONValue.string))
+        }
         document["registration_endpoint"] = configuration.paths.registration.map { .string(endpoint($0).absoluteString) }
         for name in ["dpop_signing_alg_values_supported", "userinfo_endpoint"] where document[name] == .null { document[name] = nil }
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }

@@ -180,7 +180,8 @@ extension TestIdentityProvider {
         claims["aud"] = .string(clientID)
         claims["iat"] = .number(now.timeIntervalSince1970.rounded(.down))
         claims["exp"] = .number((now.timeIntervalSince1970 + configuration.idTokenLifetime).rounded(.down))
-        claims["auth_time"] = .number(now.timeIntervalSince1970.rounded(.down))
+        // The user's authentication (with step-up settings: kept across refreshes), else this token's issue.
+        claims["auth_time"] = extraClaims["auth_time"] ?? .number(now.timeIntervalSince1970.rounded(.down))
         claims["at_hash"] = .string(IDTokenValidator.accessTokenHash(Secret(accessToken), algorithm: algorithm))
         if let nonce { claims["nonce"] = .string(nonce) }
         claims.merge(behavior.idTokenClaimOverrides) { _, override in override }

@@ -36,13 +36,13 @@ extension TestIdentityProvider {
     }
 
     /// Why a protected request was refused, with the 401 to send.
-    private struct AccessRefusal: Error {
+    struct AccessRefusal: Error {
         let response: (Data, HTTPResponse)
     }
 
     /// The active access token of a protected request: `Authorization: Bearer` for a bearer token; for a DPoP-bound
     /// one `Authorization: DPoP` and a proof of the bound key over this method and URL with `ath` (RFC 9449 §7).
-    private func presentedAccessToken(_ request: CapturedRequest, url: URL) -> Result<AccessRecord, AccessRefusal> {
+    func presentedAccessToken(_ request: CapturedRequest, url: URL) -> Result<AccessRecord, AccessRefusal> {
         let header = request.value(forHTTPHeaderField: "Authorization") ?? ""
         let (scheme, token) = header.firstIndex(of: " ").map { (header[..<$0].lowercased(), String(header[header.index(after: $0)...])) } ?? ("", "")
         guard let record = accessTokens[token], isActive(record) else {

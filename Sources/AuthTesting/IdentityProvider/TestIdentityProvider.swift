@@ -104,6 +104,9 @@ public actor TestIdentityProvider {
         public var pushedAuthorization: PushedAuthorizationSettings?
         /// OAuth 2.0 Token Exchange (RFC 8693) and OpenID Connect Native SSO at the token endpoint; `nil`: neither.
         public var tokenExchange: TokenExchangeSettings?
+        /// Authentication classes, `auth_time` kept per user and step-up resources (RFC 9470); `nil`: every sign-in is
+        /// a new authentication and ID tokens carry no `acr`.
+        public var stepUp: StepUpSettings?
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -217,6 +220,10 @@ public actor TestIdentityProvider {
     var accessTokens: [String: AccessRecord] = [:]
     /// The token families revoked (a replayed code or refresh token, a revoked refresh token): their tokens are refused.
     var revokedFamilies: Set<String> = []
+    /// The user's last authentication by subject, when ``Configuration/stepUp`` is set.
+    var authentications: [String: Authentication] = [:]
+    /// How many RFC 9470 challenges the step-up resources answered.
+    public internal(set) var stepUpChallenges = 0
     /// The extra ID token claims of each token family, from the quirks and its authorization request.
     var familyClaims: [String: [String: JSONValue]] = [:]
     /// The authorization request parameters of each token family, for quirks that answer later requests by what was asked.
@@ -303,6 +310,8 @@ public actor TestIdentityProvider {
         case paths.revoke where method == "POST": return revoke(request, url: url)
         case paths.introspect where method == "POST": return introspect(request, url: url)
         case paths.resource: return protectedResource(request, url: url)
+        case _ where configuration.stepUp?.resources.contains(where: { $0.path == path }) == true:
+            return stepUpResource(configuration.stepUp!.resources.first { $0.path == path }!, request, url: url)
         case paths.pushedAuthorization where method == "POST" && (configuration.pushedAuthorization != nil || behavior.pushedAuthorizationAnswer != nil):
             return pushedAuthorization(request, url: url)
         case paths.deviceAuthorization where method == "POST": return reshapedTokenEndpointAnswer(request, path, deviceAuthorization(request, url: url))
