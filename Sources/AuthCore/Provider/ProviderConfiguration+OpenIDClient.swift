@@ -13,6 +13,7 @@ extension ProviderConfiguration {
     /// | `post_logout_redirect_uri` | optional; the registered post-logout redirect URI |
     /// | `par` | `true`: push every authorization request (RFC 9126); `false`: never; absent: when the provider advertises it |
     /// | `profile` | `"fapi2"`: the FAPI 2.0 Security Profile (``ClientProfile/fapi2``) |
+    /// | `*_encrypted_response_*`, `userinfo_signed_response_alg`, `decryption_key*` | signed and encrypted responses (``applyResponseProtection(to:providerID:)``) |
     ///
     /// - Parameters:
     ///   - defaultMethodWithSecret: the method when a secret is configured and no method is named (Microsoft's
@@ -41,6 +42,7 @@ extension ProviderConfiguration {
             pushedAuthorization: try pushedAuthorizationUsage(providerID: providerID), profile: try clientProfile(providerID: providerID)
         )
         client.postLogoutRedirectURI = postLogout
+        try applyResponseProtection(to: &client, providerID: providerID)
         try client.checkFAPI2Registration(providerID: providerID)
         return client
     }

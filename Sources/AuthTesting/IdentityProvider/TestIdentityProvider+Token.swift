@@ -147,8 +147,12 @@ extension TestIdentityProvider {
             var extra = familyClaims[family] ?? [:]
             // The provider's session id (OpenID Connect Front- and Back-Channel Logout): one per sign-in.
             extra["sid"] = extra["sid"] ?? .string("sid-" + family)
-            let idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: extra, now: now)
+            var idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: extra, now: now)
             issuedSecrets.append(idToken)
+            if let encryption = behavior.idTokenEncryption {
+                idToken = encryption.apply(Data(idToken.utf8), contentType: "JWT")
+                issuedSecrets.append(idToken)
+            }
             body["id_token"] = .string(idToken)
         }
         body.merge(behavior.tokenResponseOverrides) { _, override in override }
