@@ -39,13 +39,12 @@ extension LoginCommand {
         let transport = try CLITransport.shared()
         let issuer = try await registrationIssuer(transport: transport)
         let redirect = try redirectURI.map { try Self.loopbackURL($0) } ?? Self.freeLoopbackRedirect()
-        let request = RegistrationRequest(
+        var request = RegistrationRequest(
             applicationType: .native, redirectURIs: [redirect],
             authenticationMethod: ClientRegistration.AuthenticationMethod(rawValue: registerAuthMethod.rawValue) ?? .none,
             scopes: scope.split(separator: " ").map(String.init), clientName: "auth-cli",
             contacts: registrationContact
         )
-        var request = request
         try addResponseProtection(to: &request)
         let initial = ProcessInfo.processInfo.environment["AUTH_CLI_INITIAL_ACCESS_TOKEN"].flatMap { $0.isEmpty ? nil : Secret($0) }
         let registrar = ClientRegistrar(transport: transport, limits: HTTPRequestLimits(timeout: .seconds(requestTimeout)))

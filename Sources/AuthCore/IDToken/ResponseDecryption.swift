@@ -8,7 +8,9 @@ package enum ResponseDecryption {
     /// itself for one that did not (and then a JWE is refused: nothing was registered to decrypt it with).
     ///
     /// OpenID Connect Core §3.1.3.7 step 1: "If the ID Token is encrypted, decrypt it using the keys and algorithms that
-    /// the Client specified during Registration"; §10.2: the content is a nested JWT (RFC 7519 §5.2), signed.
+    /// the Client specified during Registration […] If encryption was negotiated with the OP at Registration time and
+    /// the ID Token is not encrypted, the RP SHOULD reject it"; §10.2: the content is a nested JWT (RFC 7519 §5.2),
+    /// signed.
     ///
     /// - Throws: `unencrypted_response` for a token in the clear though encryption was registered; `decryption_failed`
     ///   for one that does not decrypt; `unsigned_response` when the plaintext is not a signed JWT (an `alg: none`

@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 import _CryptoExtras
 
 /// The client's private key for encrypted ID tokens and user info (JWE, RFC 7516): an RSA key (2048 bits or more)
@@ -16,8 +16,15 @@ import _CryptoExtras
 /// ```
 public struct ClientDecryptionKey: Sendable, Hashable, CustomStringConvertible {
     enum Key: Sendable {
-        case rsa(_RSA.Encryption.PrivateKey)
+        /// The PKCS#8 DER of an RSA key, parsed where it is used (swift-crypto's RSA encryption keys are not `Sendable`).
+        case rsa(der: Data)
         case p256(P256.KeyAgreement.PrivateKey)
+
+        /// The RSA key, for `.rsa`.
+        func rsaKey() throws -> _RSA.Encryption.PrivateKey {
+            guard case .rsa(let der) = self else { throw AuthError(.decryptionFailed, "The client's key is not an RSA key.") }
+            return try _RSA.Encryption.PrivateKey(derRepresentation: der)
+        }
     }
 
     /// Compares and hashes keys by their public half; holds the private key.
@@ -38,7 +45,7 @@ public struct ClientDecryptionKey: Sendable, Hashable, CustomStringConvertible {
     public init(pem: String, keyID: String? = nil) throws {
         self.keyID = keyID
         if let rsa = try? _RSA.Encryption.PrivateKey(pemRepresentation: pem) {
-            material = Material(key: .rsa(rsa), publicBytes: rsa.publicKey.derRepresentation)
+            material = Material(key: .rsa(der: rsa.derRepresentation), publicBytes: rsa.publicKey.derRepresentation)
         } else if let p256 = try? P256.KeyAgreement.PrivateKey(pemRepresentation: pem) {
             material = Material(key: .p256(p256), publicBytes: p256.publicKey.rawRepresentation)
         } else {
@@ -63,7 +70,7 @@ public struct ClientDecryptionKey: Sendable, Hashable, CustomStringConvertible {
             guard let key = try? _RSA.Encryption.PrivateKey(n: try bytes("n"), e: try bytes("e"), d: try bytes("d"), p: try bytes("p"), q: try bytes("q")) else {
                 throw AuthError(.invalidConfiguration, "The client's private RSA decryption JWK is not a valid key of 2048 bits or more.")
             }
-            material = Material(key: .rsa(key), publicBytes: key.publicKey.derRepresentation)
+            material = Material(key: .rsa(der: key.derRepresentation), publicBytes: key.publicKey.derRepresentation)
         case "EC":
             guard jwk["crv"]?.stringValue == "P-256", let key = try? P256.KeyAgreement.PrivateKey(rawRepresentation: try bytes("d")) else {
                 throw AuthError(.invalidConfiguration, "The client's private EC decryption JWK must be a P-256 key with a valid 'd'.")
@@ -78,8 +85,8 @@ public struct ClientDecryptionKey: Sendable, Hashable, CustomStringConvertible {
     package func publicJWK() throws -> [String: JSONValue] {
         var jwk: [String: JSONValue]
         switch material.key {
-        case .rsa(let key):
-            let parameters = try key.publicKey.getKeyPrimitives()
+        case .rsa:
+            let parameters = try material.key.rsaKey().publicKey.getKeyPrimitives()
             jwk = ["kty": "RSA", "n": .string(Base64URL.encode(parameters.modulus)), "e": .string(Base64URL.encode(parameters.publicExponent))]
         case .p256(let key):
             let raw = key.publicKey.rawRepresentation

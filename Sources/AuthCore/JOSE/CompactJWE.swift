@@ -23,7 +23,7 @@ package struct CompactJWE: Sendable {
     package let ciphertext: Data
     /// The decoded authentication tag.
     package let tag: Data
-    /// The additional authenticated data: the ASCII of the encoded protected header (RFC 7516 §5.1 step 14).
+    /// The additional authenticated data: the ASCII of the encoded protected header (RFC 7516 §5.2).
     package let additionalData: Data
 
     /// The largest JWE accepted, in bytes: four times a signed token's cap, enough for an encrypted ID token or

@@ -70,7 +70,8 @@ package struct JWEDecryptor: Sendable {
     /// The content encryption key, recovered with `key`.
     private func contentKey(_ jwe: CompactJWE, management: JWEKeyManagement, encryption: JWEContentEncryption, key: ClientDecryptionKey) throws -> Data {
         switch (key.material.key, management) {
-        case (.rsa(let privateKey), .rsaOAEP), (.rsa(let privateKey), .rsaOAEP256):
+        case (.rsa, .rsaOAEP), (.rsa, .rsaOAEP256):
+            let privateKey = try key.material.key.rsaKey()
             let padding: _RSA.Encryption.Padding = management == .rsaOAEP ? .PKCS1_OAEP : .PKCS1_OAEP_SHA256
             // RFC 7516 §11.5: an OAEP failure must not be told apart from a bad tag (Manger's attack), so a random key
             // of the right length stands in and the content's authentication fails as it would with a wrong key.

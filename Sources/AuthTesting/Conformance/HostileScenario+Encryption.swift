@@ -12,7 +12,7 @@ extension HostileScenario {
         encrypted("hostile-jwe-idtoken-wrong-key", "JWE encrypted to another key: it does not decrypt", "RFC 7516 §5.2, RFC 7516 §11.5", .rejected(.decryptionFailed)) {
             $0.idTokenEncryption = .init(recipient: .strangerRSA)
         },
-        encrypted("hostile-jwe-idtoken-tampered-tag", "JWE whose authentication tag was altered", "RFC 7516 §5.2 step 16", .rejected(.decryptionFailed)) {
+        encrypted("hostile-jwe-idtoken-tampered-tag", "JWE whose authentication tag was altered", "RFC 7516 §5.2", .rejected(.decryptionFailed)) {
             $0.idTokenEncryption = .init(tamperedTag: true)
         },
         encrypted("hostile-jwe-idtoken-unsigned-inside", "JWE that decrypts to an unsigned (alg none) ID token", "OIDC Core §10.2, RFC 8725 §3.1", .rejected(.unsignedResponse)) {
@@ -20,7 +20,7 @@ extension HostileScenario {
             $0.signing = .unsigned
         },
         encrypted(
-            "hostile-jwe-idtoken-in-the-clear", "signed ID token not encrypted though the client registered encryption", "OIDC Dynamic Registration §2",
+            "hostile-jwe-idtoken-in-the-clear", "signed ID token not encrypted though the client registered encryption", "OIDC Core §3.1.3.7 step 1",
             .rejected(.unencryptedResponse)
         ) {
             $0.idTokenEncryption = nil

@@ -24,9 +24,12 @@ public enum TestJWE {
         case secret(String)
     }
 
-    static let rsa = try! _RSA.Encryption.PrivateKey(pemRepresentation: fixedRSAPrivateKeyPEM)
+    // swift-crypto's RSA encryption keys are not `Sendable`: kept as PEM, parsed where used. The fixed keys are valid,
+    // and RSA-2048 generation only fails on allocation failure; a test helper may stop there.
+    static let strangerRSAPEM = try! _RSA.Encryption.PrivateKey(keySize: .bits2048).pemRepresentation
+    static var rsa: _RSA.Encryption.PrivateKey { try! _RSA.Encryption.PrivateKey(pemRepresentation: fixedRSAPrivateKeyPEM) }
+    static var strangerRSA: _RSA.Encryption.PrivateKey { try! _RSA.Encryption.PrivateKey(pemRepresentation: strangerRSAPEM) }
     static let p256 = try! P256.KeyAgreement.PrivateKey(rawRepresentation: Data(hex: fixedP256PrivateKeyHex))
-    static let strangerRSA = try! _RSA.Encryption.PrivateKey(keySize: .bits2048)
     static let strangerP256 = P256.KeyAgreement.PrivateKey()
 
     /// The test client's RSA decryption key (kid `enc-rsa`).

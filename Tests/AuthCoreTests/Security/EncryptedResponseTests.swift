@@ -33,7 +33,7 @@ struct EncryptedResponseTests {
         let session = try await fixture.signIn()
         let stored = try #require(await session.credential.idToken).reveal()
         #expect(stored.split(separator: ".", omittingEmptySubsequences: false).count == 3, "the signed token inside is kept")
-        #expect(await session.credential.subject == "alice")
+        #expect(await session.credential.subject == "user-1234")
         // A refresh answers with an encrypted ID token too: decrypted and checked against the first.
         _ = try await session.refresh()
         #expect(try #require(await session.credential.idToken).reveal().split(separator: ".").count == 3)
@@ -75,7 +75,7 @@ struct EncryptedResponseTests {
         await fixture.idp.update { $0.userInfoProtection = .init(algorithm: nil, signsUserInfo: true) }
         let session = try await fixture.signIn()
         let info = try await session.userInfo()
-        #expect(info.subject == "alice")
+        #expect(info.subject == "user-1234")
         #expect(info.claims["email"] != nil)
         #expect(info.claims["iss"]?.stringValue == TestIdentityProvider.defaultIssuer.absoluteString)
     }
@@ -108,7 +108,7 @@ struct EncryptedResponseTests {
         let fixture = Fixture()
         let session = try await fixture.signIn()
         await fixture.idp.update { $0.userInfoProtection = .init(algorithm: nil, signsUserInfo: true) }
-        #expect(try await session.userInfo().subject == "alice")
+        #expect(try await session.userInfo().subject == "user-1234")
         await fixture.idp.update { $0.userInfoProtection = .init(algorithm: nil, signsUserInfo: true, unsignedUserInfo: true) }
         #expect(await authError { _ = try await session.userInfo() }?.code == .unsignedResponse)
     }
@@ -119,7 +119,7 @@ struct EncryptedResponseTests {
         let encrypted = Fixture(configureClient: Self.registered(nil, userInfoEncryption: encryption))
         let session = try await encrypted.signIn()
         await encrypted.idp.update { $0.userInfoProtection = .init(algorithm: encryption.algorithm, encryption: encryption.contentEncryption, recipient: .clientP256) }
-        #expect(try await session.userInfo().subject == "alice")
+        #expect(try await session.userInfo().subject == "user-1234")
         await encrypted.idp.update { $0.userInfoProtection = nil }
         #expect(await authError { _ = try await session.userInfo() }?.code == .unencryptedResponse)
         await encrypted.idp.update { $0.userInfoProtection = .init(algorithm: encryption.algorithm, encryption: encryption.contentEncryption, recipient: .strangerP256) }
