@@ -42,7 +42,11 @@ public enum TestJWE {
     /// `plaintext` encrypted with `algorithm` / `encryption` to `recipient`.
     ///
     /// - Parameters:
-    ///   - header: members added to the protected header (`cty`, a forged `alg`, …), after the computed ones.
+    ///   - plaintext: what to encrypt (a signed JWT, or JSON).
+    ///   - algorithm: the key management algorithm (`alg`), possibly one the client refuses.
+    ///   - encryption: the content encryption algorithm (`enc`).
+    ///   - recipient: whom to encrypt to.
+    ///   - extra: members added to the protected header (`cty`, a forged `alg`, …), after the computed ones.
     ///   - tamper: changes the encoded segments before they are joined (index 0 header … 4 tag), to break the JWE.
     public static func encrypt(
         _ plaintext: Data,
