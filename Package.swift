@@ -19,6 +19,9 @@ let package = Package(
         .library(name: "AuthFileStorage", targets: ["AuthFileStorage"]),
         // The device authorization grant (RFC 8628), for a device without a browser: a TV, a command-line tool.
         .library(name: "AuthDeviceFlow", targets: ["AuthDeviceFlow"]),
+        // Token exchange (RFC 8693) and OpenID Connect Native SSO for Mobile Apps: tokens for another audience, and an
+        // app family's second app signed in without a browser.
+        .library(name: "AuthTokenExchange", targets: ["AuthTokenExchange"]),
         // Dynamic client registration (RFC 7591 / 7592) and WebFinger issuer discovery.
         .library(name: "AuthDynamicRegistration", targets: ["AuthDynamicRegistration"]),
         // Providers: each imports AuthCore only, so a server that selects one by name links no URLSession or Apple code.
@@ -109,6 +112,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         // AuthAsyncHTTPClient only, behind the "AsyncHTTPClientTransport" trait.
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // AuthAsyncHTTPClient's mutual TLS (a client certificate, RFC 8705); async-http-client depends on it already.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         // AuthHummingbird and the web sign-in sample only, behind the "HummingbirdSignIn" trait. Hummingbird's own default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: []),
@@ -141,6 +146,9 @@ let package = Package(
         // A grant beside the code flow, on AuthCore's package seam for grants (`AuthClient+GrantModules.swift`): it ends
         // in the same identity gate, and adds nothing to AuthCore's public face.
         .target(name: "AuthDeviceFlow", dependencies: ["AuthCore"], swiftSettings: strictSettings),
+        // Token exchange (RFC 8693) and Native SSO, on the same seam: nothing added to AuthCore's public face but the
+        // identity context's `tokenExchange` grant.
+        .target(name: "AuthTokenExchange", dependencies: ["AuthCore"], swiftSettings: strictSettings),
         // Dynamic client registration (RFC 7591 / 7592) and WebFinger: AuthCore only, nothing added to its public face.
         .target(name: "AuthDynamicRegistration", dependencies: ["AuthCore"], swiftSettings: strictSettings),
 
@@ -224,7 +232,9 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client", condition: .when(traits: ["AsyncHTTPClientTransport"])),
                 .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"]))
+                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClientTransport"])),
+                // TLSConfiguration for a mutual-TLS client identity (RFC 8705); already in the graph through async-http-client.
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClientTransport"]))
             ],
             swiftSettings: strictSettings
         ),
@@ -337,7 +347,7 @@ let package = Package(
             name: "AuthCLI",
             dependencies: [
                 "AuthProviders", "AuthFileStorage", "AuthDeviceFlow", "AuthDynamicRegistration", "AuthLoopback", "AuthAsyncHTTPClient", "AuthURLSession", "AuthSecretService",
-                "CommandLineOutput",
+                "AuthTokenExchange", "CommandLineOutput",
                 .product(name: "ArgumentParser", package: "swift-argument-parser")
             ],
             swiftSettings: strictSettings
@@ -503,6 +513,11 @@ let package = Package(
 
         // MARK: Tests
 
+        .testTarget(
+            name: "AuthTokenExchangeTests",
+            dependencies: ["AuthTokenExchange", "AuthCore", "AuthFileStorage", "AuthTesting"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "AuthCoreTests",
             dependencies: [

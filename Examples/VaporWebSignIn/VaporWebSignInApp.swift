@@ -4,6 +4,7 @@
 //
 //     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor   # emulators in this process, sessions in memory
 //     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor --emulators-dir DIR --postgres --instance B   # Scripts/e2e/web-sign-in.sh vapor
+//     swift run --traits VaporSignIn,PostgresStorage web-sign-in-vapor --oidc-provider suite=suite.json   # one OpenID Connect issuer (Scripts/e2e/oidc-rp-suite/logout_profiles.py)
 #if PostgresStorage && VaporSignIn
     import ArgumentParser
     import AuthAsyncHTTPClient
@@ -40,6 +41,12 @@
         )
         var postgres = false
 
+        @ArgumentParser.Option(
+            help:
+                "A generic OpenID Connect provider as ROUTE=FILE: the route name and its configuration file (issuer, client_id, client_secret, redirect_uri, post_logout_redirect_uri); repeatable. With it and no --emulators-dir, no emulator runs in this process."
+        )
+        var oidcProvider: [String] = []
+
         @ArgumentParser.Option(help: "This instance's name, shown on its pages.")
         var instance = "A"
 
@@ -48,13 +55,13 @@
 
         func run() async throws {
             let publicURL = try SampleSettings.url(publicURL ?? "http://127.0.0.1:\(port)")
-            let providers: [SampleProvider]
+            var providers = try SampleProvider.openIDProviders(oidcProvider)
             var served: [ServedEmulator] = []
             if let emulatorsDir {
-                providers = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
-            } else {
+                providers += try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+            } else if oidcProvider.isEmpty {
                 served = try await ServedEmulator.all(firstPort: emulatorPort)
-                providers = served.map(\.provider)
+                providers += served.map(\.provider)
             }
             let store: any WebSessionStore
             var postgresClient: PostgresClient?

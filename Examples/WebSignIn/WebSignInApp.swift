@@ -5,6 +5,7 @@
 //
 //     swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in        # emulators in this process, sessions in memory
 //     swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in --emulators-dir DIR --postgres --instance B   # see Scripts/e2e/web-sign-in.sh
+//     swift run --traits HummingbirdSignIn,PostgresStorage web-sign-in --oidc-provider suite=suite.json   # one OpenID Connect issuer (Scripts/e2e/oidc-rp-suite/logout_profiles.py)
 #if PostgresStorage && HummingbirdSignIn
     import ArgumentParser
     import AuthAsyncHTTPClient
@@ -46,6 +47,12 @@
         )
         var postgres = false
 
+        @Option(
+            help:
+                "A generic OpenID Connect provider as ROUTE=FILE: the route name and its configuration file (issuer, client_id, client_secret, redirect_uri, post_logout_redirect_uri); repeatable. With it and no --emulators-dir, no emulator runs in this process."
+        )
+        var oidcProvider: [String] = []
+
         @Option(help: "This instance's name, shown on its pages.")
         var instance = "A"
 
@@ -55,12 +62,12 @@
         func run() async throws {
             let publicURL = try SampleSettings.url(publicURL ?? "http://127.0.0.1:\(port)")
             var services: [any Service] = []
-            let emulators: [SampleProvider]
+            var emulators = try SampleProvider.openIDProviders(oidcProvider)
             if let emulatorsDir {
-                emulators = try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
-            } else {
+                emulators += try SampleProvider.fromDirectory(URL(fileURLWithPath: emulatorsDir))
+            } else if oidcProvider.isEmpty {
                 let served = try await SampleProvider.embedded(firstPort: emulatorPort)
-                emulators = served.map { $0.provider }
+                emulators += served.map { $0.provider }
                 services += served.map { $0.server }
             }
             let store: any WebSessionStore
@@ -96,6 +103,7 @@
             // An API route that uses the user's tokens, as an app's own routes do (SamplePages.me).
             router.get("/me") { _, context in Response(await pages.me(context.signedInUser)) }
 
+            let providerCount = emulators.count
             var app = Application(
                 router: router,
                 configuration: .init(address: .hostname("127.0.0.1", port: port), serverName: "web-sign-in"),
@@ -103,7 +111,7 @@
                 onServerRunning: { _ in
                     print(
                         "web-sign-in \(instance): listening on http://127.0.0.1:\(port) (public URL \(publicURL.absoluteString)), "
-                            + "\(emulators.count) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
+                            + "\(providerCount) providers, sessions \(postgres ? "in PostgreSQL" : "in memory")")
                 }
             )
             if let prepare { app.beforeServerStarts(perform: prepare) }

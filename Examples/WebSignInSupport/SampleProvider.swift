@@ -1,4 +1,5 @@
 #if PostgresStorage
+    import ArgumentParser
     public import AuthCore
     import AuthProviders
     public import AuthEmulators
@@ -55,6 +56,23 @@
                     accounts: [],
                     nativeProvider: try nativeProvider(route: entry.route, configuration: configuration)
                 )
+            }
+        }
+
+        /// Generic OpenID Connect providers (`OpenIDProvider`, the registry's `oidc`), one per `ROUTE=FILE` argument:
+        /// the route name and a configuration file (`issuer`, `client_id`, `client_secret`, `redirect_uri`,
+        /// `post_logout_redirect_uri`, …) for a client registered at that issuer with this app's URIs —
+        /// `WebSignInConfiguration`'s callback, post-logout, front-channel, back-channel and initiate-login URLs for
+        /// the route. Scripts/e2e/oidc-rp-suite/logout_profiles.py signs in this way at the OpenID Foundation's test
+        /// OP.
+        public static func openIDProviders(_ arguments: [String]) throws -> [SampleProvider] {
+            try arguments.map { argument in
+                let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+                guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                    throw ValidationError("--oidc-provider takes ROUTE=FILE, not '\(argument)'.")
+                }
+                let configuration = try ProviderConfiguration(contentsOf: URL(fileURLWithPath: parts[1]))
+                return SampleProvider(name: parts[0], provider: try ProviderRegistry.builtIn.provider(named: "oidc", configuration: configuration), accounts: [])
             }
         }
 

@@ -143,6 +143,18 @@ Scripts/e2e/emulators-http.sh
 step "pushed authorization requests and FAPI 2.0 over real HTTP (auth-emulator emulate oidc-par / oidc-fapi, auth-cli login)"
 Scripts/e2e/par-fapi-http.sh
 
+step "a server nobody here wrote: the identity-python reference OP (idpyoidc 5.0.0, PyPI) on 127.0.0.1, auth-cli with PAR"
+# Installs idpyoidc into .build/idpyoidc/venv on first use (~30 s); the run itself takes seconds.
+timeout --kill-after=10 240 Scripts/e2e/idpyoidc-http.sh
+
+step "a server nobody here wrote: Glewlwyd 2.7.5 (Debian) on 127.0.0.1, auth-cli with PAR, DPoP nonces, refresh, revocation; RFC 8705 mutual TLS with curl and auth-cli"
+# Installs glewlwyd with apt-get on first use; each script starts and configures its own instance (~3 s), ~15 s each.
+timeout --kill-after=10 180 Scripts/e2e/glewlwyd-http.sh
+timeout --kill-after=10 120 Scripts/e2e/glewlwyd-mtls.sh
+
+step "token exchange (RFC 8693) and Native SSO over real HTTP (auth-emulator emulate oidc; two apps of a family, the second with no browser)"
+timeout --kill-after=10 120 Scripts/e2e/token-exchange-http.sh
+
 step "web sign-in on Hummingbird: two instances of Examples/WebSignIn on PostgreSQL, every provider's emulator, Chromium"
 Scripts/e2e/web-sign-in.sh hummingbird
 step "web sign-in on Vapor: the same browser script and attacks against Examples/VaporWebSignIn"
@@ -153,10 +165,10 @@ Scripts/e2e/hostile-http.sh
 step "the same catalog with auth-cli over URLSession"
 AUTH_CLI_TRANSPORT=urlsession Scripts/e2e/hostile-http.sh
 
-step "the OpenID Foundation's RP test suite (oidctest, its OP on 127.0.0.1) against auth-cli: Basic, Config, Form Post and Dynamic"
-# Installs oidctest 0.8.2 into .build/oidc-rp-suite/venv on first use; one line per test id; bounded (~1 min warm,
-# ~2.5 min with the install on a loaded machine).
-timeout --kill-after=10 300 Scripts/e2e/oidc-rp-suite.sh | tee "$logs/oidc-rp-suite.log"
+step "the OpenID Foundation's RP test suite (oidctest, its OP on 127.0.0.1): Basic, Config, Form Post and Dynamic against auth-cli; RP-Initiated, Front- and Back-Channel Logout and 3rd-Party Login against both web samples"
+# Installs oidctest 0.8.2 into .build/oidc-rp-suite/venv on first use; one line per test id; then auth-cli registration
+# show/update (cli-registration.py); bounded (~2.5 min warm, ~4 min with the install on a loaded machine).
+timeout --kill-after=10 480 Scripts/e2e/oidc-rp-suite.sh | tee "$logs/oidc-rp-suite.log"
 
 step "the identity server and PostgreSQL stopped"
 Scripts/services/idp/dot.sh stop

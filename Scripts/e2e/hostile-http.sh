@@ -91,6 +91,10 @@ fi
 expect_refused hostile-token-expires-in-negative negative-expires-in invalid_response
 expect_refused hostile-token-expires-in-hex-string hex-expires-in invalid_response
 expect_refused oidcc-client-test-max-age-old-auth-time old-auth-time authentication_too_old --max-age 60
+# Native SSO: a device_secret from another app family (ds_hash binds another): refused, nothing shared with the family.
+expect_refused native-sso-device-secret-other-family foreign-device-secret device_secret_mismatch \
+  --family com.example.suite --family-store "$work/family"
+if [ -n "$(ls -A "$work/family" 2> /dev/null)" ]; then fail "native-sso-device-secret-other-family: the family store was written"; fi
 
 # Encrypted ID tokens (issue 53 item 4): auth-cli configured for RSA-OAEP / A256GCM with the key the provider wrote.
 encrypted=(--decryption-key "$work/port.enc-key.pem" --id-token-encryption RSA-OAEP/A256GCM)

@@ -20,6 +20,8 @@ http://127.0.0.1:PORT/<mode>. Every mode signs honest RS256 ID tokens (key made 
                          assertion (audience injection) -> insecure_endpoint, no assertion reaches /device
     old-auth-time        auth_time an hour ago (for max_age) -> authentication_too_old
     escape-error         a token error whose description carries terminal escape sequences
+    foreign-device-secret  a device_secret (Native SSO) from another app family: the ID token's ds_hash binds
+                         another secret -> device_secret_mismatch, nothing stored, nothing shared with the family
     gzip                 compresses JSON with Content-Encoding: gzip when the client accepts it (as Uber's servers do for
                          its SDK's `Accept-Encoding: gzip, deflate`) -> signed in; /stats counts gzip answers
     jwe-honest           the ID token signed, then encrypted (RSA-OAEP / A256GCM, RFC 7516) to the client's key, whose
@@ -206,6 +208,12 @@ class Handler(BaseHTTPRequestHandler):
             claims["nonce"] = nonce
         if mode == "old-auth-time":
             claims["auth_time"] = now - 3600
+        device_secret = None
+        if mode == "foreign-device-secret":
+            # OpenID Connect Native SSO §3.1-3.2: ds_hash (at_hash's construction) of family A's secret, family B's sent.
+            claims["ds_hash"] = b64url(hashlib.sha256(b"ds-of-app-family-a").digest()[:16])
+            claims["sid"] = "sid-hostile"
+            device_secret = "ds-of-app-family-b"
         body = {"access_token": b64url(hashlib.sha256(form["code"].encode()).digest()), "token_type": "Bearer",
                 "expires_in": 3600, "id_token": sign(claims), "refresh_token": "rt-" + form["code"]}
         if mode == "jwe-honest":
@@ -214,6 +222,8 @@ class Handler(BaseHTTPRequestHandler):
             body["id_token"] = encrypt(body["id_token"], STRANGER_ENC_KEY)
         if mode == "jwe-unsigned":
             body["id_token"] = encrypt(unsigned(claims), CLIENT_ENC_KEY)
+        if device_secret:
+            body["device_secret"] = device_secret
         if mode == "huge-expires-in":
             body["expires_in"] = 1e19
         if mode == "negative-expires-in":

@@ -51,6 +51,13 @@
             self.ownsClient = true
         }
 
+        /// Owns `client` (made here): ``shutdown()`` shuts it down.
+        init(ownedClient client: HTTPClient) {
+            self.client = client
+            self.acceptsCompressedResponses = true
+            self.ownsClient = true
+        }
+
         /// A client configured for back-channel requests: redirects disallowed; gzip and deflate answers decompressed
         /// while they stream (at most 100× expansion per response — the body cap then applies to the decompressed bytes).
         public static func makeClient(eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup) -> HTTPClient {

@@ -21,7 +21,7 @@ struct AuthCLI: AsyncParsableCommand {
         subcommands: [
             ProvidersCommand.self, LoginCommand.self, StatusCommand.self, SwitchCommand.self, TokenCommand.self,
             RefreshCommand.self, UserInfoCommand.self, IntrospectCommand.self, RevokeCommand.self, LogoutCommand.self,
-            ImportCommand.self
+            ImportCommand.self, RegistrationCommand.self, ExchangeCommand.self
         ]
     )
 }

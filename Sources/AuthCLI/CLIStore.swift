@@ -112,6 +112,11 @@ actor CLIStore: TokenStorage {
         }
     }
 
+    /// Replaces the stored configuration (a registration read or updated by `auth-cli registration`), under the lock.
+    func replaceConfiguration(_ configuration: [String: JSONValue]) async throws {
+        try await lockedUpdate { profile in profile.configuration = configuration }
+    }
+
     func removeCredential(for key: StorageKey) async throws {
         try await lockedUpdate { profile in profile.credentials.removeAll { $0.storageKey == key } }
     }

@@ -44,4 +44,32 @@ enum CLITransport {
     static func shared() throws -> any HTTPTransport {
         try chosen.get()
     }
+
+    /// The transport for a provider's configuration: the process's, unless the configuration names a TLS client
+    /// identity (`tls_client_certificate_file`, `tls_client_key_file`, optionally `tls_ca_file`: RFC 8705 mutual
+    /// TLS), which gets an AsyncHTTPClient transport presenting it on every request to the provider.
+    ///
+    /// - Throws: `invalid_configuration` naming the key that is missing or whose file cannot be read, or
+    ///   `AUTH_CLI_TRANSPORT` when it asks for URLSession, which cannot present a client certificate on Linux.
+    static func shared(for configuration: ProviderConfiguration) throws -> any HTTPTransport {
+        guard let identity = try MutualTLSFiles(configuration) else { return try shared() }
+        #if AsyncHTTPClientTransport
+            guard (try? shared()) is AsyncHTTPClientTransport else {
+                throw AuthError(
+                    .invalidConfiguration,
+                    "A TLS client certificate (tls_client_certificate_file) is presented through AsyncHTTPClient only; unset AUTH_CLI_TRANSPORT=urlsession.",
+                    configurationKey: "AUTH_CLI_TRANSPORT")
+            }
+            let transport = try AsyncHTTPClientTransport(
+                mutualTLS: MutualTLSIdentity(certificateChainFile: identity.certificate, privateKeyFile: identity.key, trustRootsFile: identity.trustRoots))
+            // Never deallocated, like the process's transport: its client must outlive every request of the command.
+            _ = Unmanaged.passRetained(transport)
+            return transport
+        #else
+            _ = identity
+            throw AuthError(
+                .invalidConfiguration, "This auth-cli was built without the AsyncHTTPClientTransport trait, which a TLS client certificate needs.",
+                configurationKey: "tls_client_certificate_file")
+        #endif
+    }
 }

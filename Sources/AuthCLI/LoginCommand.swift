@@ -2,6 +2,7 @@ import ArgumentParser
 import AuthDeviceFlow
 import AuthLoopback
 import AuthProviders
+import AuthTokenExchange
 import CommandLineOutput
 import Foundation
 
@@ -17,6 +18,7 @@ struct LoginCommand: AsyncParsableCommand {
             auth-cli login --provider oidc --config oidc.json --device   # approve on a phone (RFC 8628)
             auth-cli login --issuer https://id.example.com --register    # register a client first (RFC 7591)
             auth-cli login --account-hint acct:alice@example.com --register   # the issuer from WebFinger
+            AUTH_CLI_INITIAL_ACCESS_TOKEN=… auth-cli login --issuer https://id.example.com --register   # closed registration
             No account anywhere? `auth-emulator emulate oidc --config-dir /tmp/emu` serves an emulator and writes \
             /tmp/emu/oidc.json for --config.
             """
@@ -64,7 +66,10 @@ struct LoginCommand: AsyncParsableCommand {
     )
     var responseMode: ResponseModeChoice?
 
-    @Flag(help: "Register a new client with the issuer first (RFC 7591: native, PKCE, the loopback redirect URI), kept with the session.")
+    @Flag(
+        help:
+            "Register a new client with the issuer first (RFC 7591: native, PKCE, the loopback redirect URI), kept with the session (`auth-cli registration show|update` read and change it). An issuer with closed registration takes its initial access token from AUTH_CLI_INITIAL_ACCESS_TOKEN."
+    )
     var register = false
 
     @Option(help: "With --register, find the issuer of this account by WebFinger (acct:user@host, RFC 7033).")
@@ -106,6 +111,10 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "max_age: the longest time in seconds since the user last logged in (checked against auth_time).")
     var maxAge: Int?
 
+    @Flag(help: "Sign in with the app family's shared sign-in (OpenID Connect Native SSO, a token exchange): no browser. Needs --family.")
+    var nativeSSO = false
+
+    @OptionGroup var family: FamilyOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var output: OutputOptions
 
@@ -137,7 +146,7 @@ struct LoginCommand: AsyncParsableCommand {
             let client = AuthClient(
                 provider: provider,
                 storage: storage,
-                transport: try CLITransport.shared(),
+                transport: try CLITransport.shared(for: setup.configuration),
                 logger: logger,
                 options: clientOptions
             )
@@ -147,6 +156,22 @@ struct LoginCommand: AsyncParsableCommand {
                 guard !device else { throw ValidationError("--response-mode is for a browser sign-in; leave it out with --device.") }
                 try await Self.requireSupported(responseMode, by: client)
                 options.additionalParameters["response_mode"] = responseMode.rawValue
+            }
+            if let family = try family.value {
+                if nativeSSO {
+                    guard browser == nil, !device else { throw ValidationError("--native-sso signs in without a browser; leave out --browser and --device.") }
+                    session = try await family.signIn(with: client)
+                    try await keyring?.setActive(await session.credential.storageKey)
+                    var object = await output.describe(session)
+                    object["store"] = .string(location)
+                    object["native_sso"] = true
+                    output.emit(object, human: ["signed in with the app family's sign-in (no browser)"] + (await output.humanLines(session)))
+                    return
+                }
+                // Native SSO §3.1: the first app asks for a device secret.
+                options.additionalScopes.append(NativeSSOFamily.scope)
+            } else if nativeSSO {
+                throw ValidationError("--native-sso needs --family and --family-store.")
             }
             if try await usesDeviceFlow(client) {
                 session = try await DeviceSignIn.run(client)
@@ -164,7 +189,12 @@ struct LoginCommand: AsyncParsableCommand {
             try await keyring?.setActive(await session.credential.storageKey)
             var object = await output.describe(session)
             object["store"] = .string(location)
-            let human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(location)"]
+            var human = ["signed in"] + (await output.humanLines(session)) + ["stored     \(location)"]
+            if let family = try family.value {
+                let shared = try await family.share(session)
+                object["native_sso_shared"] = .bool(shared)
+                human.append(shared ? "shared     with the app family \(family.name)" : "note       the provider issued no device secret: nothing shared with the family")
+            }
             output.emit(object, human: human)
         }
     }
@@ -268,6 +298,8 @@ struct LoginCommand: AsyncParsableCommand {
             throw AuthError(.invalidConfiguration, "'\(providerID)' needs its settings: pass --config FILE (a JSON or property-list dictionary).", configurationKey: "--config")
         }
         let url = URL(fileURLWithPath: (config as NSString).expandingTildeInPath)
-        return Setup(providerID: providerID, configuration: try ProviderConfiguration(contentsOf: url))
+        // Relative TLS file paths are the configuration file's; the stored configuration keeps them absolute.
+        let configuration = MutualTLSFiles.resolvingPaths(in: try ProviderConfiguration(contentsOf: url), against: url.deletingLastPathComponent())
+        return Setup(providerID: providerID, configuration: configuration)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import AuthProviders
+import AuthTokenExchange
 import CommandLineOutput
 import Foundation
 
@@ -22,7 +23,7 @@ struct StoredSession {
                 )
             }
             let provider = try ProviderRegistry.builtIn.provider(named: await file.providerID.rawValue, configuration: await file.configuration)
-            let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(), logger: logger)
+            let client = AuthClient(provider: provider, storage: file, transport: try CLITransport.shared(for: await file.configuration), logger: logger)
             let keys = try await file.storedKeys()
             guard !keys.isEmpty else {
                 throw AuthError(.notSignedIn, "The session file \(url.path) holds no credential; run `auth-cli login`.")
@@ -50,7 +51,8 @@ struct StoredSession {
             }
             let provider = try ProviderRegistry.builtIn.provider(named: profile.provider.rawValue, configuration: ProviderConfiguration(profile.configuration))
             let storage = KeyringSessionStore(sessions)
-            let client = AuthClient(provider: provider, storage: storage, transport: try CLITransport.shared(), logger: logger)
+            let client = AuthClient(
+                provider: provider, storage: storage, transport: try CLITransport.shared(for: ProviderConfiguration(profile.configuration)), logger: logger)
             guard let session = try await client.restoreSession(key: key) else {
                 throw AuthError(.notSignedIn, "The keyring holds no credential for \(key.account) at \(key.issuer); run `auth-cli login`.")
             }
@@ -170,6 +172,9 @@ struct LogoutCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(commandName: "logout", abstract: "Sign out: revoke the tokens and delete the stored session.")
     @Flag(help: "Only delete the local session; do not revoke at the provider.")
     var local = false
+    @Flag(help: "With --family: end the app family's shared sign-in too (its device secret removed, the tokens revoked).")
+    var endFamilySession = false
+    @OptionGroup var family: FamilyOptions
     @OptionGroup var store: StoreOptions
     @OptionGroup var selection: AccountOptions
     @OptionGroup var output: OutputOptions
@@ -184,10 +189,17 @@ struct LogoutCommand: AsyncParsableCommand {
             let endSession = try? await stored.session.endSessionURL(
                 postLogoutRedirectURI: postLogout, state: state, includingIDTokenHint: output.options.showTokens)
             let key = await stored.session.credential.storageKey
-            let report = try await stored.session.signOut(revokingTokens: !local)
+            let family = try family.value
+            guard !endFamilySession || family != nil else { throw ValidationError("--end-family-session needs --family and --family-store.") }
+            let report =
+                if let family {
+                    try await family.signOut(stored.session, endingFamilySession: endFamilySession, revokingTokens: !local)
+                } else {
+                    try await stored.session.signOut(revokingTokens: !local)
+                }
             var object: [String: JSONValue] = [
                 "signed_out": true, "revoked_refresh_token": .bool(report.revokedRefreshToken),
-                "revoked_access_token": .bool(report.revokedAccessToken)
+                "revoked_access_token": .bool(report.revokedAccessToken), "ended_family_session": .bool(endFamilySession)
             ]
             var human: [String] = []
             if stored.location == "secret-service", let next = try await Self.handOver(from: key) {

@@ -11,6 +11,9 @@ extension AuthError.Code {
     public static let registrationGrantTypesChanged: Self = "registration_grant_types_changed"
     /// The registration answer lists other response types than the ones asked for.
     public static let registrationResponseTypesChanged: Self = "registration_response_types_changed"
+    /// The registration answer's `code_challenge_method` (a server's per-client PKCE setting) does not include
+    /// `S256`: the S256 challenge the engine sends would not bind the code to this client.
+    public static let registrationPKCEDropped: Self = "registration_pkce_dropped"
     /// The registration answer names another application type (`native` or `web`) than the one asked for.
     public static let registrationApplicationTypeChanged: Self = "registration_application_type_changed"
     /// The registration answer has no `client_id`, or (read or updated) another one than the client's.

@@ -68,6 +68,7 @@ extension DynamicRegistration {
                 throw AuthError(.registrationResponseProtectionChanged, "The provider registered \(name) '\(registered.stringValue ?? "?")', not '\(value)'.")
             }
         }
+        try checkPKCE(answer)
         // A public client keeps no secret, even one the provider sent: it authenticates with none.
         let sent = answer["client_secret"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) } ?? (previous?.clientSecret)
         let secret = asked.authenticationMethod == .none ? nil : sent
@@ -96,5 +97,28 @@ extension DynamicRegistration {
             issuer: issuer, clientID: clientID, clientSecret: secret, clientSecretExpiresAt: expiry, registrationAccessToken: token,
             registrationClientURI: registrationURI, request: asked
         )
+    }
+
+    /// Refuses an answer that says the client's PKCE is not S256.
+    ///
+    /// RFC 7591 §3.2.1: the server "MAY reject or replace any of the client's requested metadata values … and
+    /// substitute them with suitable values", and the client checks what was registered before using it. The engine
+    /// sends PKCE (RFC 7636, S256) with every authorization request, and no standard metadata member turns it on or
+    /// off, so an answer can drop it in two ways only: by registering response or grant types beyond `code` and
+    /// `authorization_code` (a token from the authorization endpoint has no code to bind a verifier to), refused
+    /// above as `registration_response_types_changed` and `registration_grant_types_changed`; or by a server's own
+    /// member naming the client's challenge method, `code_challenge_method` (a string or an array, as some servers
+    /// keep per-client PKCE settings), that does not include `S256`: such a server would refuse or ignore the S256
+    /// challenge the engine sends, so the code would not be bound to this client. That is
+    /// `registration_pkce_dropped`, and nothing is stored.
+    static func checkPKCE(_ answer: [String: JSONValue]) throws {
+        guard let value = answer["code_challenge_method"] else { return }
+        let methods = value.stringValue.map { [$0] } ?? value.arrayValue?.compactMap(\.stringValue) ?? []
+        guard methods.contains("S256") else {
+            throw AuthError(
+                .registrationPKCEDropped,
+                "The provider registered the client with code_challenge_method \(methods.isEmpty ? "(none)" : methods.joined(separator: ", ")), without S256; nothing was registered."
+            )
+        }
     }
 }

@@ -130,12 +130,13 @@ final class EmulatorFrontDesk: TestIdentityProvider.FrontDesk {
             let statuses = provider.apiAnswers(toTokensOf: account.user.subject, path: form["path"] ?? "/user")
             return provider.json(["statuses": .array(statuses.map { .number(Double($0)) })], url: url)
         case ("requests", "GET"):
-            // How many requests each endpoint received, and why pushed authorization requests were refused (for
-            // end-to-end checks such as "one pushed request per sign-in").
+            // How many requests each endpoint received, and why pushed authorization requests and token exchanges were
+            // refused (for end-to-end checks such as "one pushed request per sign-in").
             return provider.json(
                 [
                     "counts": .object(provider.requestCounts.mapValues { .number(Double($0)) }),
-                    "pushed_authorization_failures": .array(provider.pushedAuthorizationFailures.map(JSONValue.string))
+                    "pushed_authorization_failures": .array(provider.pushedAuthorizationFailures.map(JSONValue.string)),
+                    "token_exchange_failures": .array(provider.tokenExchangeFailures.map(JSONValue.string))
                 ], url: url)
         case ("faults", "GET"):
             let queued = state.withLock { $0.pendingFaults }

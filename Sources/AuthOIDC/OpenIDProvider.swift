@@ -21,6 +21,7 @@ public import Foundation
 /// | `dpop` | no | `true`: bind tokens to a DPoP key (RFC 9449) always; `false`: never; absent: when discovery offers it |
 /// | `par` | no | `true`: push every authorization request (RFC 9126); `false`: never (an error when the provider requires it); absent: when discovery advertises it |
 /// | `profile` | no | `"fapi2"`: the FAPI 2.0 Security Profile; the configuration must then name a private key, and sign-in refuses a provider that breaks a rule |
+/// | `id_token_signed_response_alg` | no | the algorithm the client registered for its ID tokens (RS256, ES256, PS256, EdDSA, …): ID tokens and back-channel logout tokens signed with any other are refused (`unsupported_algorithm`); absent, RS256 and ES256 are accepted |
 ///
 /// Third-party providers that are plain OIDC with a twist wrap one of these and override a hook.
 public struct OpenIDProvider: AuthProvider {
@@ -84,12 +85,32 @@ public struct OpenIDProvider: AuthProvider {
             issuer: issuer,
             client: client,
             additionalParameters: try configuration.authorizationParameters(providerID: Self.id),
+            idTokenPolicy: try Self.idTokenPolicy(configuration),
             prefersEphemeralWebSession: configuration.bool("ephemeral_session") ?? false,
             usesSignedRequestObject: configuration.bool("request_object") ?? false
         )
         if usesSignedRequestObject, signingKey == nil {
             throw AuthError(.missingConfigurationKey, "request_object needs the client's private key (private_key, private_key_file or private_key_jwk).", providerID: Self.id)
         }
+    }
+
+    /// The ID token rules of `configuration`: `.standard`, or pinned to its `id_token_signed_response_alg`.
+    ///
+    /// OpenID Connect Core 1.0 §3.1.3.7 step 7: the ID token's `alg` should be RS256 or the algorithm the client
+    /// registered in `id_token_signed_response_alg`; Back-Channel Logout 1.0 §2.6 checks a logout token's signature
+    /// "in the same way", so a client that names its registered algorithm refuses a logout token signed with another
+    /// (the OpenID Foundation's rp-backchannel-rpinitlogout-lt-wrong-alg). Only the asymmetric algorithms the engine
+    /// verifies can be named: `none` and the HMAC algorithms are `invalid_configuration`.
+    static func idTokenPolicy(_ configuration: ProviderConfiguration) throws -> IDTokenPolicy {
+        guard let name = configuration.string("id_token_signed_response_alg") else { return .standard }
+        guard let algorithm = JWSAlgorithm(rawValue: name) else {
+            throw AuthError(
+                .invalidConfiguration, "id_token_signed_response_alg '\(name)' is not an asymmetric signature algorithm the engine verifies (RS256, ES256, PS256, EdDSA, …).",
+                providerID: id, configurationKey: "id_token_signed_response_alg")
+        }
+        var policy = IDTokenPolicy.standard
+        policy.allowedAlgorithms = [algorithm]
+        return policy
     }
 
     /// OpenID Connect discovery at the issuer.

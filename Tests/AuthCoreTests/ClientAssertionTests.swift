@@ -233,7 +233,7 @@ struct ClientAssertionTests {
         #expect(throws: AuthError.self) { try ProviderConfiguration(wrongAlgorithm).clientSigningKey() }
 
         var unknownMethod = base
-        unknownMethod["token_endpoint_auth_method"] = "tls_client_auth"
+        unknownMethod["token_endpoint_auth_method"] = "client_secret_jwt"
         #expect(throws: AuthError.self) { try ProviderConfiguration(unknownMethod).clientAuthenticationMethod() }
 
         // The registration's description never shows the key.

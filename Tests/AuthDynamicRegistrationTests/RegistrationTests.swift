@@ -101,6 +101,13 @@ struct RegistrationTests {
         ("implicit added", .registrationResponseTypesChanged, .native, .none, { $0["response_types"] = ["code", "token"] }),
         ("code dropped for token", .registrationResponseTypesChanged, .native, .none, { $0["response_types"] = ["token"] }),
         ("grant types changed", .registrationGrantTypesChanged, .native, .none, { $0["grant_types"] = ["authorization_code", "implicit"] }),
+        // Dropping PKCE: a token from the authorization endpoint (no code to bind), or a per-client challenge method
+        // that is not S256 (RFC 7591 §3.2.1: the client checks what was registered).
+        ("PKCE dropped by a hybrid response type", .registrationResponseTypesChanged, .native, .none, { $0["response_types"] = ["code id_token"] }),
+        ("PKCE dropped by the implicit grant", .registrationGrantTypesChanged, .native, .none, { $0["grant_types"] = ["implicit"] }),
+        ("PKCE method plain", .registrationPKCEDropped, .native, .none, { $0["code_challenge_method"] = "plain" }),
+        ("PKCE methods without S256", .registrationPKCEDropped, .native, .none, { $0["code_challenge_method"] = ["plain"] }),
+        ("PKCE method empty", .registrationPKCEDropped, .native, .none, { $0["code_challenge_method"] = [] }),
         ("application type changed", .registrationApplicationTypeChanged, .native, .none, { $0["application_type"] = "web" }),
         ("no client_id", .registrationMissingClientID, .native, .none, { $0["client_id"] = nil }),
         ("empty client_id", .registrationMissingClientID, .native, .none, { $0["client_id"] = "" }),
@@ -121,6 +128,18 @@ struct RegistrationTests {
         let error = await #expect(throws: AuthError.self, "\(name)") { try await registrar.register(request, issuer: ScriptedIssuer.issuer, storage: storage) }
         #expect(error?.code == code, "\(name)")
         #expect(await storage.count == 0, "\(name)")
+    }
+
+    @Test("An answer whose code_challenge_method includes S256 (alone or with others) is accepted and stored")
+    func acceptsS256ChallengeMethod() async throws {
+        for value: JSONValue in ["S256", ["plain", "S256"]] {
+            let issuer = ScriptedIssuer { $0["code_challenge_method"] = value }
+            let storage = InMemoryRegistrationStorage()
+            let registration = try await ClientRegistrar(transport: issuer.transport, clock: ManualClock())
+                .register(Self.asked, issuer: ScriptedIssuer.issuer, storage: storage)
+            #expect(registration.clientID == "client-1")
+            #expect(await storage.count == 1)
+        }
     }
 
     @Test("A refusal of the registration endpoint is registration_refused with the provider's error; nothing is stored")

@@ -23,6 +23,25 @@ struct PushedAuthorizationTests {
         #expect(await harness.pushes().count == 1, "exactly one pushed request for the sign-in")
     }
 
+    @Test("par_repeat: the named parameters ride beside client_id and request_uri with their pushed values; the rest stays pushed")
+    func repeatedParameters() async throws {
+        let harness = try PARHarness(values: ["par_repeat": ["response_type", "scope", "redirect_uri"]])
+        let request = try await harness.client.prepareSignIn()
+        #expect(PARHarness.queryNames(request.url) == ["client_id", "redirect_uri", "request_uri", "response_type", "scope"])
+        let query = Dictionary(
+            uniqueKeysWithValues: (URLComponents(url: request.url, resolvingAgainstBaseURL: false)?.queryItems ?? []).map { ($0.name, $0.value ?? "") })
+        let form = try #require(await harness.pushes().first).formParameters
+        for name in ["response_type", "scope", "redirect_uri"] { #expect(query[name] == form[name]) }
+        let session = try await harness.client.completeSignIn(redirect: try await harness.agent.authorize(request))
+        #expect(await session.idTokenClaims?.subject == "user-1234")
+    }
+
+    @Test("par_repeat naming a parameter outside response_type, scope and redirect_uri: invalid_configuration naming the key")
+    func repeatedParameterRefused() async throws {
+        let error = #expect(throws: AuthError.self) { try PARHarness(values: ["par_repeat": ["state"]]) }
+        #expect(error?.code == .invalidConfiguration && error?.configurationKey == "par_repeat")
+    }
+
     @Test("A used request_uri is refused by the server: a second visit of the same authorization URL is an error page")
     func reusedRequestURIRefused() async throws {
         let harness = try PARHarness()
@@ -142,6 +161,24 @@ struct PushedAuthorizationTests {
         _ = try await harness.client.completeSignIn(redirect: try await harness.agent.authorize(request))
         #expect(await harness.idp.requestObjectFailures.isEmpty)
         #expect(await harness.idp.clientAuthenticationFailures.isEmpty)
+    }
+
+    @Test(
+        "client_assertion_audience: the assertion's aud is the token endpoint by default, the issuer, or the endpoint it is sent to",
+        arguments: [(nil, "/token"), ("token_endpoint", "/token"), ("issuer", ""), ("endpoint", "/par")] as [(String?, String)])
+    func assertionAudience(setting: String?, audiencePath: String) async throws {
+        let harness = try PARHarness(values: setting.map { ["client_assertion_audience": .string($0)] } ?? [:], privateJWK: PARHarness.p256JWK())
+        _ = try? await harness.client.prepareSignIn()
+        let assertion = try #require(await harness.pushes().first?.formParameters["client_assertion"])
+        let payload = try #require(assertion.split(separator: ".").dropFirst().first.flatMap { Base64URL.decode(String($0)) })
+        let claims = try #require(try JSONSerialization.jsonObject(with: payload) as? [String: Any])
+        #expect(claims["aud"] as? String == TestIdentityProvider.defaultIssuer.absoluteString + audiencePath)
+    }
+
+    @Test("client_assertion_audience with another value: invalid_configuration naming the key")
+    func assertionAudienceRefused() async throws {
+        let error = #expect(throws: AuthError.self) { try PARHarness(values: ["client_assertion_audience": "everyone"]) }
+        #expect(error?.code == .invalidConfiguration && error?.configurationKey == "client_assertion_audience")
     }
 
     @Test("DPoP: the pushed request names the key (dpop_jkt, RFC 9449 §10) and the tokens are bound to it")

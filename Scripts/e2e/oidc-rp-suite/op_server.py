@@ -29,7 +29,7 @@ from otest.flow import Flow  # noqa: E402
 from otest.prof_util import SimpleProfileHandler  # noqa: E402
 
 from oidctest.cp import dump_log  # noqa: E402
-from oidctest.cp.op import Provider, WebFinger  # noqa: E402
+from oidctest.cp.op import Provider, RelyingParty, WebFinger  # noqa: E402
 from oidctest.cp.op_handler import OPHandler  # noqa: E402
 from oidctest.cp.setup import cb_setup  # noqa: E402
 from oidctest.rp import provider  # noqa: E402
@@ -106,5 +106,8 @@ cherrypy.tree.mount(Provider(op_handler, flows, version="oidctest 0.8.2"), "/", 
 cherrypy.tree.mount(WebFinger(WebFingerResponder(), version="oidctest 0.8.2"), "/.well-known/webfinger", {
     "/": {"base_url": f"http://127.0.0.1:{port}"},
 })
+# Third-party-initiated login (rp-3rd_party-init-login), mounted as the suite's own server does:
+# /rp/<rp-id>/<test-id>/<client-id> redirects the browser to the client's registered initiate_login_uri.
+cherrypy.tree.mount(RelyingParty(op_handler, version="oidctest 0.8.2"), "/rp", {"/": {}})
 cherrypy.engine.start()
 cherrypy.engine.block()

@@ -12,25 +12,30 @@ extension AuthClient {
     public func metadata() async throws -> ProviderMetadata {
         switch provider.endpointSource {
         case .fixed(let fixed):
-            let metadata = provider.completedMetadata(fixed)
-            try checkEndpointsAreSecure(metadata)
-            return metadata
+            return try prepared(fixed)
         case .discovery(let issuer):
             try issuer.requireSecureEndpoint("issuer", providerID: provider.id)
             let http = providerHTTP
             return try await metadataCache.metadata(for: issuer.absoluteString) { [self] in
-                let metadata = provider.completedMetadata(try await Self.discover(issuer: issuer, http: http, policy: provider.idTokenPolicy))
-                try checkEndpointsAreSecure(metadata)
-                return metadata
+                try prepared(try await Self.discover(issuer: issuer, http: http, policy: provider.idTokenPolicy))
             }
         case .custom(let cacheKey, let load):
             let transport = transport
             return try await metadataCache.metadata(for: cacheKey) { [self] in
-                let metadata = provider.completedMetadata(try await load(transport))
-                try checkEndpointsAreSecure(metadata)
-                return metadata
+                try prepared(try await load(transport))
             }
         }
+    }
+
+    /// The metadata as this client uses it: completed by the provider, the RFC 8705 aliases for a client that
+    /// authenticates with its TLS certificate, and every endpoint checked.
+    private func prepared(_ loaded: ProviderMetadata) throws -> ProviderMetadata {
+        var metadata = provider.completedMetadata(loaded)
+        if provider.client.usesMutualTLS {
+            do { metadata = try metadata.usingMutualTLSAliases() } catch let error as AuthError { throw error.attributed(to: provider.id) }
+        }
+        try checkEndpointsAreSecure(metadata)
+        return metadata
     }
 
     /// Loads `issuer`'s discovery document through `http` and checks that it names `issuer` under `policy`.

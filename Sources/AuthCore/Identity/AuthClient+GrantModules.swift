@@ -1,4 +1,5 @@
 package import Foundation
+package import HTTPTypes
 
 /// The seam a module that adds a grant (AuthDeviceFlow's RFC 8628 device grant) builds on: the client's own
 /// authenticated POST, token endpoint, instrumentation and identity gate, so a grant outside AuthCore ends exactly as
@@ -23,6 +24,40 @@ extension AuthClient {
         form += extraParameters
         let data = try await providerHTTP.postForm(url, endpoint: endpoint, parameters: form, headers: headers)
         return try providerHTTP.decodeObject(data, what: what)
+    }
+
+    /// POSTs a token request of a grant this engine does not parse itself (RFC 8693 token exchange, whose answer may
+    /// carry a token that is not an access token, `token_type` `N_A`) to the token endpoint, with the client's
+    /// authentication and, with `dpopKey`, a DPoP proof per attempt and the one `use_dpop_nonce` retry (RFC 9449 §8);
+    /// returns the members of the successful answer. An OAuth error in the answer is thrown as for every grant.
+    package func postTokenRequest(_ parameters: [(String, String)], metadata: ProviderMetadata, dpopKey: DPoPKey?) async throws -> [String: JSONValue] {
+        try await tokenEndpoint.post(metadata.tokenEndpoint, dpopKey: dpopKey) { [tokenEndpoint] in
+            var form = parameters
+            var headers: [String: String] = [:]
+            try tokenEndpoint.authenticateClient(parameters: &form, headers: &headers, metadata: metadata, destination: metadata.tokenEndpoint)
+            return (form, headers)
+        }
+    }
+
+    /// Reads members ``postTokenRequest(_:metadata:dpopKey:)`` returned as a token response (RFC 6749 §5.1), its token
+    /// type checked against `dpopKey` as for every grant: a bearer token where a proof was sent is `dpop_not_bound`.
+    package func tokenResponse(from members: [String: JSONValue], dpopKey: DPoPKey?) throws -> TokenResponse {
+        let tokens = try TokenResponse(members: members, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
+        try tokenEndpoint.checkTokenBinding(tokens, dpopKey: dpopKey)
+        return tokens
+    }
+
+    /// Sends `request` with a token that is not the session's own (an exchanged token, RFC 8693): `Bearer`, or for a
+    /// token bound to `dpopKey` `DPoP` with a proof carrying `ath` (RFC 9449 §7), retried once with a server's nonce.
+    package func send(_ request: HTTPRequest, body: Data?, presenting token: Secret, dpopKey: DPoPKey?) async throws -> (Data, HTTPResponse) {
+        do {
+            return try await sendAuthorized(request, body: body, accessToken: token, dpopKey: dpopKey) { try await self.transport.send($0, body: $1) }
+        } catch let error as AuthError {
+            throw error.attributed(to: provider.id)
+        } catch {
+            throw AuthError(
+                .network, "The request to \(request.url?.host ?? "the server") failed; check the network connection.", providerID: provider.id, underlying: error)
+        }
     }
 
     /// The token endpoint's answer to `grant`, bound to `dpopKey` when the provider uses DPoP.

@@ -9,7 +9,9 @@ extension AuthClient {
     /// (``AuthProvider/resolveIdentity(_:)``), storage, the `signedIn` event. Nothing is stored when a step throws.
     func admit(_ evidence: SignInEvidence) async throws -> Session {
         try provider.validateIdentity(evidence.claims)
+        let deviceSecret = try checkedDeviceSecret(evidence.tokens, claims: evidence.claims)
         var credential = makeCredential(from: evidence.tokens, claims: evidence.claims, issuer: evidence.metadata.issuer, dpopKey: evidence.dpopKey)
+        credential.deviceSecret = deviceSecret
         if credential.subject == nil { credential.subject = evidence.subject }
         try await resolveIdentity(
             into: &credential,

@@ -30,6 +30,9 @@ public struct IdentityContext: Sendable {
         case deviceCode = "device_code"
         /// Tokens imported with ``AuthClient/importTokens(_:)``.
         case imported
+        /// A sign-in without a browser by token exchange (RFC 8693): OpenID Connect Native SSO's second app of a family,
+        /// which presents the family's ID token and device secret (AuthTokenExchange's `signInWithNativeSSO`).
+        case tokenExchange = "token_exchange"
     }
 
     /// How the tokens were obtained.

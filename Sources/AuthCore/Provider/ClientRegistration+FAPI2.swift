@@ -17,10 +17,14 @@ extension ClientRegistration {
                 "pushed authorization requests", "par is false (pushedAuthorization: .never), and FAPI 2.0 pushes every authorization request (RFC 9126).",
                 providerID: providerID)
         }
+        if usesMutualTLS {
+            // RFC 8705 client authentication: the certificate also binds the tokens (FAPI 2.0 §5.3.2.1, §5.3.3).
+            return
+        }
         guard authenticationMethod == .privateKeyJWT, let key = signingKey else {
             throw Self.fapi2Violation(
                 "client authentication",
-                "the client authenticates with \(authenticationMethod.rawValue); FAPI 2.0 requires private_key_jwt or mTLS, and mTLS client authentication is not available in this package, so configure the client's private key (private_key_jwt).",
+                "the client authenticates with \(authenticationMethod.rawValue); FAPI 2.0 requires private_key_jwt (configure the client's private key) or mTLS (tls_client_auth or self_signed_tls_client_auth with a TLS client identity on the transport).",
                 providerID: providerID)
         }
         guard Self.fapi2Algorithms.map(\.rawValue).contains(key.algorithm.rawValue) else {
@@ -31,7 +35,7 @@ extension ClientRegistration {
         if dpop == .never {
             throw Self.fapi2Violation(
                 "sender-constrained tokens",
-                "dpop is false; FAPI 2.0 requires DPoP- or mTLS-bound tokens, and mTLS-bound tokens are not available in this package, so leave DPoP on.",
+                "dpop is false; FAPI 2.0 requires DPoP- or mTLS-bound tokens: leave DPoP on, or authenticate with mTLS (tls_client_auth), whose certificate binds the tokens.",
                 providerID: providerID)
         }
     }
@@ -55,8 +59,9 @@ extension IDTokenPolicy {
 
 extension AuthClient {
     /// The FAPI 2.0 rules for one sign-in: the registration's, then the provider's metadata (a pushed authorization
-    /// request endpoint, S256, DPoP with ES256 or EdDSA, RFC 9207 `iss`, a FAPI algorithm for ID tokens and for the client's
-    /// assertions, `private_key_jwt`). Nothing for a ``ClientProfile/standard`` client.
+    /// request endpoint, S256, the client's authentication method, DPoP with ES256 or EdDSA (or certificate-bound tokens
+    /// for an mTLS client), RFC 9207 `iss`, a FAPI algorithm for ID tokens and for the client's assertions). Nothing for a
+    /// ``ClientProfile/standard`` client.
     ///
     /// - Throws: `fapi_profile_violation` naming the first rule that does not hold; nothing is sent then.
     func checkFAPI2(metadata: ProviderMetadata, options: SignInOptions) throws {
@@ -76,14 +81,23 @@ extension AuthClient {
         guard metadata.pushedAuthorizationRequestEndpoint != nil else {
             throw violation("pushed authorization requests", "the provider's metadata names no pushed_authorization_request_endpoint.")
         }
-        if let methods = offered("token_endpoint_auth_methods_supported"), !methods.contains("private_key_jwt") {
+        if let methods = offered("token_endpoint_auth_methods_supported"), !methods.contains(client.authenticationMethod.rawValue) {
             throw violation(
-                "client authentication", "the provider's token_endpoint_auth_methods_supported does not list private_key_jwt (and mTLS is not available in this package).")
+                "client authentication", "the provider's token_endpoint_auth_methods_supported does not list \(client.authenticationMethod.rawValue).")
         }
-        guard let proofAlgorithms = metadata.dpopSigningAlgorithms, proofAlgorithms.contains("ES256") || proofAlgorithms.contains("EdDSA") else {
-            throw violation(
-                "sender-constrained tokens",
-                "the provider's metadata offers no DPoP with ES256 or EdDSA (dpop_signing_alg_values_supported), and mTLS-bound tokens are not available in this package.")
+        if client.usesMutualTLS {
+            // Certificate-bound tokens (RFC 8705 §3.3): the provider must say it issues them.
+            guard metadata.document["tls_client_certificate_bound_access_tokens"]?.boolValue == true else {
+                throw violation(
+                    "sender-constrained tokens",
+                    "the client authenticates with mTLS, but the provider does not declare tls_client_certificate_bound_access_tokens, so its tokens may be unbound.")
+            }
+        } else {
+            guard let proofAlgorithms = metadata.dpopSigningAlgorithms, proofAlgorithms.contains("ES256") || proofAlgorithms.contains("EdDSA") else {
+                throw violation(
+                    "sender-constrained tokens",
+                    "the provider's metadata offers no DPoP with ES256 or EdDSA (dpop_signing_alg_values_supported); with private_key_jwt, FAPI 2.0 tokens are DPoP-bound.")
+            }
         }
         guard metadata.authorizationResponseIssParameterSupported else {
             throw violation("RFC 9207 iss", "the provider does not declare authorization_response_iss_parameter_supported, so its authorization responses may lack 'iss'.")

@@ -12,6 +12,13 @@ public struct ClientRegistration: Sendable, Hashable {
         case clientSecretPost = "client_secret_post"
         /// A JWT signed with the client's private key (RFC 7523 §2.2): ``ClientRegistration/signingKey``.
         case privateKeyJWT = "private_key_jwt"
+        /// Mutual TLS with a certificate from a certificate authority the provider trusts (RFC 8705 §2.1): `client_id`
+        /// in the body, the certificate presented by the transport (its TLS client identity), and the provider's
+        /// `mtls_endpoint_aliases` used. The tokens issued are bound to the certificate (RFC 8705 §3).
+        case tlsClientAuth = "tls_client_auth"
+        /// Mutual TLS with a self-signed certificate registered with the provider (RFC 8705 §2.2); otherwise as
+        /// ``tlsClientAuth``.
+        case selfSignedTLSClientAuth = "self_signed_tls_client_auth"
     }
 
     /// The OAuth client identifier.
@@ -44,6 +51,12 @@ public struct ClientRegistration: Sendable, Hashable {
     public var userInfoSigningAlgorithm: JWSAlgorithm? = nil
     /// Whether authorization requests are pushed first (RFC 9126): by default when the provider advertises it.
     public var pushedAuthorization: PushedAuthorizationUsage
+    /// Authorization parameters repeated in the browser's URL beside `client_id` and `request_uri` when a request is
+    /// pushed: none by default, as RFC 9126 §4 describes. Some OpenID providers apply OpenID Connect Core §6.1 (the
+    /// parameters OAuth requires also passed as query parameters) to pushed requests and refuse a URL without them:
+    /// idpyoidc wants `response_type`, `scope` and `redirect_uri`. Only those three may be named (the configuration
+    /// key `par_repeat`); the values repeated are the pushed ones. Set it after `init`.
+    public var pushedRequestRepeatedParameters: [String] = []
     /// The security profile the client holds itself to: ``ClientProfile/standard`` by default.
     public var profile: ClientProfile
 
@@ -72,6 +85,12 @@ public struct ClientRegistration: Sendable, Hashable {
             authenticationMethod
             ?? (signingKey != nil ? .privateKeyJWT : clientSecret == nil ? .none : .clientSecretBasic)
     }
+
+    /// The audience of the client's `private_key_jwt` assertions (the configuration key `client_assertion_audience`).
+    package var clientAssertionAudience: ClientAssertionAudience = .tokenEndpoint
+
+    /// Whether the client authenticates with its TLS certificate (RFC 8705), which also binds its tokens to it.
+    package var usesMutualTLS: Bool { authenticationMethod == .tlsClientAuth || authenticationMethod == .selfSignedTLSClientAuth }
 
     /// Whether `openid` is among the scopes, which makes an ID token (and a nonce) mandatory.
     package var requestsOpenID: Bool { scopes.contains("openid") }

@@ -51,7 +51,22 @@ extension ProviderConfiguration {
         }
     }
 
-    /// `token_endpoint_auth_method` (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`), when set.
+    /// `client_assertion_audience`: what `private_key_jwt` assertions name as `aud` — `"token_endpoint"` (the default),
+    /// `"issuer"`, or `"endpoint"` (the URL each is sent to).
+    ///
+    /// - Throws: `invalid_configuration` for another value.
+    package func clientAssertionAudience(providerID: ProviderID? = nil) throws -> ClientAssertionAudience {
+        guard let value = self["client_assertion_audience"] else { return .tokenEndpoint }
+        guard let name = value.stringValue, let audience = ClientAssertionAudience(rawValue: name) else {
+            throw AuthError(
+                .invalidConfiguration, "client_assertion_audience must be \"token_endpoint\", \"issuer\" or \"endpoint\".",
+                providerID: providerID, configurationKey: "client_assertion_audience")
+        }
+        return audience
+    }
+
+    /// `token_endpoint_auth_method` (`none`, `client_secret_basic`, `client_secret_post`, `private_key_jwt`,
+    /// `tls_client_auth`, `self_signed_tls_client_auth`), when set.
     ///
     /// - Throws: `invalid_configuration` for another value.
     package func clientAuthenticationMethod(providerID: ProviderID? = nil) throws -> ClientRegistration.AuthenticationMethod? {
@@ -59,7 +74,7 @@ extension ProviderConfiguration {
         guard let method = ClientRegistration.AuthenticationMethod(rawValue: name) else {
             throw AuthError(
                 .invalidConfiguration,
-                "token_endpoint_auth_method '\(name)' is not none, client_secret_basic, client_secret_post or private_key_jwt.",
+                "token_endpoint_auth_method '\(name)' is not none, client_secret_basic, client_secret_post, private_key_jwt, tls_client_auth or self_signed_tls_client_auth.",
                 providerID: providerID
             )
         }

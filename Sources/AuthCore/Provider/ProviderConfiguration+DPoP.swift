@@ -27,6 +27,25 @@ extension ProviderConfiguration {
             .invalidConfiguration, "The configuration key 'par' must be true, false or \"when_advertised\".", providerID: providerID, configurationKey: "par")
     }
 
+    /// The `par_repeat` key: the authorization parameters a pushed request's URL repeats, for a provider that applies
+    /// OpenID Connect Core §6.1 to pushed requests; an array of names from `response_type`, `scope` and
+    /// `redirect_uri` (empty when absent).
+    ///
+    /// - Throws: `invalid_configuration` for another shape or another name.
+    package func pushedRequestRepeatedParameters(providerID: ProviderID? = nil) throws -> [String] {
+        guard let value = self["par_repeat"] else { return [] }
+        let allowed: Set<String> = ["response_type", "scope", "redirect_uri"]
+        guard let names = value.arrayValue?.compactMap(\.stringValue), names.count == value.arrayValue?.count,
+            names.allSatisfy(allowed.contains)
+        else {
+            throw AuthError(
+                .invalidConfiguration,
+                "The configuration key 'par_repeat' must be an array of names from response_type, scope and redirect_uri.",
+                providerID: providerID, configurationKey: "par_repeat")
+        }
+        return names
+    }
+
     /// The `profile` key: `"fapi2"` holds the client to the FAPI 2.0 Security Profile (``ClientProfile/fapi2``);
     /// absent or `"standard"`, no profile.
     ///

@@ -12,6 +12,8 @@ extension ProviderConfiguration {
     /// | `token_endpoint_auth_method` | `client_secret_basic`, `client_secret_post`, `private_key_jwt`, `none` |
     /// | `post_logout_redirect_uri` | optional; the registered post-logout redirect URI |
     /// | `par` | `true`: push every authorization request (RFC 9126); `false`: never; absent: when the provider advertises it |
+    /// | `client_assertion_audience` | `"token_endpoint"` (default), `"issuer"` or `"endpoint"`: the `aud` of `private_key_jwt` assertions |
+    /// | `par_repeat` | names from `response_type`, `scope`, `redirect_uri` repeated in a pushed request's URL (``ClientRegistration/pushedRequestRepeatedParameters``) |
     /// | `profile` | `"fapi2"`: the FAPI 2.0 Security Profile (``ClientProfile/fapi2``) |
     /// | `*_encrypted_response_*`, `userinfo_signed_response_alg`, `decryption_key*` | signed and encrypted responses (``applyResponseProtection(to:providerID:)``) |
     ///
@@ -42,6 +44,8 @@ extension ProviderConfiguration {
             pushedAuthorization: try pushedAuthorizationUsage(providerID: providerID), profile: try clientProfile(providerID: providerID)
         )
         client.postLogoutRedirectURI = postLogout
+        client.pushedRequestRepeatedParameters = try pushedRequestRepeatedParameters(providerID: providerID)
+        client.clientAssertionAudience = try clientAssertionAudience(providerID: providerID)
         try applyResponseProtection(to: &client, providerID: providerID)
         try client.checkFAPI2Registration(providerID: providerID)
         return client

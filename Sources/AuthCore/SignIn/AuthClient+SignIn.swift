@@ -129,7 +129,10 @@ extension AuthClient {
         if pushes {
             // RFC 9126 §4: the browser carries only the client and the reference; the parameters went by back channel.
             let pushed = try await pushAuthorizationRequest(parameters, metadata: metadata)
-            url = metadata.authorizationEndpoint.appendingQuery([("client_id", client.clientID), ("request_uri", pushed.requestURI)])
+            // A provider that applies OpenID Connect Core §6.1 to pushed requests also wants the parameters OAuth
+            // requires in the URL (`par_repeat`): the pushed values, never others.
+            let repeated = parameters.filter { client.pushedRequestRepeatedParameters.contains($0.0) }
+            url = metadata.authorizationEndpoint.appendingQuery([("client_id", client.clientID), ("request_uri", pushed.requestURI)] + repeated)
         }
         log(
             .debug, "signin.prepared", "Authorization request prepared.",

@@ -34,6 +34,9 @@ public struct Credential: Sendable, Codable, Hashable {
     /// The key the tokens are bound to when ``tokenType`` is `DPoP` (RFC 9449); every request with them carries a
     /// proof signed by it, and a refresh keeps it.
     package var dpopKey: DPoPKey?
+    /// The OpenID Connect Native SSO device secret (§3.2) that came with these tokens, bound to ``idToken`` by its
+    /// `ds_hash`; AuthTokenExchange copies it to the app family's shared store. `nil` without the `device_sso` scope.
+    package var deviceSecret: Secret?
     /// The account the credential is stored under instead of its ``subject``, when the sign-in named one
     /// (``SignInOptions/accountName``: one credential per web session, or a provider without ID tokens).
     public var accountName: String?

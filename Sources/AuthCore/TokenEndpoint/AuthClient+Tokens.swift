@@ -120,6 +120,8 @@ extension AuthClient {
             updated.profile = current.profile
             updated.refreshToken = tokens.refreshToken ?? current.refreshToken
             updated.idToken = tokens.idToken ?? current.idToken
+            // A new device secret (Native SSO) must be vouched for by the new ID token's `ds_hash`, as at sign-in.
+            updated.deviceSecret = try checkedDeviceSecret(tokens, claims: claims) ?? current.deviceSecret
             if tokens.idToken == nil { updated.annotations = current.annotations }
             if tokens.scope == nil { updated.scopes = current.scopes }
             try await store(updated)

@@ -215,8 +215,10 @@ struct TokenEndpoint: Sendable {
     }
 
     /// Adds the client's credentials to a request to the provider, as its registration says (RFC 6749 §2.3.1,
-    /// RFC 7523 §2.2): `client_id` for a public client, HTTP Basic or form parameters with a secret, or a fresh
-    /// signed assertion (audience: the token endpoint) for `private_key_jwt`. Every call that authenticates the
+    /// RFC 7523 §2.2, RFC 8705 §2): `client_id` for a public client or one authenticated by its TLS certificate, HTTP
+    /// Basic or form parameters with a secret, or a fresh
+    /// signed assertion (audience: the token endpoint, unless the client's `clientAssertionAudience` says otherwise) for
+    /// `private_key_jwt`. Every call that authenticates the
     /// client — token, device authorization, revocation, introspection, PAR — comes through here, naming where the
     /// request goes.
     ///
@@ -237,6 +239,9 @@ struct TokenEndpoint: Sendable {
         switch client.authenticationMethod {
         case .none:
             parameters.append(("client_id", client.clientID))
+        case .tlsClientAuth, .selfSignedTLSClientAuth:
+            // RFC 8705 §2: the certificate on the connection authenticates; `client_id` names the client.
+            parameters.append(("client_id", client.clientID))
         case .clientSecretPost:
             parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
         case .clientSecretBasic:
@@ -252,9 +257,13 @@ struct TokenEndpoint: Sendable {
                     providerID: provider.id
                 )
             }
-            let assertion = try ClientAssertion.make(
-                clientID: client.clientID, audience: metadata.tokenEndpoint.absoluteString, key: key, now: clock.now()
-            )
+            let audience: String
+            switch client.clientAssertionAudience {
+            case .tokenEndpoint: audience = metadata.tokenEndpoint.absoluteString
+            case .issuer: audience = metadata.issuer
+            case .endpoint: audience = destination.absoluteString
+            }
+            let assertion = try ClientAssertion.make(clientID: client.clientID, audience: audience, key: key, now: clock.now())
             parameters += [
                 ("client_id", client.clientID), ("client_assertion_type", ClientAssertion.type),
                 ("client_assertion", assertion.reveal())

@@ -14,6 +14,9 @@ public struct TokenResponse: Sendable {
     public let idToken: Secret?
     /// The granted scopes, when stated (they may differ from those requested).
     public let scope: String?
+    /// The `device_secret` of OpenID Connect Native SSO for Mobile Apps 1.0 (§3.2), issued for the `device_sso` scope:
+    /// what a second app of the same family presents, with the ID token, to sign in by token exchange. Never logged.
+    package var deviceSecret: Secret?
 
     /// The token types this client can use; compared case-insensitively (RFC 6749 §7.1).
     static let supportedTokenTypes = ["bearer": "Bearer", "dpop": "DPoP"]
@@ -94,5 +97,6 @@ public struct TokenResponse: Sendable {
             scope: object["scope"]?.stringValue
                 ?? object["scope"]?.arrayValue.map { $0.compactMap(\.stringValue).joined(separator: " ") }
         )
+        deviceSecret = secret("device_secret")
     }
 }

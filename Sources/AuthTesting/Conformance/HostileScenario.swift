@@ -28,6 +28,8 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
         case tokenResponse = "token response"
         /// The ID token.
         case idToken = "ID token"
+        /// A token exchange's answer (RFC 8693 §2.2.1), after an honest sign-in (``HostileScenario/tokenExchangeAnswers``).
+        case tokenExchange = "token exchange"
     }
 
     /// A stable id, such as `oidcc-client-test-invalid-iss`.
@@ -77,7 +79,7 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
 
 extension HostileScenario {
     /// Every scenario, in flow order.
-    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + idToken + encryptedIDToken
+    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + nativeSSO + idToken + encryptedIDToken
 
     static let discovery: [HostileScenario] = [
         .init(

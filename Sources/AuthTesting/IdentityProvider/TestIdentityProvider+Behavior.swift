@@ -73,6 +73,9 @@ extension TestIdentityProvider {
         public var tokenResponseOverrides: [String: JSONValue] = [:]
         /// Members to remove from token responses.
         public var tokenResponseRemovals: Set<String> = []
+        /// Members set in (or, with `null`, removed from) a token exchange answer only (RFC 8693 §2.2.1), after the
+        /// token response's own overrides: a hostile exchange that leaves sign-ins alone.
+        public var tokenExchangeOverrides: [String: JSONValue] = [:]
         /// Replace token responses entirely: status, body, headers.
         public var tokenResponseReplacement: (status: Int, body: Data, headers: [String: String])?
         /// Answer this many upcoming token requests with HTTP 503 (a transient outage), then recover.

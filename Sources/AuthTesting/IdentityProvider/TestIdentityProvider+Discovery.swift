@@ -33,6 +33,14 @@ extension TestIdentityProvider {
             document["device_authorization_endpoint"] = .string(endpoint(device).absoluteString)
             document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(TokenGrant.deviceCode(Secret("")).grantType)])
         }
+        if let exchange = configuration.tokenExchange {
+            document["grant_types_supported"] = .array((document["grant_types_supported"]?.arrayValue ?? []) + [.string(Self.tokenExchangeGrantType)])
+            if !exchange.nativeSSOFamilies.isEmpty {
+                // Native SSO: the `device_sso` scope and the metadata that announces it.
+                document["scopes_supported"] = .array((document["scopes_supported"]?.arrayValue ?? []) + ["device_sso"])
+                document["native_sso_supported"] = true
+            }
+        }
         document["registration_endpoint"] = configuration.paths.registration.map { .string(endpoint($0).absoluteString) }
         for name in ["dpop_signing_alg_values_supported", "userinfo_endpoint"] where document[name] == .null { document[name] = nil }
         document.merge(configuration.quirks.discoveryExtras) { _, extra in extra }

@@ -39,6 +39,8 @@ extension TestIdentityProvider {
         case "refresh_token" where configuration.issuesRefreshTokens: return redeemRefreshToken(form, client: client, url: url)
         case TokenGrant.deviceCode(Secret("")).grantType where configuration.paths.deviceAuthorization != nil:
             return redeemDeviceCode(form, client: client, url: url)
+        case Self.tokenExchangeGrantType where configuration.tokenExchange != nil:
+            return redeemTokenExchange(request, form: form, client: client, url: url)
         default: return oauthError("unsupported_grant_type", url: url)
         }
     }
@@ -70,7 +72,7 @@ extension TestIdentityProvider {
         familyClaims[family] = issued.extraClaims
         familyParameters[family] = issued.parameters
         return tokenResponse(
-            client: client, scope: issued.scope, family: family, nonce: issued.nonce,
+            client: client, scope: issued.scope, family: family, nonce: issued.nonce, issuesDeviceSecret: true,
             includeRefresh: configuration.issuesRefreshTokens
                 && configuration.refreshTokenRequiresScope.map { issued.scope.split(separator: " ").contains(Substring($0)) } ?? true
                 && configuration.quirks.issuesRefreshToken?(issued.parameters) ?? true,
@@ -113,7 +115,9 @@ extension TestIdentityProvider {
         scope: String,
         family: String,
         nonce: String?,
+        issuesDeviceSecret: Bool = false,
         includeRefresh: Bool,
+        extraMembers: [String: JSONValue] = [:],
         url: URL
     ) -> (Data, HTTPResponse) {
         let now = clock.now()
@@ -147,6 +151,11 @@ extension TestIdentityProvider {
             var extra = familyClaims[family] ?? [:]
             // The provider's session id (OpenID Connect Front- and Back-Channel Logout): one per sign-in.
             extra["sid"] = extra["sid"] ?? .string("sid-" + family)
+            // Native SSO §3.1–3.2: a device secret for `device_sso`, bound to the ID token by `ds_hash`.
+            if issuesDeviceSecret, let deviceSecret = issueDeviceSecret(client: client, scope: scope, family: family) {
+                body["device_secret"] = .string(deviceSecret)
+                extra["ds_hash"] = .string(IDTokenValidator.accessTokenHash(Secret(deviceSecret), algorithm: configuration.signingAlgorithm))
+            }
             var idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: extra, now: now)
             issuedSecrets.append(idToken)
             if let encryption = behavior.idTokenEncryption {
@@ -155,8 +164,13 @@ extension TestIdentityProvider {
             }
             body["id_token"] = .string(idToken)
         }
+        body.merge(extraMembers) { _, extra in extra }
         body.merge(behavior.tokenResponseOverrides) { _, override in override }
         for name in behavior.tokenResponseRemovals { body[name] = nil }
+        // An exchange's answer (Native SSO's carries `issued_token_type`) takes the exchange's own overrides too.
+        if extraMembers["issued_token_type"] != nil {
+            for (name, value) in behavior.tokenExchangeOverrides { body[name] = value == .null ? nil : value }
+        }
         return json(body, url: url, headers: ["Cache-Control": "no-store", "Pragma": "no-cache"])
     }
 

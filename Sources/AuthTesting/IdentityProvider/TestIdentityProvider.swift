@@ -102,6 +102,8 @@ public actor TestIdentityProvider {
         public var dpop: DPoPSettings?
         /// Pushed authorization requests (RFC 9126) at `Paths/pushedAuthorization`; `nil`: no such endpoint.
         public var pushedAuthorization: PushedAuthorizationSettings?
+        /// OAuth 2.0 Token Exchange (RFC 8693) and OpenID Connect Native SSO at the token endpoint; `nil`: neither.
+        public var tokenExchange: TokenExchangeSettings?
 
         /// Creates settings; the defaults register `TestIdentityProvider/defaultClientID` with
         /// `TestIdentityProvider/defaultRedirectURI`.
@@ -219,6 +221,10 @@ public actor TestIdentityProvider {
     var familyClaims: [String: [String: JSONValue]] = [:]
     /// The authorization request parameters of each token family, for quirks that answer later requests by what was asked.
     var familyParameters: [String: [String: String]] = [:]
+    /// The Native SSO device secrets issued, by value.
+    var deviceSecrets: [String: DeviceSecretRecord] = [:]
+    /// The token exchange requests refused, by reason (what a test checks the server refused, and why).
+    public internal(set) var tokenExchangeFailures: [String] = []
     /// Requests received, by endpoint path (`/token`, `/jwks`, …).
     public private(set) var requestCounts: [String: Int] = [:]
     /// The grants an app deleted with its own API (`Paths/grantDeletion`: GitHub's), each answered 204.
