@@ -97,6 +97,18 @@ expect_refused native-sso-device-secret-other-family foreign-device-secret devic
   --family com.example.suite --family-store "$work/family"
 if [ -n "$(ls -A "$work/family" 2> /dev/null)" ]; then fail "native-sso-device-secret-other-family: the family store was written"; fi
 
+# Encrypted ID tokens (issue 53 item 4): auth-cli configured for RSA-OAEP / A256GCM with the key the provider wrote.
+encrypted=(--decryption-key "$work/port.enc-key.pem" --id-token-encryption RSA-OAEP/A256GCM)
+login jwe-honest "$work/jwe-honest.json" "${encrypted[@]}"
+if [ "$status" -eq 0 ] && [ "$(stored_credentials "$work/jwe-honest.json")" = "1" ]; then
+  pass "hostile-jwe-idtoken-honest: an encrypted, signed ID token decrypted and signed in"
+else
+  fail "hostile-jwe-idtoken-honest: exit $status"; cat "$work/result" "$work/err"
+fi
+expect_refused hostile-jwe-idtoken-wrong-key jwe-wrong-key decryption_failed "${encrypted[@]}"
+expect_refused hostile-jwe-idtoken-unsigned-inside jwe-unsigned unsigned_response "${encrypted[@]}"
+expect_refused hostile-jwe-idtoken-in-the-clear jwe-clear unencrypted_response "${encrypted[@]}"
+
 # hostile-http-endless-body: capped while it arrives (the server would stream for two minutes at GB/s).
 expect_refused hostile-http-endless-body endless-body response_too_large
 sent="$(stat_value endless-body)"

@@ -30,6 +30,11 @@ http://127.0.0.1:PORT/<mode>. Every mode signs honest RS256 ID tokens (key made 
                                                                             -> invalid_step_up_challenge, no sign-in
     gzip                 compresses JSON with Content-Encoding: gzip when the client accepts it (as Uber's servers do for
                          its SDK's `Accept-Encoding: gzip, deflate`) -> signed in; /stats counts gzip answers
+    jwe-honest           the ID token signed, then encrypted (RSA-OAEP / A256GCM, RFC 7516) to the client's key, whose
+                         private half is written to PORT_FILE.enc-key.pem for --decryption-key -> signed in
+    jwe-wrong-key        the ID token encrypted to another key: it does not decrypt -> decryption_failed
+    jwe-unsigned         an unsigned (alg none) ID token, encrypted to the client's key -> unsigned_response
+    jwe-clear            a signed ID token in the clear, to a client registered for encryption -> unencrypted_response
 
 GET /stats returns how many token-body bytes each streaming mode managed to send before the client hung up, how
 many refresh requests the honest mode has received (refresh_requests, on arrival) and answered (refreshes), and the
@@ -47,10 +52,15 @@ import time
 import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from cryptography.hazmat.primitives import hashes
+import os
+
+from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import padding, rsa
+from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 
 KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+CLIENT_ENC_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)  # the client's (auth-cli --decryption-key)
+STRANGER_ENC_KEY = rsa.generate_private_key(public_exponent=65537, key_size=2048)  # no client's
 KID = "hostile-1"
 STATS = {"endless-body": 0, "slow-body": 0, "client_secret": None, "refresh_requests": 0, "refreshes": 0, "gzip": 0,
          "harvested_assertions": 0}
@@ -77,6 +87,20 @@ def sign(claims: dict) -> str:
     payload = b64url(json.dumps(claims).encode())
     signature = KEY.sign(f"{header}.{payload}".encode(), padding.PKCS1v15(), hashes.SHA256())
     return f"{header}.{payload}.{b64url(signature)}"
+
+
+def encrypt(token: str, key) -> str:
+    """`token` as a compact JWE (RFC 7516 §7.1): RSA-OAEP key transport (RFC 7518 §4.3), A256GCM content (§5.3)."""
+    header = b64url(json.dumps({"alg": "RSA-OAEP", "enc": "A256GCM", "cty": "JWT"}).encode())
+    content_key, iv = os.urandom(32), os.urandom(12)
+    encrypted_key = key.public_key().encrypt(
+        content_key, padding.OAEP(mgf=padding.MGF1(algorithm=hashes.SHA1()), algorithm=hashes.SHA1(), label=None))
+    sealed = AESGCM(content_key).encrypt(iv, token.encode(), header.encode())
+    return ".".join([header, b64url(encrypted_key), b64url(iv), b64url(sealed[:-16]), b64url(sealed[-16:])])
+
+
+def unsigned(claims: dict) -> str:
+    return b64url(json.dumps({"alg": "none", "typ": "JWT"}).encode()) + "." + b64url(json.dumps(claims).encode()) + "."
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -221,6 +245,12 @@ class Handler(BaseHTTPRequestHandler):
             device_secret = "ds-of-app-family-b"
         body = {"access_token": b64url(hashlib.sha256(form["code"].encode()).digest()), "token_type": "Bearer",
                 "expires_in": 3600, "id_token": sign(claims), "refresh_token": "rt-" + form["code"]}
+        if mode == "jwe-honest":
+            body["id_token"] = encrypt(body["id_token"], CLIENT_ENC_KEY)
+        if mode == "jwe-wrong-key":
+            body["id_token"] = encrypt(body["id_token"], STRANGER_ENC_KEY)
+        if mode == "jwe-unsigned":
+            body["id_token"] = encrypt(unsigned(claims), CLIENT_ENC_KEY)
         if device_secret:
             body["device_secret"] = device_secret
         ACCESS[body["access_token"]] = acr
@@ -266,6 +296,10 @@ class Handler(BaseHTTPRequestHandler):
 def main():
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
     server.daemon_threads = True
+    # The client's decryption key (test-only, made at start), written before the port: the port file means ready.
+    with open(sys.argv[1] + ".enc-key.pem", "wb") as handle:
+        handle.write(CLIENT_ENC_KEY.private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     with open(sys.argv[1], "w") as handle:
         handle.write(str(server.server_port))
     server.serve_forever()

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The OpenID Foundation's relying-party test suite against auth-cli: the suite's OP (oidctest 0.8.2 from PyPI, in a
 # virtual environment made on first use, .build/oidc-rp-suite/venv) on 127.0.0.1, and for every applicable test id of
-# the Basic, Config, Dynamic (auth-cli registering its own client) and Form Post profiles an `auth-cli login` (and `auth-cli userinfo` where the test is about it)
+# the Basic, Config, Dynamic (auth-cli registering its own client) and Form Post profiles, and the signed and encrypted
+# response flows (Encryption: RSA-OAEP, ECDH-ES, A128KW with the key from the client secret), an `auth-cli login` (and `auth-cli userinfo` where the test is about it)
 # against the test's own issuer, http://127.0.0.1:PORT/swift-auth-providers/<test-id>. One line per test id: id,
 # expected, observed, PASS/FAIL; exits non-zero on any mismatch. The profiles and expectations are in
 # Scripts/e2e/oidc-rp-suite/driver.py; the flow definitions (the OP's behaviour per test) in .../flows/.

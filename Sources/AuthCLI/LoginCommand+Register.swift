@@ -39,12 +39,13 @@ extension LoginCommand {
         let transport = try CLITransport.shared()
         let issuer = try await registrationIssuer(transport: transport)
         let redirect = try redirectURI.map { try Self.loopbackURL($0) } ?? Self.freeLoopbackRedirect()
-        let request = RegistrationRequest(
+        var request = RegistrationRequest(
             applicationType: .native, redirectURIs: [redirect],
             authenticationMethod: ClientRegistration.AuthenticationMethod(rawValue: registerAuthMethod.rawValue) ?? .none,
             scopes: scope.split(separator: " ").map(String.init), clientName: "auth-cli",
             contacts: registrationContact
         )
+        try addResponseProtection(to: &request)
         let initial = ProcessInfo.processInfo.environment["AUTH_CLI_INITIAL_ACCESS_TOKEN"].flatMap { $0.isEmpty ? nil : Secret($0) }
         let registrar = ClientRegistrar(transport: transport, limits: HTTPRequestLimits(timeout: .seconds(requestTimeout)))
         let registration = try await registrar.register(request, issuer: issuer, initialAccessToken: initial)
@@ -52,6 +53,7 @@ extension LoginCommand {
         encoder.dateEncodingStrategy = .secondsSince1970
         let kept = try JSONDecoder().decode(JSONValue.self, from: encoder.encode(registration))
         var extra: [String: JSONValue] = ["registration": kept]
+        if let path = try decryptionKeyPath() { extra["decryption_key_file"] = .string(path) }
         if !parameters.isEmpty {
             extra["parameters"] = .object(Dictionary(parameters.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
         }

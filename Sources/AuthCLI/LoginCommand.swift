@@ -81,6 +81,24 @@ struct LoginCommand: AsyncParsableCommand {
     @Option(help: "With --register, a contact e-mail address for the new client (repeatable; some providers require one).")
     var registrationContact: [String] = []
 
+    @Option(
+        help:
+            "The client's private key for encrypted ID tokens and user info: a PEM file (RSA or P-256) or a private JWK in a JSON file. With --register its public half is registered (jwks)."
+    )
+    var decryptionKey: String?
+
+    @Option(
+        help:
+            "ID tokens are encrypted: ALG[/ENC], e.g. RSA-OAEP/A256GCM, ECDH-ES/A128GCM, A128KW (key from the client secret); ENC defaults to A128CBC-HS256. Registered with --register."
+    )
+    var idTokenEncryption: String?
+
+    @Option(help: "User info answers are encrypted: ALG[/ENC], as --id-token-encryption. Registered with --register.")
+    var userinfoEncryption: String?
+
+    @Option(help: "User info answers are JWTs signed by the issuer with ALG (RS256, ES256, …), verified like ID tokens. Registered with --register.")
+    var userinfoSigning: String?
+
     @Flag(help: "Sign in on another device (RFC 8628): show a code and a URL instead of opening a browser. The default when no browser can be opened and the provider supports it.")
     var device = false
 
@@ -259,6 +277,7 @@ struct LoginCommand: AsyncParsableCommand {
                 "scope": .string(scope)
             ]
             if let secret = try resolveClientSecret() { values["client_secret"] = .string(secret) }
+            values.merge(try responseProtectionValues()) { _, given in given }
             if !parameters.isEmpty {
                 values["parameters"] = .object(Dictionary(parameters.map { ($0.key, JSONValue.string($0.value)) }, uniquingKeysWith: { _, last in last }))
             }

@@ -22,6 +22,9 @@ extension AuthError.Code {
     public static let registrationMissingClientSecret: Self = "registration_missing_client_secret"
     /// The registration answer's `client_secret_expires_at` is already past.
     public static let registrationSecretExpired: Self = "registration_secret_expired"
+    /// The registration answer registers other signed or encrypted response algorithms (`id_token_encrypted_response_*`,
+    /// `userinfo_encrypted_response_*`, `userinfo_signed_response_alg`) than the ones asked for.
+    public static let registrationResponseProtectionChanged: Self = "registration_response_protection_changed"
     /// The registration endpoint refused the request (RFC 7591 §3.2.2: `invalid_redirect_uri`, …).
     public static let registrationRefused: Self = "registration_refused"
     /// The WebFinger answer names an issuer that is not https (or loopback-IP http), or none.

@@ -55,6 +55,19 @@ extension DynamicRegistration {
         guard Set(responses) == Set(asked.responseTypes) else {
             throw AuthError(.registrationResponseTypesChanged, "The provider registered the response types \(responses.sorted()), not \(asked.responseTypes.sorted()).")
         }
+        // OpenID Connect Dynamic Client Registration §2: an answer may leave a value out (the engine then refuses a
+        // response in the clear with unencrypted_response), but one that names another algorithm is refused here.
+        let protection: [(String, String?)] = [
+            ("id_token_encrypted_response_alg", asked.idTokenEncryption?.algorithm), ("id_token_encrypted_response_enc", asked.idTokenEncryption?.contentEncryption),
+            ("userinfo_encrypted_response_alg", asked.userInfoEncryption?.algorithm), ("userinfo_encrypted_response_enc", asked.userInfoEncryption?.contentEncryption),
+            ("userinfo_signed_response_alg", asked.userInfoSigningAlgorithm?.rawValue)
+        ]
+        for (name, value) in protection {
+            guard let value, let registered = answer[name], registered != .null else { continue }
+            guard registered.stringValue == value else {
+                throw AuthError(.registrationResponseProtectionChanged, "The provider registered \(name) '\(registered.stringValue ?? "?")', not '\(value)'.")
+            }
+        }
         try checkPKCE(answer)
         // A public client keeps no secret, even one the provider sent: it authenticates with none.
         let sent = answer["client_secret"]?.stringValue.flatMap { $0.isEmpty ? nil : Secret($0) } ?? (previous?.clientSecret)

@@ -46,11 +46,17 @@ public struct DynamicRegistration: Sendable, Hashable, Codable {
     /// - Parameters:
     ///   - signingKey: the private key for `private_key_jwt` (whose public half was registered).
     ///   - dpop: whether tokens are bound to a DPoP key.
-    public func clientRegistration(signingKey: ClientSigningKey? = nil, dpop: DPoPUsage = .whenAdvertised) -> ClientRegistration {
-        ClientRegistration(
+    ///   - decryptionKeys: the private keys whose public halves were registered for encrypted responses.
+    public func clientRegistration(signingKey: ClientSigningKey? = nil, dpop: DPoPUsage = .whenAdvertised, decryptionKeys: [ClientDecryptionKey] = []) -> ClientRegistration {
+        var client = ClientRegistration(
             clientID: clientID, clientSecret: clientSecret, redirectURI: request.redirectURIs[0], scopes: request.scopes,
             authenticationMethod: request.authenticationMethod, signingKey: signingKey, dpop: dpop
         )
+        client.decryptionKeys = decryptionKeys
+        client.idTokenEncryption = request.idTokenEncryption
+        client.userInfoEncryption = request.userInfoEncryption
+        client.userInfoSigningAlgorithm = request.userInfoSigningAlgorithm
+        return client
     }
 
     /// The `oidc` provider's configuration for this client: `issuer`, `client_id`, `client_secret`, `redirect_uri`,
@@ -61,6 +67,16 @@ public struct DynamicRegistration: Sendable, Hashable, Codable {
             "scope": .string(request.scopes.joined(separator: " ")), "token_endpoint_auth_method": .string(request.authenticationMethod.rawValue)
         ]
         if let clientSecret { values["client_secret"] = .string(clientSecret.reveal()) }
+        // What was registered for signed and encrypted responses becomes what the engine requires of them.
+        if let encryption = request.idTokenEncryption {
+            values["id_token_encrypted_response_alg"] = .string(encryption.algorithm)
+            values["id_token_encrypted_response_enc"] = .string(encryption.contentEncryption)
+        }
+        if let encryption = request.userInfoEncryption {
+            values["userinfo_encrypted_response_alg"] = .string(encryption.algorithm)
+            values["userinfo_encrypted_response_enc"] = .string(encryption.contentEncryption)
+        }
+        if let algorithm = request.userInfoSigningAlgorithm { values["userinfo_signed_response_alg"] = .string(algorithm.rawValue) }
         values.merge(extra) { _, added in added }
         return ProviderConfiguration(values)
     }

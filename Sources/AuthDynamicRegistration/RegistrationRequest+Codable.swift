@@ -12,6 +12,11 @@ extension RegistrationRequest: Codable {
         case responseTypes = "response_types"
         case clientName = "client_name"
         case contacts
+        case idTokenEncryptionAlgorithm = "id_token_encrypted_response_alg"
+        case idTokenContentEncryption = "id_token_encrypted_response_enc"
+        case userInfoEncryptionAlgorithm = "userinfo_encrypted_response_alg"
+        case userInfoContentEncryption = "userinfo_encrypted_response_enc"
+        case userInfoSigningAlgorithm = "userinfo_signed_response_alg"
     }
 
     /// Decodes a request as ``encode(to:)`` wrote it.
@@ -32,6 +37,13 @@ extension RegistrationRequest: Codable {
             contacts: try container.decodeIfPresent([String].self, forKey: .contacts) ?? []
         )
         responseTypes = try container.decode([String].self, forKey: .responseTypes)
+        if let algorithm = try container.decodeIfPresent(String.self, forKey: .idTokenEncryptionAlgorithm) {
+            idTokenEncryption = ResponseEncryption(algorithm: algorithm, contentEncryption: try container.decode(String.self, forKey: .idTokenContentEncryption))
+        }
+        if let algorithm = try container.decodeIfPresent(String.self, forKey: .userInfoEncryptionAlgorithm) {
+            userInfoEncryption = ResponseEncryption(algorithm: algorithm, contentEncryption: try container.decode(String.self, forKey: .userInfoContentEncryption))
+        }
+        userInfoSigningAlgorithm = try container.decodeIfPresent(String.self, forKey: .userInfoSigningAlgorithm).flatMap(JWSAlgorithm.init(rawValue:))
     }
 
     /// Encodes the request's fields (public keys only: it never holds a private key).
@@ -46,5 +58,10 @@ extension RegistrationRequest: Codable {
         try container.encode(responseTypes, forKey: .responseTypes)
         try container.encodeIfPresent(clientName, forKey: .clientName)
         try container.encode(contacts, forKey: .contacts)
+        try container.encodeIfPresent(idTokenEncryption?.algorithm, forKey: .idTokenEncryptionAlgorithm)
+        try container.encodeIfPresent(idTokenEncryption?.contentEncryption, forKey: .idTokenContentEncryption)
+        try container.encodeIfPresent(userInfoEncryption?.algorithm, forKey: .userInfoEncryptionAlgorithm)
+        try container.encodeIfPresent(userInfoEncryption?.contentEncryption, forKey: .userInfoContentEncryption)
+        try container.encodeIfPresent(userInfoSigningAlgorithm?.rawValue, forKey: .userInfoSigningAlgorithm)
     }
 }

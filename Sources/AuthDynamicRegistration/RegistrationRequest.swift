@@ -21,7 +21,8 @@ public struct RegistrationRequest: Sendable, Hashable {
     public var redirectURIs: [URL]
     /// `token_endpoint_auth_method`: `none` for a public client.
     public var authenticationMethod: ClientRegistration.AuthenticationMethod
-    /// The client's public keys (a JWK Set) for `private_key_jwt`; never a private key.
+    /// The client's public keys (a JWK Set) for `private_key_jwt` and for encrypted responses (`use: enc`); never a
+    /// private key.
     public var jwks: [String: JSONValue]?
     /// The scopes the client will ask for (sent as `scope`).
     public var scopes: [String]
@@ -33,6 +34,13 @@ public struct RegistrationRequest: Sendable, Hashable {
     public var clientName: String?
     /// E-mail addresses of the people responsible for the client (`contacts`; some providers require one).
     public var contacts: [String]
+    /// `id_token_encrypted_response_alg` / `_enc`: ID tokens encrypted to a key in ``jwks`` (or, for `A128KW` /
+    /// `A256KW`, with a key derived from the client secret). Set after `init`.
+    public var idTokenEncryption: ResponseEncryption? = nil
+    /// `userinfo_encrypted_response_alg` / `_enc`: user info answers encrypted likewise. Set after `init`.
+    public var userInfoEncryption: ResponseEncryption? = nil
+    /// `userinfo_signed_response_alg`: user info answers signed by the issuer with this algorithm. Set after `init`.
+    public var userInfoSigningAlgorithm: JWSAlgorithm? = nil
 
     /// Creates a request for a code-flow client.
     ///
@@ -85,8 +93,18 @@ public struct RegistrationRequest: Sendable, Hashable {
             guard let jwks, case .array(let keys)? = jwks["keys"], !keys.isEmpty else {
                 throw AuthError(.invalidConfiguration, "private_key_jwt needs the client's public keys (jwks) in the registration.", configurationKey: "jwks")
             }
-            object["jwks"] = .object(jwks)
         }
+        if let jwks { object["jwks"] = .object(jwks) }
+        // OpenID Connect Dynamic Client Registration §2: the signed and encrypted response metadata.
+        if let idTokenEncryption {
+            object["id_token_encrypted_response_alg"] = .string(idTokenEncryption.algorithm)
+            object["id_token_encrypted_response_enc"] = .string(idTokenEncryption.contentEncryption)
+        }
+        if let userInfoEncryption {
+            object["userinfo_encrypted_response_alg"] = .string(userInfoEncryption.algorithm)
+            object["userinfo_encrypted_response_enc"] = .string(userInfoEncryption.contentEncryption)
+        }
+        if let userInfoSigningAlgorithm { object["userinfo_signed_response_alg"] = .string(userInfoSigningAlgorithm.rawValue) }
         if let clientName { object["client_name"] = .string(clientName) }
         if !contacts.isEmpty { object["contacts"] = .array(contacts.map { .string($0) }) }
         return object

@@ -49,7 +49,8 @@ struct Fixture {
         storage: (any TokenStorage)? = nil,
         clientSecret: String? = nil,
         options: AuthClient.Options = AuthClient.Options(),
-        network: ((any HTTPTransport) -> any HTTPTransport)? = nil
+        network: ((any HTTPTransport) -> any HTTPTransport)? = nil,
+        configureClient: (inout ClientRegistration) -> Void = { _ in }
     ) {
         let clock = ManualClock()
         self.clock = clock
@@ -62,15 +63,14 @@ struct Fixture {
         // `network` sits between the client and the identity provider (a faulty network, in the fault tests).
         transport = RecordingTransport(network?(idp.transport) ?? idp.transport)
         agent = HeadlessUserAgent(transport: idp.transport)
-        let provider = PlainOIDCProvider(
-            issuer: TestIdentityProvider.defaultIssuer,
-            client: ClientRegistration(
-                clientID: TestIdentityProvider.defaultClientID,
-                clientSecret: clientSecret.map(Secret.init),
-                redirectURI: TestIdentityProvider.defaultRedirectURI,
-                scopes: scopes
-            )
+        var registration = ClientRegistration(
+            clientID: TestIdentityProvider.defaultClientID,
+            clientSecret: clientSecret.map(Secret.init),
+            redirectURI: TestIdentityProvider.defaultRedirectURI,
+            scopes: scopes
         )
+        configureClient(&registration)
+        let provider = PlainOIDCProvider(issuer: TestIdentityProvider.defaultIssuer, client: registration)
         client = AuthClient(
             provider: provider,
             storage: storage ?? self.storage,

@@ -59,6 +59,36 @@ struct RegistrationTests {
         #expect(error?.code == .invalidConfiguration)
     }
 
+    @Test("Signed and encrypted responses: the algorithms and the encryption key's public half are registered and kept")
+    func registersResponseProtection() async throws {
+        let issuer = ScriptedIssuer()
+        var request = Self.asked
+        request.jwks = ["keys": [.object(try TestJWE.clientRSAKey.publicJWK())]]
+        request.idTokenEncryption = ResponseEncryption(algorithm: "RSA-OAEP", contentEncryption: "A256GCM")
+        request.userInfoEncryption = ResponseEncryption(algorithm: "RSA-OAEP-256")
+        request.userInfoSigningAlgorithm = .rs256
+        let registration = try await ClientRegistrar(transport: issuer.transport, clock: ManualClock()).register(request, issuer: ScriptedIssuer.issuer)
+        let body = try JSONValue.parseObject(try #require(issuer.requests.all.last?.body))
+        #expect(body["id_token_encrypted_response_alg"] == "RSA-OAEP" && body["id_token_encrypted_response_enc"] == "A256GCM")
+        #expect(body["userinfo_encrypted_response_alg"] == "RSA-OAEP-256" && body["userinfo_encrypted_response_enc"] == "A128CBC-HS256")
+        #expect(body["userinfo_signed_response_alg"] == "RS256")
+        let key = try #require(body["jwks"]?.objectValue?["keys"]?.arrayValue?.first?.objectValue)
+        #expect(key["use"] == "enc" && key["kty"] == "RSA" && key["d"] == nil)
+        let client = registration.clientRegistration(decryptionKeys: [TestJWE.clientRSAKey])
+        #expect(client.idTokenEncryption == request.idTokenEncryption && client.userInfoEncryption == request.userInfoEncryption)
+        #expect(client.userInfoSigningAlgorithm == .rs256 && client.decryptionKeys == [TestJWE.clientRSAKey])
+        let configuration = registration.providerConfiguration(adding: ["decryption_key_jwk": .object(try TestJWE.clientRSAKey.publicJWK())])
+        #expect(configuration["id_token_encrypted_response_alg"] == "RSA-OAEP" && configuration["userinfo_signed_response_alg"] == "RS256")
+        let decoded = try JSONDecoder().decode(DynamicRegistration.self, from: try JSONEncoder().encode(registration))
+        #expect(decoded.request.idTokenEncryption == request.idTokenEncryption && decoded.request.userInfoSigningAlgorithm == .rs256)
+        // An answer that registers another algorithm is refused.
+        let changed = ScriptedIssuer { $0["id_token_encrypted_response_alg"] = "RSA1_5" }
+        let error = await #expect(throws: AuthError.self) {
+            try await ClientRegistrar(transport: changed.transport, clock: ManualClock()).register(request, issuer: ScriptedIssuer.issuer)
+        }
+        #expect(error?.code == .registrationResponseProtectionChanged)
+    }
+
     /// One hostile answer per row: what the provider changed, and the code it must be refused with.
     static let hostile: [(String, AuthError.Code, RegistrationRequest.ApplicationType, ClientRegistration.AuthenticationMethod, @Sendable (inout [String: JSONValue]) -> Void)] = [
         ("redirect changed", .registrationRedirectMismatch, .native, .none, { $0["redirect_uris"] = ["https://evil.example/cb"] }),

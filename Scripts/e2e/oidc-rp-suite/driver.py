@@ -7,6 +7,10 @@ find the issuer by WebFinger with `--account-hint`), runs `auth-cli login --issu
 OP logs in without a form: its answer is a redirect to the loopback listener, or for response_mode=form_post a page
 with a form, which is posted as a browser would), and prints one line per test: id, expected, observed, PASS/FAIL.
 
+The Encryption profile (no MTI tag) runs the signed and encrypted response flows: the driver registers the client with
+the algorithms and the public half of a decryption key made with openssl, and auth-cli gets the private key
+(--decryption-key) and the registered algorithms (--id-token-encryption, --userinfo-encryption, --userinfo-signing).
+
 A profile is its flows' MTI tag (every flow so tagged must be listed here, as applicable or not) and its test ids,
 each with what auth-cli must do: accept, or refuse with one of the error codes that name the fault. The expectations
 restate each flow's `expected_result` (flows/<id>.json, printed with --verbose).
@@ -121,12 +125,59 @@ DYNAMIC = {
     "rp-key-rotation-op-sign-key-native": (ACCEPT, {"cli_register": True, "twice": True}),
     # Registered by the driver for alg none (auth-cli never asks for unsigned ID tokens): refused by design.
     "rp-id_token-sig-none": BASIC["rp-id_token-sig-none"],
+    # auth-cli registers userinfo_signed_response_alg RS256; the answer (application/jwt) is verified like an ID token.
+    "rp-userinfo-sig": (ACCEPT, {"cli_register": True, "login": ["--userinfo-signing", "RS256"], "userinfo": ["sub", "email"]}),
+}
+
+# Signed and encrypted responses (issue 53 item 4; the flows carry no MTI tag). "enc_key": the client's decryption key
+# (rsa or ec, made with openssl per run): its public half is registered in jwks and auth-cli gets --decryption-key.
+# The OP encrypts with what the client registered (oic's Provider.encrypt reads *_encrypted_response_alg/enc), so each
+# flow is run with the algorithms named here; a "@suffix" runs a flow again with other algorithms.
+def _encrypted(register, login, **options):
+    return {"register": register, "login": login, **options}
+
+
+ENCRYPTION = {
+    # The flow's OP allows only RSA1_5 / A128CBC-HS256 for ID tokens (it refuses to register anything else): auth-cli
+    # refuses RSAES-PKCS1-v1_5 key transport by design, nothing stored.
+    "rp-id_token-sig+enc": (refuse("unsupported_algorithm"), _encrypted(
+        {"id_token_encrypted_response_alg": "RSA1_5", "id_token_encrypted_response_enc": "A128CBC-HS256"},
+        ["--id-token-encryption", "RSA-OAEP/A128CBC-HS256"], enc_key="rsa",
+        by_design="the flow's OP encrypts ID tokens with RSA1_5 only; auth-cli refuses RSAES-PKCS1-v1_5 key transport, "
+        "open to padding-oracle attacks (RFC 8725 §3.2; SECURITY.md)")),
+    # The same flow with the algorithms auth-cli takes, at the issuer of rp-userinfo-sig+enc, whose OP registers every
+    # ID token encryption algorithm (the flows' OPs differ only in their capabilities and behaviour).
+    "rp-id_token-sig+enc@RSA-OAEP": (ACCEPT, _encrypted(
+        {"id_token_encrypted_response_alg": "RSA-OAEP", "id_token_encrypted_response_enc": "A128CBC-HS256"},
+        ["--id-token-encryption", "RSA-OAEP/A128CBC-HS256"], enc_key="rsa", issuer_flow="rp-userinfo-sig+enc")),
+    "rp-id_token-sig+enc@RSA-OAEP-256+A256GCM": (ACCEPT, _encrypted(
+        {"id_token_encrypted_response_alg": "RSA-OAEP-256", "id_token_encrypted_response_enc": "A256GCM"},
+        ["--id-token-encryption", "RSA-OAEP-256/A256GCM"], enc_key="rsa", issuer_flow="rp-userinfo-sig+enc")),
+    # The flow's own algorithms: A128KW with the key derived from the client secret (OpenID Connect Core §10.2).
+    "rp-id_token-sig+enc-a128kw": (ACCEPT, _encrypted(
+        {"id_token_encrypted_response_alg": "A128KW", "id_token_encrypted_response_enc": "A256CBC-HS512"},
+        ["--id-token-encryption", "A128KW/A256CBC-HS512"])),
+    "rp-userinfo-enc": (ACCEPT, _encrypted(
+        {"userinfo_encrypted_response_alg": "RSA-OAEP", "userinfo_encrypted_response_enc": "A256GCM"},
+        ["--userinfo-encryption", "RSA-OAEP/A256GCM"], enc_key="rsa", userinfo=["sub", "email"])),
+    "rp-userinfo-sig+enc": (ACCEPT, _encrypted(
+        {"userinfo_signed_response_alg": "RS256", "userinfo_encrypted_response_alg": "RSA-OAEP",
+         "userinfo_encrypted_response_enc": "A128CBC-HS256"},
+        ["--userinfo-signing", "RS256", "--userinfo-encryption", "RSA-OAEP/A128CBC-HS256"], enc_key="rsa",
+        userinfo=["sub", "email"])),
+    # auth-cli registers its own client with its public encryption key (jwks) and the algorithms. (ECDH-ES is not run
+    # here: the suite's OP, pyjwkest 1.4.4, asks the client's EC key for its private half when it encrypts, and fails;
+    # the unit tests cover ECDH-ES with RFC 7518 appendix C's key derivation.)
+    "rp-userinfo-sig+enc@register": (ACCEPT, {
+        "cli_register": True, "enc_key": "rsa", "userinfo": ["sub", "email"],
+        "login": ["--id-token-encryption", "RSA-OAEP-256/A256GCM", "--userinfo-signing", "RS256",
+                  "--userinfo-encryption", "A128KW/A128GCM"]}),
 }
 
 # (profile, the flows' MTI tag, tests). A profile whose flows carry no MTI tag (Form Post) lists its tests only.
 PROFILES = [
     ("Basic", "C", BASIC), ("Config", "CNF", CONFIG), ("Dynamic", "DYN", DYNAMIC), ("Form Post", None, FORM_POST),
-    ("Optional", None, OPTIONAL),
+    ("Optional", None, OPTIONAL), ("Encryption", None, ENCRYPTION),
 ]
 
 # Flows tagged for a profile above that auth-cli cannot take part in, with the reason.
@@ -135,8 +186,8 @@ NOT_APPLICABLE = {
     "authorization parameters and registers no request_uris",
     "rp-request_uri-unsigned": "sends an unsigned request object by reference (request_uri); auth-cli sends plain "
     "authorization parameters and registers no request_uris",
-    "rp-userinfo-sig": "needs a signed (JWT) userinfo answer, registered with userinfo_signed_response_alg; the engine "
-    "takes JSON userinfo only (issue 53, item 4)",
+    "rp-key-rotation-op-enc-key": "rotates the OP's encryption keys, which a client uses to encrypt request objects to "
+    "the OP; auth-cli sends no encrypted requests (its own decryption keys are its configuration)",
 }
 
 RP_ID = "swift-auth-providers"
@@ -216,6 +267,32 @@ def register(issuer, redirect_uri, extra):
     return answer["client_id"], answer.get("client_secret")
 
 
+def encryption_key(work, kind):
+    """The client's decryption key (made once per run with openssl): its PEM file and its public JWK (use enc)."""
+    path = os.path.join(work, f"enc-{kind}.pem")
+    if not os.path.exists(path):
+        generate = (["openssl", "genpkey", "-algorithm", "RSA", "-pkeyopt", "rsa_keygen_bits:2048"] if kind == "rsa"
+                    else ["openssl", "genpkey", "-algorithm", "EC", "-pkeyopt", "ec_paramgen_curve:P-256"])
+        subprocess.run(generate + ["-out", path], check=True, capture_output=True)
+        os.chmod(path, 0o600)
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec, rsa
+
+    def b64(number, length):
+        import base64
+        return base64.urlsafe_b64encode(number.to_bytes(length, "big")).rstrip(b"=").decode()
+
+    key = serialization.load_pem_private_key(open(path, "rb").read(), password=None).public_key()
+    if isinstance(key, rsa.RSAPublicKey):
+        numbers = key.public_numbers()
+        jwk = {"kty": "RSA", "n": b64(numbers.n, (numbers.n.bit_length() + 7) // 8), "e": b64(numbers.e, 3)}
+    else:
+        assert isinstance(key.curve, ec.SECP256R1)
+        numbers = key.public_numbers()
+        jwk = {"kty": "EC", "crv": "P-256", "x": b64(numbers.x, 32), "y": b64(numbers.y, 32)}
+    return path, {**jwk, "use": "enc"}
+
+
 def last_json(text):
     for line in reversed(text.strip().splitlines()):
         try:
@@ -256,11 +333,16 @@ def login(cli, issuer, client_id, secret_file, redirect_uri, store, options):
 
 def observe(cli, base, test_id, options, work, redirect_uri):
     """('accept', None) or ('refuse', code), and a detail for the log."""
-    flow_id = test_id.split("@")[0]
+    flow_id = options.get("issuer_flow", test_id.split("@")[0])
     issuer = f"{base}/{RP_ID}/{flow_id}"
     if "account" in options:
         host = urllib.parse.urlparse(base).netloc
         options = {**options, "account_hint": options["account"].format(base=base, rp=RP_ID, host=host)}
+    if options.get("enc_key"):
+        key_file, public_jwk = encryption_key(work, options["enc_key"])
+        options = {**options, "login": ["--decryption-key", key_file, *options.get("login", [])]}
+        if not options.get("cli_register"):
+            options["register"] = {**options.get("register", {}), "jwks": {"keys": [public_jwk]}}
     client_id, secret = (None, None) if options.get("cli_register") else register(issuer, redirect_uri, options.get("register", {}))
     secret_file = os.path.join(work, "secret")
     with open(secret_file, "w") as handle:

@@ -141,7 +141,9 @@ extension AuthClient {
             throw AuthError(.endpointUnavailable, "The provider has no user info endpoint.", providerID: provider.id, endpoint: "userinfo_endpoint")
         }
         var request = HTTPRequest(method: .get, url: endpoint)
-        request.headerFields[.accept] = "application/json"
+        let client = provider.client
+        let protected = client.userInfoSigningAlgorithm != nil || client.userInfoEncryption != nil
+        request.headerFields[.accept] = protected ? "application/jwt, application/json;q=0.5" : "application/json"
         let http = providerHTTP
         let (data, response) = try await sendAuthorized(request, body: nil, accessToken: accessToken, dpopKey: dpopKey) {
             try await http.send($0, body: $1, endpoint: "userinfo_endpoint")
@@ -150,7 +152,7 @@ extension AuthClient {
         guard response.status.kind == .successful else {
             throw http.error(for: response, body: data)
         }
-        let claims = try http.decodeObject(data, what: "user info response")
+        let claims = try await userInfoClaims(data, response: response, metadata: metadata)
         guard let claimed = claims["sub"]?.stringValue, !claimed.isEmpty else {
             throw AuthError(.missingClaim, "The user info response has no 'sub'.", providerID: provider.id)
         }

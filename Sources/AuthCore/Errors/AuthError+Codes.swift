@@ -92,6 +92,15 @@ extension AuthError.Code {
     public static let malformedIDToken: Self = "malformed_id_token"
     /// The JWS `alg` is not in the pinned list (this includes `none` and every HMAC algorithm).
     public static let unsupportedAlgorithm: Self = "unsupported_algorithm"
+    /// An encrypted ID token or user info answer (a JWE, RFC 7516) does not decrypt with the client's keys: no key
+    /// fits, the key management fails, or the authentication tag does not verify. Nothing is stored.
+    public static let decryptionFailed: Self = "decryption_failed"
+    /// A response that must be signed is not: a JWE whose content is not a signed JWT (an unsigned token inside),
+    /// or a user info answer that is unsigned though the client registered `userinfo_signed_response_alg`.
+    public static let unsignedResponse: Self = "unsigned_response"
+    /// The client registered for encrypted ID tokens or user info (`*_encrypted_response_alg`) and the provider
+    /// answered in the clear.
+    public static let unencryptedResponse: Self = "unencrypted_response"
     /// The JWS header lists a `crit` extension this client does not understand.
     public static let unsupportedCriticalHeader: Self = "unsupported_critical_header"
     /// The JWS has no `kid` and the key set holds several candidate keys.

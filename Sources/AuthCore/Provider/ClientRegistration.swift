@@ -39,6 +39,16 @@ public struct ClientRegistration: Sendable, Hashable {
     /// `post_logout_redirect_uri` with a fresh `state` at sign-out; `nil` when none is registered (the provider then
     /// shows its own signed-out page). Set it after `init` (which keeps its signature for compatibility).
     public var postLogoutRedirectURI: URL? = nil
+    /// The client's private keys for encrypted ID tokens and user info (JWE), whose public halves it registered in
+    /// its `jwks`; empty when it registered for no encryption or only for `A128KW` / `A256KW`.
+    public var decryptionKeys: [ClientDecryptionKey] = []
+    /// The registered `id_token_encrypted_response_alg` / `_enc`: every ID token must then be a JWE so encrypted.
+    public var idTokenEncryption: ResponseEncryption? = nil
+    /// The registered `userinfo_encrypted_response_alg` / `_enc`: every user info answer must then be so encrypted.
+    public var userInfoEncryption: ResponseEncryption? = nil
+    /// The registered `userinfo_signed_response_alg`: every user info answer must then be a JWT signed with it by the
+    /// issuer's keys (OpenID Connect Core §5.3.2); never `none`.
+    public var userInfoSigningAlgorithm: JWSAlgorithm? = nil
     /// Whether authorization requests are pushed first (RFC 9126): by default when the provider advertises it.
     public var pushedAuthorization: PushedAuthorizationUsage
     /// Authorization parameters repeated in the browser's URL beside `client_id` and `request_uri` when a request is

@@ -15,6 +15,7 @@ extension ProviderConfiguration {
     /// | `client_assertion_audience` | `"token_endpoint"` (default), `"issuer"` or `"endpoint"`: the `aud` of `private_key_jwt` assertions |
     /// | `par_repeat` | names from `response_type`, `scope`, `redirect_uri` repeated in a pushed request's URL (``ClientRegistration/pushedRequestRepeatedParameters``) |
     /// | `profile` | `"fapi2"`: the FAPI 2.0 Security Profile (``ClientProfile/fapi2``) |
+    /// | `*_encrypted_response_*`, `userinfo_signed_response_alg`, `decryption_key*` | signed and encrypted responses (``applyResponseProtection(to:providerID:)``) |
     ///
     /// - Parameters:
     ///   - defaultMethodWithSecret: the method when a secret is configured and no method is named (Microsoft's
@@ -45,6 +46,7 @@ extension ProviderConfiguration {
         client.postLogoutRedirectURI = postLogout
         client.pushedRequestRepeatedParameters = try pushedRequestRepeatedParameters(providerID: providerID)
         client.clientAssertionAudience = try clientAssertionAudience(providerID: providerID)
+        try applyResponseProtection(to: &client, providerID: providerID)
         try client.checkFAPI2Registration(providerID: providerID)
         return client
     }

@@ -95,8 +95,19 @@ struct TokenEndpoint: Sendable {
             throw unexplained
         }
         do {
-            let tokens = try TokenResponse(members: members, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
+            var tokens = try TokenResponse(members: members, tokenTypeWhenAbsent: provider.behavior.tokenTypeWhenAbsent)
             try checkTokenBinding(tokens, dpopKey: dpopKey)
+            // An encrypted ID token is decrypted here, once, so everything after (validation, storage, the logout
+            // hint) sees the signed token inside (OpenID Connect Core §3.1.3.7 step 1).
+            if let idToken = tokens.idToken {
+                let signed = try ResponseDecryption.idToken(idToken, client: provider.client)
+                if signed.reveal() != idToken.reveal() {
+                    tokens = TokenResponse(
+                        accessToken: tokens.accessToken, tokenType: tokens.tokenType, expiresIn: tokens.expiresIn,
+                        refreshToken: tokens.refreshToken, idToken: signed, scope: tokens.scope
+                    )
+                }
+            }
             return tokens
         } catch var error as AuthError {
             // A success the client cannot read (a member missing or malformed, as a cut-short body leaves it): the server

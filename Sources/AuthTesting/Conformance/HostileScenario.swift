@@ -55,6 +55,9 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
     public let resourcePath: String?
     /// Makes a `TestIdentityProvider` misbehave this way.
     public let configure: @Sendable (inout TestIdentityProvider.Behavior) -> Void
+    /// The encrypted ID tokens the client under test must be registered for (`ClientRegistration/idTokenEncryption`,
+    /// with `TestJWE.clientRSAKey` and `TestJWE.clientP256Key` among its `decryptionKeys`); `nil` for none.
+    public var registeredEncryption: ResponseEncryption? = nil
 
     /// Creates a scenario.
     public init(
@@ -105,7 +108,8 @@ public struct HostileScenario: Sendable, CustomStringConvertible {
 
 extension HostileScenario {
     /// Every scenario, in flow order.
-    public static let all: [HostileScenario] = discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + nativeSSO + idToken + stepUp
+    public static let all: [HostileScenario] =
+        discovery + pushedAuthorizationRequest + authorizationResponse + tokenResponse + nativeSSO + idToken + encryptedIDToken + stepUp
 
     static let discovery: [HostileScenario] = [
         .init(

@@ -62,6 +62,10 @@ extension TestIdentityProvider {
         public var idTokenHeaderRemovals: Set<String> = []
         /// How ID tokens are signed.
         public var signing: Signing = .honest
+        /// How ID tokens are encrypted (JWE, RFC 7516) after signing: `nil` leaves them in the clear.
+        public var idTokenEncryption: ResponseProtection?
+        /// How user info answers are protected: `nil` answers JSON.
+        public var userInfoProtection: ResponseProtection?
         /// Whether the JWKS also publishes the rotated keys.
         public var publishRotatedKeys = false
         /// Whether the JWKS stops publishing the primary keys (a withdrawn, perhaps compromised, key) while ID tokens
@@ -95,6 +99,45 @@ extension TestIdentityProvider {
         /// Whether every DPoP proof is answered `use_dpop_nonce` with a new nonce, however current its own (a server
         /// that never settles on a nonce).
         public var demandsNewDPoPNonceEveryTime = false
+
+        /// How a response is signed and encrypted (`TestJWE`), honestly or not.
+        public struct ResponseProtection: Sendable {
+            /// The key management algorithm, such as `RSA-OAEP`; `nil` leaves the answer unencrypted (user info signed only).
+            public var algorithm: String?
+            /// The content encryption algorithm.
+            public var encryption: String
+            /// Whom the JWE is encrypted to.
+            public var recipient: TestJWE.Recipient
+            /// User info only: whether the answer is a JWT signed with the provider's key (`false`: JSON inside).
+            public var signsUserInfo: Bool
+            /// User info only: whether the signed JWT is `alg: none` (an unsigned token).
+            public var unsignedUserInfo: Bool
+            /// Whether the tag is tampered with after encryption.
+            public var tamperedTag: Bool
+
+            /// Creates a protection; by default RSA-OAEP / A256GCM to the test client's RSA key.
+            public init(
+                algorithm: String? = "RSA-OAEP", encryption: String = "A256GCM", recipient: TestJWE.Recipient = .clientRSA,
+                signsUserInfo: Bool = false, unsignedUserInfo: Bool = false, tamperedTag: Bool = false
+            ) {
+                self.algorithm = algorithm
+                self.encryption = encryption
+                self.recipient = recipient
+                self.signsUserInfo = signsUserInfo
+                self.unsignedUserInfo = unsignedUserInfo
+                self.tamperedTag = tamperedTag
+            }
+
+            /// `plaintext` as this protection encrypts it (`nil` algorithm: `plaintext` itself, as text).
+            func apply(_ plaintext: Data, contentType: String?) -> String {
+                guard let algorithm else { return String(decoding: plaintext, as: UTF8.self) }
+                // Encrypting with the fixed test keys cannot fail.
+                return try! TestJWE.encrypt(
+                    plaintext, algorithm: algorithm, encryption: encryption, to: recipient,
+                    header: contentType.map { ["cty": .string($0)] } ?? [:], tamper: tamperedTag ? TestJWE.flipTagBit : { _ in }
+                )
+            }
+        }
 
         /// An honest server.
         public init() {}

@@ -156,8 +156,12 @@ extension TestIdentityProvider {
                 body["device_secret"] = .string(deviceSecret)
                 extra["ds_hash"] = .string(IDTokenValidator.accessTokenHash(Secret(deviceSecret), algorithm: configuration.signingAlgorithm))
             }
-            let idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: extra, now: now)
+            var idToken = makeIDToken(clientID: client.id, nonce: nonce, accessToken: accessToken, extraClaims: extra, now: now)
             issuedSecrets.append(idToken)
+            if let encryption = behavior.idTokenEncryption {
+                idToken = encryption.apply(Data(idToken.utf8), contentType: "JWT")
+                issuedSecrets.append(idToken)
+            }
             body["id_token"] = .string(idToken)
         }
         body.merge(extraMembers) { _, extra in extra }

@@ -15,7 +15,27 @@ extension TestIdentityProvider {
         claims["sub"] = .string(record.subject)
         if let shape = configuration.quirks.userInfo { claims = shape(record.subject, claims, familyParameters[record.family] ?? [:]) }
         claims.merge(behavior.userInfoOverrides) { _, override in override }
-        return json(claims, url: url)
+        guard let protection = behavior.userInfoProtection else { return json(claims, url: url) }
+        return protectedUserInfo(claims, clientID: record.clientID, protection: protection, url: url)
+    }
+
+    /// A user info answer as OpenID Connect Core §5.3.2 describes a signed and/or encrypted one: a JWT signed with the
+    /// provider's key (with `iss` and `aud`), then encrypted, served as `application/jwt`.
+    private func protectedUserInfo(_ claims: [String: JSONValue], clientID: String, protection: Behavior.ResponseProtection, url: URL) -> (Data, HTTPResponse) {
+        var plaintext = (try? JSONValue.object(claims).jsonData()) ?? Data()
+        if protection.signsUserInfo {
+            var signed = claims
+            signed["iss"] = signed["iss"] ?? .string(configuration.issuer.absoluteString)
+            signed["aud"] = signed["aud"] ?? .string(clientID)
+            let algorithm = configuration.signingAlgorithm
+            let keys = TestSigningKeys.primary
+            var header: [String: JSONValue] = ["alg": .string(algorithm.rawValue), "kid": .string(keys.keyID(for: algorithm)), "typ": "JWT"]
+            if protection.unsignedUserInfo { header = ["alg": "none"] }
+            let token = TestJWT.make(header: header, claims: signed) { protection.unsignedUserInfo ? Data() : keys.sign($0, algorithm: algorithm) }
+            plaintext = Data(token.utf8)
+        }
+        let body = protection.apply(plaintext, contentType: protection.signsUserInfo ? "JWT" : nil)
+        return (Data(body.utf8), .make(status: 200, headers: ["Content-Type": "application/jwt", "Cache-Control": "no-store"]))
     }
 
     /// A protected API: 200 with the caller's subject for an active bearer token, else 401.

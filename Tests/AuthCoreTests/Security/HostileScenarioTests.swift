@@ -10,14 +10,16 @@ struct HostileScenarioTests {
         arguments: HostileScenario.all)
     func scenario(_ scenario: HostileScenario) async throws {
         let outcome = try await scenario.run { idp in
-            PlainOIDCProvider(
-                issuer: idp.configuration.issuer,
-                client: ClientRegistration(
-                    clientID: TestIdentityProvider.defaultClientID,
-                    redirectURI: TestIdentityProvider.defaultRedirectURI,
-                    scopes: ["openid", "email", "offline_access"]
-                )
+            var client = ClientRegistration(
+                clientID: TestIdentityProvider.defaultClientID,
+                redirectURI: TestIdentityProvider.defaultRedirectURI,
+                scopes: ["openid", "email", "offline_access"]
             )
+            if let encryption = scenario.registeredEncryption {
+                client.idTokenEncryption = encryption
+                client.decryptionKeys = [TestJWE.clientRSAKey, TestJWE.clientP256Key]
+            }
+            return PlainOIDCProvider(issuer: idp.configuration.issuer, client: client)
         }
         switch scenario.expectation {
         case .rejected(let code):
