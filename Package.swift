@@ -645,6 +645,8 @@ if appleShape == "ios" || appleShape == "macos" {
     ]
     let shimsByTarget: [String: [String]] = [
         "AuthAppSupport": ["Security"],
+        // URLSessionClientIdentity: mutual TLS through URLSession (a Keychain identity in a URLCredential).
+        "AuthURLSession": ["Security"],
         "AuthApple": [windowing, "SwiftUI", "AuthenticationServices"],
         // The compatibility modules' UIKit parts (Uber's LoginButton) exist on iOS only.
         "GrabCompat": appleShape == "ios" ? ["UIKit"] : [],

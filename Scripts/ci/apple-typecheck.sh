@@ -31,7 +31,9 @@ typecheck() {  # shape, targets…
 }
 
 compiled_against() {  # shape, Target/File:Name…: each file's object refers to its shim, or to the Apple-only type its
-                      # #if branch uses (so the branch did not stay false)
+                      # #if branch uses (so the branch did not stay false). The mangler abbreviates words a symbol
+                      # already spelled (URLSessionClientIdentity in AuthURLSession is `0B14ClientIdentity`), so such a
+                      # type is named by its last words.
   local shape="$1" pair file shim object symbols
   shift
   for pair in "$@"; do
@@ -42,8 +44,9 @@ compiled_against() {  # shape, Target/File:Name…: each file's object refers to
   done
 }
 
-typecheck ios AuthAppSupport AuthApple GrabCompat UberCompat
+typecheck ios AuthAppSupport AuthApple AuthURLSession GrabCompat UberCompat
 compiled_against ios AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
+  AuthURLSession/URLSessionClientIdentity:Security AuthURLSession/URLSessionTransport+ClientCertificate:ClientIdentity \
   AuthAppSupport/PersistentTokenStorage:KeychainTokenStorage \
   AuthApple/LoginButton:UIKit AuthApple/SystemAppHandoff:UIKit AuthApple/SignInButton:SwiftUI \
   AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices AuthApple/AppleIDSignIn:AuthenticationServices \
@@ -58,8 +61,9 @@ for fixture in Shims/Fixtures/*.swift; do
   grep -qF -- "$expected" <<< "$output" || { echo "$output" >&2; fail "$fixture failed, but not with '$expected'"; }
   echo "apple-typecheck: $(basename "$fixture") refused as expected: $expected"
 done
-typecheck macos AuthAppSupport AuthApple
+typecheck macos AuthAppSupport AuthApple AuthURLSession
 compiled_against macos AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
+  AuthURLSession/URLSessionClientIdentity:Security \
   AuthAppSupport/PersistentTokenStorage:KeychainTokenStorage AuthApple/SystemAppHandoff:AppKit \
   AuthApple/SignInButton:SwiftUI AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices AuthApple/AppleIDSignIn:AuthenticationServices
 

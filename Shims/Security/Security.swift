@@ -1,7 +1,11 @@
-// Security, as far as this package calls it (KeychainTokenStorage, SystemVendorStore). Declarations in the shape of
-// Apple's documentation; values of the attribute keys as the framework defines them. Type-checking only: the
-// functions trap.
+// Security, as far as this package calls it (KeychainTokenStorage, SystemVendorStore, AuthURLSession's
+// URLSessionClientIdentity). Declarations in the shape of Apple's documentation; values of the attribute keys as the
+// framework defines them. Type-checking only: the functions trap.
 import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
 
 /// https://developer.apple.com/documentation/corefoundation/cftyperef — `typealias CFTypeRef = AnyObject`
 public typealias CFTypeRef = AnyObject
@@ -12,6 +16,26 @@ public typealias CFString = NSString
 public typealias CFDictionary = NSDictionary
 /// https://developer.apple.com/documentation/kernel/osstatus — `typealias OSStatus = Int32`
 public typealias OSStatus = Int32
+/// https://developer.apple.com/documentation/corefoundation/cfdata — toll-free bridged with `NSData`.
+public typealias CFData = NSData
+/// https://developer.apple.com/documentation/corefoundation/cfarray — toll-free bridged with `NSArray`.
+public typealias CFArray = NSArray
+/// https://developer.apple.com/documentation/corefoundation/cftypeid — `typealias CFTypeID = UInt`
+public typealias CFTypeID = UInt
+
+/// https://developer.apple.com/documentation/security/secidentity — `class SecIdentity`, a Core Foundation type (not
+/// `Sendable`).
+public final class SecIdentity {}
+/// https://developer.apple.com/documentation/security/seccertificate — `class SecCertificate`, a Core Foundation type
+/// (not `Sendable`).
+public final class SecCertificate {}
+
+/// https://developer.apple.com/documentation/security/errsecsuccess — `var errSecSuccess: OSStatus { get }`
+public var errSecSuccess: OSStatus { 0 }
+/// https://developer.apple.com/documentation/security/errsecauthfailed — `var errSecAuthFailed: OSStatus { get }`
+public var errSecAuthFailed: OSStatus { -25293 }
+/// https://developer.apple.com/documentation/security/errsecdecode — `var errSecDecode: OSStatus { get }`
+public var errSecDecode: OSStatus { -26275 }
 
 private func shimmed(_ name: String) -> Never {
     fatalError("\(name): the Security shim is for type-checking on Linux only")
@@ -39,6 +63,54 @@ public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDiction
 /// `func SecItemDelete(_ query: CFDictionary) -> OSStatus`
 public func SecItemDelete(_ query: CFDictionary) -> OSStatus {
     shimmed("SecItemDelete")
+}
+
+/// https://developer.apple.com/documentation/security/secpkcs12import(_:_:_:)
+/// `func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ items: UnsafeMutablePointer<CFArray?>) -> OSStatus`
+public func SecPKCS12Import(_ pkcs12_data: CFData, _ options: CFDictionary, _ items: UnsafeMutablePointer<CFArray?>) -> OSStatus {
+    shimmed("SecPKCS12Import")
+}
+
+/// https://developer.apple.com/documentation/security/secidentitycopycertificate(_:_:)
+/// `func SecIdentityCopyCertificate(_ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>) -> OSStatus`
+public func SecIdentityCopyCertificate(_ identityRef: SecIdentity, _ certificateRef: UnsafeMutablePointer<SecCertificate?>) -> OSStatus {
+    shimmed("SecIdentityCopyCertificate")
+}
+
+/// https://developer.apple.com/documentation/security/seccertificatecopydata(_:)
+/// `func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData`
+public func SecCertificateCopyData(_ certificate: SecCertificate) -> CFData {
+    shimmed("SecCertificateCopyData")
+}
+
+/// https://developer.apple.com/documentation/security/seccertificatecopysubjectsummary(_:)
+/// `func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString?`
+public func SecCertificateCopySubjectSummary(_ certificate: SecCertificate) -> CFString? {
+    shimmed("SecCertificateCopySubjectSummary")
+}
+
+/// https://developer.apple.com/documentation/corefoundation/cfgettypeid(_:) — `func CFGetTypeID(_ cf: CFTypeRef!) -> CFTypeID`
+public func CFGetTypeID(_ cf: CFTypeRef!) -> CFTypeID {
+    shimmed("CFGetTypeID")
+}
+
+/// https://developer.apple.com/documentation/security/secidentitygettypeid() — `func SecIdentityGetTypeID() -> CFTypeID`
+public func SecIdentityGetTypeID() -> CFTypeID {
+    shimmed("SecIdentityGetTypeID")
+}
+
+/// https://developer.apple.com/documentation/security/seccertificategettypeid() — `func SecCertificateGetTypeID() -> CFTypeID`
+public func SecCertificateGetTypeID() -> CFTypeID {
+    shimmed("SecCertificateGetTypeID")
+}
+
+extension URLCredential {
+    /// https://developer.apple.com/documentation/foundation/urlcredential/init(identity:certificates:persistence:)
+    /// `convenience init(identity: SecIdentity, certificates certArray: [Any]?, persistence: URLCredential.Persistence)`
+    /// — declared by Foundation on Apple platforms (FoundationNetworking, which has no Security, lacks it).
+    public convenience init(identity: SecIdentity, certificates certArray: [Any]?, persistence: URLCredential.Persistence) {
+        shimmed("URLCredential(identity:certificates:persistence:)")
+    }
 }
 
 // Item attribute keys and values: `let kSec…: CFString` on each page under
@@ -84,3 +156,11 @@ nonisolated(unsafe) public let kSecMatchLimitAll: CFString = "m_LimitAll"
 /// https://developer.apple.com/documentation/security/ksecusedataprotectionkeychain (iOS 13, macOS 10.15)
 @available(iOS 13.0, macOS 10.15, tvOS 13.0, watchOS 6.0, *)
 nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
+
+// The options and result keys of SecPKCS12Import.
+/// https://developer.apple.com/documentation/security/ksecimportexportpassphrase
+nonisolated(unsafe) public let kSecImportExportPassphrase: CFString = "passphrase"
+/// https://developer.apple.com/documentation/security/ksecimportitemidentity
+nonisolated(unsafe) public let kSecImportItemIdentity: CFString = "identity"
+/// https://developer.apple.com/documentation/security/ksecimportitemcertchain
+nonisolated(unsafe) public let kSecImportItemCertChain: CFString = "chain"

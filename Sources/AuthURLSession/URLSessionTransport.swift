@@ -19,7 +19,13 @@ public final class URLSessionTransport: HTTPTransport {
     /// Creates a transport with its own session.
     ///
     /// - Parameter configuration: the session configuration; `.ephemeral` with a 30 s request timeout by default.
-    public init(configuration: URLSessionConfiguration? = nil) {
+    public convenience init(configuration: URLSessionConfiguration? = nil) {
+        self.init(configuration: configuration, clientCredential: nil)
+    }
+
+    /// A transport whose session answers a server's client certificate challenge with `clientCredential` (mutual
+    /// TLS, `URLSessionTransport+ClientCertificate.swift`), or lets URLSession handle it when `nil`.
+    init(configuration: URLSessionConfiguration?, clientCredential: URLCredential?) {
         let configuration =
             configuration
             ?? {
@@ -27,7 +33,7 @@ public final class URLSessionTransport: HTTPTransport {
                 ephemeral.timeoutIntervalForRequest = 30
                 return ephemeral
             }()
-        delegate = StreamingDelegate()
+        delegate = StreamingDelegate(clientCredential: clientCredential)
         session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
     }
 
@@ -60,14 +66,23 @@ public final class URLSessionTransport: HTTPTransport {
     }
 }
 
+#if canImport(FoundationNetworking)
+    // FoundationNetworking marks the constant unavailable (libcurl's sessions never ask for a client certificate);
+    // this is its value on Apple platforms, where the constant itself is used.
+    let clientCertificateAuthenticationMethod = "NSURLAuthenticationMethodClientCertificate"
+#else
+    let clientCertificateAuthenticationMethod = NSURLAuthenticationMethodClientCertificate
+#endif
+
 /// What one data task ended with.
-private enum StreamOutcome: Sendable {
+enum StreamOutcome: Sendable {
     case complete(Data, HTTPURLResponse)
     case tooLarge
 }
 
-/// Collects each task's body up to its cap and refuses every redirect, so the 3xx reaches the engine.
-private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
+/// Collects each task's body up to its cap, refuses every redirect, so the 3xx reaches the engine, and presents the
+/// client certificate, if any, when a server asks for one.
+final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     private struct Pending: Sendable {
         var continuation: CheckedContinuation<StreamOutcome, any Error>
         var limit: Int
@@ -76,6 +91,33 @@ private final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendabl
     }
 
     private let pending = LockedValue([Int: Pending]())
+    private let clientCredential: URLCredential?
+
+    init(clientCredential: URLCredential?) {
+        self.clientCredential = clientCredential
+    }
+
+    /// How a challenge is answered: the client certificate, only to a server's request for one; anything else —
+    /// the server's trust, a password realm — URLSession's default handling (the system's trust evaluation; no
+    /// password, as the ephemeral session stores none).
+    static func answer(
+        _ protectionSpace: URLProtectionSpace, clientCredential: URLCredential?
+    ) -> (URLSession.AuthChallengeDisposition, URLCredential?) {
+        guard let clientCredential, protectionSpace.authenticationMethod == clientCertificateAuthenticationMethod else {
+            return (.performDefaultHandling, nil)
+        }
+        return (.useCredential, clientCredential)
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        didReceive challenge: URLAuthenticationChallenge,
+        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+    ) {
+        let (disposition, credential) = Self.answer(challenge.protectionSpace, clientCredential: clientCredential)
+        completionHandler(disposition, credential)
+    }
 
     func register(_ task: URLSessionTask, limit: Int, continuation: CheckedContinuation<StreamOutcome, any Error>) {
         pending.withLock { $0[task.taskIdentifier] = Pending(continuation: continuation, limit: limit) }

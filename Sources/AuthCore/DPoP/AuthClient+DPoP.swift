@@ -74,8 +74,11 @@ extension AuthClient {
         }
     }
 
-    /// Whether a 401's `WWW-Authenticate` carries `error="use_dpop_nonce"`.
+    /// Whether a 401's `WWW-Authenticate` holds a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9). The
+    /// fields are parsed as challenges: the words elsewhere — in another scheme's challenge, in an
+    /// `error_description` — are not a demand, and a field that does not parse demands nothing.
     static func demandsDPoPNonce(_ response: HTTPResponse) -> Bool {
-        response.headerFields[values: .wwwAuthenticate].contains { $0.contains("use_dpop_nonce") }
+        guard let challenges = try? AuthenticationChallenge.parse(response.headerFields[values: .wwwAuthenticate]) else { return false }
+        return challenges.contains { $0.scheme == "dpop" && $0.parameters["error"] == "use_dpop_nonce" }
     }
 }

@@ -99,6 +99,10 @@ extension TestIdentityProvider {
         /// Whether every DPoP proof is answered `use_dpop_nonce` with a new nonce, however current its own (a server
         /// that never settles on a nonce).
         public var demandsNewDPoPNonceEveryTime = false
+        /// The `WWW-Authenticate` a resource sends beside its `DPoP-Nonce` when a proof lacks the nonce, instead of
+        /// `DPoP error="use_dpop_nonce", algs="…"` (a server that words its challenge differently, or not as RFC 9449 §9
+        /// says).
+        public var resourceNonceChallenge: String?
 
         /// How a response is signed and encrypted (`TestJWE`), honestly or not.
         public struct ResponseProtection: Sendable {

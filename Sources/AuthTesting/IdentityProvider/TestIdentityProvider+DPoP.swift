@@ -118,7 +118,10 @@ extension TestIdentityProvider {
     func resourceDPoPError(_ failure: DPoPProofFailure, url: URL) -> (Data, HTTPResponse) {
         let error = failure == .missingNonce ? "use_dpop_nonce" : failure == .missingProof ? "invalid_token" : "invalid_dpop_proof"
         var headers = ["WWW-Authenticate": "DPoP error=\"\(error)\", algs=\"\((configuration.dpop?.algorithms ?? ["ES256"]).joined(separator: " "))\""]
-        if failure == .missingNonce { headers["DPoP-Nonce"] = dpopNonce }
+        if failure == .missingNonce {
+            headers["DPoP-Nonce"] = dpopNonce
+            if let challenge = behavior.resourceNonceChallenge { headers["WWW-Authenticate"] = challenge }
+        }
         return json(["error": .string(error)], status: 401, url: url, headers: headers)
     }
 }

@@ -180,6 +180,30 @@ struct DPoPTests {
         #expect(await fixture.idp.dpopProofFailures == [.missingNonce, .missingNonce])
     }
 
+    @Test(
+        "A resource's nonce demand is read as a challenge: DPoP error=use_dpop_nonce in any case or order is retried with the nonce; the words elsewhere are a plain 401 (refresh, then retry)",
+        arguments: [
+            (#"dpop algs="ES256", ERROR="use_dpop_nonce""#, true),
+            (#"Bearer realm="api", DPoP error="use_dpop_nonce""#, true),
+            (#"Bearer error="invalid_token", error_description="use_dpop_nonce""#, false),
+            (#"Bearer error="use_dpop_nonce""#, false),
+            (#"DPoP error="use_dpop_nonce"#, false)
+        ])
+    func resourceNonceChallengeIsParsed(challenge: String, isNonceDemand: Bool) async throws {
+        let fixture = DPoPFixture(server: .init(requiresNonce: true))
+        let session = try await fixture.signIn()
+        let tokenRequestsBefore = await fixture.transport.exchanges(pathSuffix: "/token").count
+        await fixture.idp.rotateDPoPNonce()
+        await fixture.idp.update { $0.resourceNonceChallenge = challenge }
+        let (_, response) = try await session.send(HTTPRequest(method: .get, url: fixture.idp.endpoint("/api/resource")))
+        // Both ways end in one retry that succeeds (the DPoP-Nonce header is remembered either way); what differs is
+        // whether the token was refreshed first — a nonce demand needs no new token.
+        #expect(response.status == .ok)
+        #expect(await fixture.transport.exchanges(pathSuffix: "/resource").map(\.status) == [401, 200])
+        let refreshes = await fixture.transport.exchanges(pathSuffix: "/token").count - tokenRequestsBefore
+        #expect(refreshes == (isNonceDemand ? 0 : 1))
+    }
+
     @Test("Hostile: a server that never settles on a nonce: dpop_proof_rejected after exactly one retry, nothing stored")
     func nonceNeverSettles() async throws {
         let fixture = DPoPFixture()
