@@ -10,7 +10,8 @@
 #   other parameter from the pushed request: src/plugin/protocol_oidc.c, callback_oidc_authorization, so no
 #   `par_repeat`); the used request_uri refused by Glewlwyd when the URL is opened again.
 # - PKCE S256 required by the server (a push without a challenge, or with `plain`, refused), RFC 9207 `iss` in the
-#   authorization response (checked by the engine), the ID token (ES256, a key made at start) checked in full.
+#   authorization response (checked by the engine), the ID token (ES256, a key made at start) checked in full; the
+#   key is one whose JWKS entry Glewlwyd shortens (a 31-byte coordinate), which auth-cli reads.
 # - DPoP (RFC 9449, Glewlwyd implements draft 07) with server nonces (`oauth-dpop-nonce-mandatory`): the stored token
 #   type is DPoP, Glewlwyd's introspection shows the key's thumbprint (`cnf.jkt`), and Glewlwyd's log shows the nonce
 #   challenges the engine answered.
@@ -57,6 +58,18 @@ for challenge in "" "-d code_challenge=V0UN9ToT-UnbxeIx7imQdhFjsAZTmuARpHyuD2ajI
 done
 [ "$(sql 'SELECT COUNT(*) FROM gpo_par')" = 0 ] || fail "a refused push left a pushed request behind"
 echo "glewlwyd: pushes without PKCE or with 'plain' refused by the server"
+
+# Glewlwyd writes an EC key's coordinates without their leading zero bytes (RFC 7518 §6.2.1.2 wants the full 32), so
+# for one signing key in 128 its JWKS has a 31-byte x or y. setup.py picks such a key, so every run checks that
+# auth-cli still verifies the ID tokens (JSONWebKey.coordinate pads it back): one run in 128 used to fail here.
+curl -s -o "$work/jwks.json" "$issuer/jwks"
+python3 - "$work/jwks.json" <<'PY' || fail "Glewlwyd's JWKS: $(cat "$work/jwks.json")"
+import base64, json, sys
+key = json.load(open(sys.argv[1]))["keys"][0]
+sizes = [len(base64.urlsafe_b64decode(key[c] + "=" * (-len(key[c]) % 4))) for c in ("x", "y")]
+assert min(sizes) < 32, f"the coordinates are {sizes} bytes: Glewlwyd now writes them in full (or the key has no zero byte)"
+PY
+echo "glewlwyd: its JWKS writes the signing key with a coordinate shortened to 31 bytes (leading zero dropped)"
 
 cat > "$work/glewlwyd.json" <<JSON
 {"issuer": "$issuer", "client_id": "$AUTH_GLEWLWYD_CLIENT_ID", "client_secret": "$AUTH_GLEWLWYD_CLIENT_SECRET",

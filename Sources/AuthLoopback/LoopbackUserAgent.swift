@@ -148,7 +148,9 @@ public final class LoopbackUserAgent: UserAgent {
         switch browser {
         case .print:
             Self.printLine(request.url.absoluteString)
-            status("Open the URL above in a browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
+            // A pushed request's URL works only for its short lifetime (RFC 9126); say so, as the URL is opened by hand.
+            let within = request.pushedRequestExpiresAt.map { " within \(max(0, Int($0.timeIntervalSinceNow))) s (the pushed request expires then)" } ?? ""
+            status("Open the URL above in a browser\(within); waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")
         case .system:
             if Self.openSystemBrowser(request.url) {
                 status("Opened the browser; waiting up to \(timeout) for the redirect to \(redirectURI.absoluteString) …")

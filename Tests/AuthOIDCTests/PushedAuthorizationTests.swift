@@ -62,6 +62,32 @@ struct PushedAuthorizationTests {
         #expect(await harness.idp.pushedAuthorizationFailures == ["expired request_uri"])
     }
 
+    @Test("The prepared request says until when its URL works (the push's expires_in by the client's clock); nil when nothing was pushed")
+    func pushedRequestDeadline() async throws {
+        let harness = try PARHarness { $0.pushedAuthorization = .init(requestLifetime: 90) }
+        let pushedAt = harness.clock.now()
+        let request = try await harness.client.prepareSignIn()
+        #expect(request.pushedRequestExpiresAt == pushedAt.addingTimeInterval(90))
+        #expect(request.expiresAt > pushedAt.addingTimeInterval(90), "the sign-in itself may last longer than the reference")
+        let unpushed = try await PARHarness(values: ["par": false]).client.prepareSignIn()
+        #expect(unpushed.pushedRequestExpiresAt == nil)
+    }
+
+    @Test("A provider that redirects back with invalid_request_uri (the URL opened late or twice): authorization_failed saying to open it promptly and once, nothing stored")
+    func invalidRequestURIAnswer() async throws {
+        let harness = try PARHarness()
+        let request = try await harness.client.prepareSignIn()
+        var callback = URLComponents(url: TestIdentityProvider.defaultRedirectURI, resolvingAgainstBaseURL: false)!
+        callback.queryItems = [
+            URLQueryItem(name: "error", value: "invalid_request_uri"), URLQueryItem(name: "state", value: request.state),
+            URLQueryItem(name: "iss", value: TestIdentityProvider.defaultIssuer.absoluteString)
+        ]
+        let error = await #expect(throws: AuthError.self) { try await harness.client.completeSignIn(redirect: callback.url!) }
+        #expect(error?.code == .authorizationFailed && error?.oauthError == "invalid_request_uri")
+        #expect(error?.message.contains("open the authorization URL promptly and only once") == true)
+        #expect(try await harness.nothingKept())
+    }
+
     @Test("A server that requires pushed requests refuses one that was not pushed")
     func serverRefusesUnpushed() async throws {
         // The discovery document hides the endpoint, so the client does not push; the server still requires it.

@@ -12,7 +12,8 @@ the administrator admin/password, the database user and client backends. This sc
 - makes `openid` a scope that needs the password (Glewlwyd's password scheme, `password_required`), 10 min max age;
 - adds the user alice with a generated password and the scopes openid and g_profile;
 - adds the OpenID Connect plugin instance `oidc` (issuer BASE_URL/api/oidc): ES256 ID and access tokens signed
-  with a P-256 key made here by openssl, PKCE S256 required (plain refused), PAR allowed (not required: the
+  with a P-256 key made here by openssl (one whose x or y starts with a zero byte, which Glewlwyd's JWKS shortens:
+  short_coordinate_key), PKCE S256 required (plain refused), PAR allowed (not required: the
   test uses both), DPoP with server nonces, RFC 9207 `iss` in authorization responses, refresh tokens (rolling),
   introspection and revocation for the token's own client, user info, signed request objects (RFC 9101) and
   private_key_jwt with the client's `pubkey`; with --mtls also RFC 8705 client
@@ -76,8 +77,27 @@ def read(path):
 keys = os.path.join(state, "keys")
 os.makedirs(keys, exist_ok=True)
 signing_key = os.path.join(keys, "signing.key")
+
+
+def short_coordinate_key():
+    """A P-256 key whose public x or y starts with a zero byte (one key in 128): Glewlwyd's JWKS then writes that
+    coordinate without it (31 bytes, against RFC 7518 §6.2.1.2), which a client must still read. Chosen on purpose
+    so every run meets the case instead of one run in 128."""
+    for _ in range(4000):
+        pem = subprocess.run(["openssl", "ecparam", "-genkey", "-name", "prime256v1", "-noout"],
+                             check=True, capture_output=True).stdout
+        der = subprocess.run(["openssl", "ec", "-pubout", "-outform", "DER"], input=pem,
+                             check=True, capture_output=True).stdout
+        point = der[-64:]  # the uncompressed point's x and y, after 0x04
+        if point[0] == 0 or point[32] == 0:
+            return pem
+    sys.exit("glewlwyd setup: no P-256 key with a leading zero coordinate byte in 4000 tries")
+
+
 if not os.path.exists(signing_key):
-    openssl("ecparam", "-genkey", "-name", "prime256v1", "-noout", "-out", signing_key)
+    with open(signing_key, "wb") as handle:
+        handle.write(short_coordinate_key())
+    os.chmod(signing_key, 0o600)
     openssl("ec", "-in", signing_key, "-pubout", "-out", os.path.join(keys, "signing.pem"))
 
 secrets_file = os.path.join(state, "secrets.json")

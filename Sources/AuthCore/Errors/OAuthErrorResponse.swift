@@ -73,7 +73,16 @@ struct OAuthErrorResponse: Sendable, Equatable {
 
     /// The error of an authorization redirect: the provider refused the sign-in (`authorization_failed`).
     var authorizationError: AuthError {
-        AuthError(.authorizationFailed, "The provider refused the sign-in with '\(error)'\(detail).", oauthError: error)
+        if error == "invalid_request_uri" {
+            // RFC 9126 §2.2, §4: a pushed request's reference is short-lived and single-use; the usual cause is a URL
+            // opened late or twice, which the developer fixes by opening it promptly (AuthorizationRequest's
+            // pushedRequestExpiresAt) and once.
+            return AuthError(
+                .authorizationFailed,
+                "The provider refused the pushed request's request_uri ('invalid_request_uri'\(detail)): it expires shortly after the push and is accepted once, so open the authorization URL promptly and only once, and start the sign-in again.",
+                oauthError: error)
+        }
+        return AuthError(.authorizationFailed, "The provider refused the sign-in with '\(error)'\(detail).", oauthError: error)
     }
 
     /// The error of an endpoint's answer with `status` (any status: GitHub answers errors with 200).

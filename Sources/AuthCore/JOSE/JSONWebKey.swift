@@ -51,17 +51,17 @@ package struct JSONWebKey: Sendable {
                 throw AuthError(.unsupportedKey, "An RSA JWK is invalid or shorter than 2048 bits.", underlying: error)
             }
         case "EC":
-            let x = try bytes("x")
-            let y = try bytes("y")
+            let size: Int
+            switch curve {
+            case "P-256": size = 32
+            case "P-384": size = 48
+            default: throw AuthError(.unsupportedKey, "EC curve '\(curve ?? "none")' is not supported.")
+            }
+            guard let x = Self.coordinate(try bytes("x"), size: size), let y = Self.coordinate(try bytes("y"), size: size) else {
+                throw AuthError(.unsupportedKey, "An EC JWK's 'x' or 'y' is longer than a \(curve ?? "") coordinate.")
+            }
             do {
-                switch curve {
-                case "P-256": key = .p256(try P256.Signing.PublicKey(rawRepresentation: x + y))
-                case "P-384": key = .p384(try P384.Signing.PublicKey(rawRepresentation: x + y))
-                default:
-                    throw AuthError(.unsupportedKey, "EC curve '\(curve ?? "none")' is not supported.")
-                }
-            } catch let error as AuthError {
-                throw error
+                key = size == 32 ? .p256(try P256.Signing.PublicKey(rawRepresentation: x + y)) : .p384(try P384.Signing.PublicKey(rawRepresentation: x + y))
             } catch {
                 throw AuthError(.unsupportedKey, "An EC JWK is not a point on its curve.", underlying: error)
             }
@@ -78,6 +78,14 @@ package struct JSONWebKey: Sendable {
         default:
             throw AuthError(.unsupportedKey, "JWK key type '\(keyType)' is not supported.")
         }
+    }
+
+    /// An EC coordinate as the curve's `size` bytes: RFC 7518 §6.2.1.2 wants the full size, but some servers drop the
+    /// leading zero bytes (Glewlwyd 2.7.5's JWKS does, for one key in 128); the integer is the same, so it is padded
+    /// back. A longer value is no coordinate of the curve: `nil`.
+    package static func coordinate(_ bytes: Data, size: Int) -> Data? {
+        guard bytes.count <= size else { return nil }
+        return bytes.count == size ? bytes : Data(repeating: 0, count: size - bytes.count) + bytes
     }
 
     /// Whether this key may verify a signature made with `algorithm`.

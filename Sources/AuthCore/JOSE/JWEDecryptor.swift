@@ -83,8 +83,8 @@ package struct JWEDecryptor: Sendable {
             // RFC 7518 §4.6: the ephemeral public key `epk` from the header, on the client key's curve (swift-crypto
             // refuses a point off the curve); the Concat KDF's AlgorithmID is `enc` in direct mode, else `alg`.
             guard let epk = jwe.header["epk"]?.objectValue, epk["kty"]?.stringValue == "EC", epk["crv"]?.stringValue == "P-256",
-                let x = epk["x"]?.stringValue.flatMap({ Base64URL.decode($0) }), let y = epk["y"]?.stringValue.flatMap({ Base64URL.decode($0) }),
-                x.count == 32, y.count == 32,
+                let x = epk["x"]?.stringValue.flatMap({ Base64URL.decode($0) }).flatMap({ JSONWebKey.coordinate($0, size: 32) }),
+                let y = epk["y"]?.stringValue.flatMap({ Base64URL.decode($0) }).flatMap({ JSONWebKey.coordinate($0, size: 32) }),
                 let ephemeral = try? P256.KeyAgreement.PublicKey(rawRepresentation: x + y),
                 let shared = try? privateKey.sharedSecretFromKeyAgreement(with: ephemeral)
             else {

@@ -126,6 +126,7 @@ extension AuthClient {
             metadata: metadata
         )
         var url = metadata.authorizationEndpoint.appendingQuery(parameters)
+        var pushedRequestExpiresAt: Date?
         if pushes {
             // RFC 9126 §4: the browser carries only the client and the reference; the parameters went by back channel.
             let pushed = try await pushAuthorizationRequest(parameters, metadata: metadata)
@@ -133,6 +134,7 @@ extension AuthClient {
             // requires in the URL (`par_repeat`): the pushed values, never others.
             let repeated = parameters.filter { client.pushedRequestRepeatedParameters.contains($0.0) }
             url = metadata.authorizationEndpoint.appendingQuery([("client_id", client.clientID), ("request_uri", pushed.requestURI)] + repeated)
+            pushedRequestExpiresAt = pushed.expiresAt
         }
         log(
             .debug, "signin.prepared", "Authorization request prepared.",
@@ -146,7 +148,8 @@ extension AuthClient {
             redirectURI: redirectURI,
             state: state,
             prefersEphemeralSession: options.prefersEphemeralSession ?? provider.behavior.prefersEphemeralWebSession,
-            expiresAt: expiresAt
+            expiresAt: expiresAt,
+            pushedRequestExpiresAt: pushedRequestExpiresAt
         )
         return (authorization, pending)
     }

@@ -23,6 +23,11 @@ public struct AuthorizationRequest: Sendable {
     public let prefersEphemeralSession: Bool
     /// When the request stops being accepted.
     public let expiresAt: Date
+    /// When the pushed request behind ``url`` expires (RFC 9126 §2.2: the push's `expires_in`, often a minute or
+    /// two), or `nil` when the parameters travel in the URL. Open ``url`` before then: after it, the provider refuses
+    /// the `request_uri` (`invalid_request_uri`) and a new request has to be prepared. Once the provider has shown
+    /// its page, the sign-in may take until ``expiresAt``.
+    public let pushedRequestExpiresAt: Date?
 
     /// Creates a request (the engine does this; user agents and tests read it).
     package init(
@@ -31,7 +36,8 @@ public struct AuthorizationRequest: Sendable {
         redirectURI: URL,
         state: String,
         prefersEphemeralSession: Bool,
-        expiresAt: Date
+        expiresAt: Date,
+        pushedRequestExpiresAt: Date? = nil
     ) {
         self.providerID = providerID
         self.url = url
@@ -39,5 +45,6 @@ public struct AuthorizationRequest: Sendable {
         self.state = state
         self.prefersEphemeralSession = prefersEphemeralSession
         self.expiresAt = expiresAt
+        self.pushedRequestExpiresAt = pushedRequestExpiresAt
     }
 }

@@ -1,5 +1,6 @@
 import AuthCore
 import AuthTesting
+import Crypto
 import Foundation
 import Testing
 
@@ -41,5 +42,28 @@ struct InteroperabilityTests {
             }
             #expect(error?.code == code, "\(name)")
         }
+    }
+
+    @Test(
+        "An EC JWK whose coordinate lost its leading zero bytes (Glewlwyd 2.7.5's JWKS, one key in 128) verifies as the full one; a coordinate longer than the curve's is unsupported_key"
+    )
+    func shortenedECCoordinate() throws {
+        // A P-256 key whose y starts with a zero byte, as a server that writes the integer's minimal bytes sends it.
+        var signingKey = P256.Signing.PrivateKey()
+        while signingKey.publicKey.rawRepresentation[32] != 0 { signingKey = P256.Signing.PrivateKey() }
+        let raw = signingKey.publicKey.rawRepresentation
+        let minimalY = raw.suffix(32).drop { $0 == 0 }
+        var members: [String: JSONValue] = [
+            "kty": "EC", "crv": "P-256", "kid": "short-y", "alg": "ES256",
+            "x": .string(Base64URL.encode(raw.prefix(32))), "y": .string(Base64URL.encode(Data(minimalY)))
+        ]
+        let input = Data("header.payload".utf8)
+        let signature = try signingKey.signature(for: input).rawRepresentation
+        #expect(try JSONWebKey(members).isValidSignature(signature, for: input, algorithm: .es256))
+        // The same rule for x, and for a coordinate one byte too long (even a zero byte): refused, not trimmed.
+        members["y"] = .string(Base64URL.encode(Data([0]) + raw.suffix(32)))
+        #expect((#expect(throws: AuthError.self) { try JSONWebKey(members) })?.code == .unsupportedKey)
+        #expect(JSONWebKey.coordinate(Data([1, 2]), size: 4) == Data([0, 0, 1, 2]))
+        #expect(JSONWebKey.coordinate(Data(count: 5), size: 4) == nil)
     }
 }
