@@ -311,7 +311,7 @@ let package = Package(
         // what `_CryptoExtras` says: no stability promise, not for apps.
         .target(
             name: "_AuthHarness",
-            dependencies: ["AuthCore", "AuthAppSupport"],
+            dependencies: ["AuthCore", "AuthAppSupport", .product(name: "HTTPTypes", package: "swift-http-types")],
             swiftSettings: strictSettings
         ),
         .target(

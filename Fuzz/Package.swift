@@ -39,6 +39,10 @@ let package = Package(
             dependencies: ["CFuzzerDriver", .product(name: "_AuthHarness", package: "swift-auth-providers")]
         ),
         .executableTarget(
+            name: "FuzzChallenge",
+            dependencies: ["CFuzzerDriver", .product(name: "_AuthHarness", package: "swift-auth-providers")]
+        ),
+        .executableTarget(
             name: "FuzzJSON",
             dependencies: [
                 "CFuzzerDriver",

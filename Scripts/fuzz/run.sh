@@ -12,7 +12,7 @@ source "$(dirname "$0")/../lib/common.sh"
 seconds="${1:-60}"
 build_only=false
 [ "$seconds" = --build-only ] && build_only=true
-targets=(FuzzRedirect:redirect FuzzJWS:jws FuzzJSON:json FuzzTokenResponse:token-response FuzzKeyedArchive:keyed-archive)
+targets=(FuzzRedirect:redirect FuzzJWS:jws FuzzJSON:json FuzzTokenResponse:token-response FuzzKeyedArchive:keyed-archive FuzzChallenge:challenge)
 
 make_work_dir
 flags=(--package-path Fuzz -c debug -Xswiftc -sanitize=fuzzer,address)

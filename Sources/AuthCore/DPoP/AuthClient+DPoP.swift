@@ -1,5 +1,5 @@
 import Foundation
-import HTTPTypes
+package import HTTPTypes
 
 extension HTTPField.Name {
     /// `DPoP`: the proof header (RFC 9449 §4.1).
@@ -77,7 +77,7 @@ extension AuthClient {
     /// Whether a 401's `WWW-Authenticate` holds a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9). The
     /// fields are parsed as challenges: the words elsewhere — in another scheme's challenge, in an
     /// `error_description` — are not a demand, and a field that does not parse demands nothing.
-    static func demandsDPoPNonce(_ response: HTTPResponse) -> Bool {
+    package static func demandsDPoPNonce(_ response: HTTPResponse) -> Bool {
         guard let challenges = try? AuthenticationChallenge.parse(response.headerFields[values: .wwwAuthenticate]) else { return false }
         return challenges.contains { $0.scheme == "dpop" && $0.parameters["error"] == "use_dpop_nonce" }
     }
