@@ -63,7 +63,7 @@ for fixture in Shims/Fixtures/*.swift; do
 done
 typecheck macos AuthAppSupport AuthApple AuthURLSession
 compiled_against macos AuthAppSupport/KeychainTokenStorage:Security AuthAppSupport/SystemVendorStore:Security \
-  AuthURLSession/URLSessionClientIdentity:Security \
+  AuthURLSession/URLSessionClientIdentity:Security AuthURLSession/URLSessionTransport+ClientCertificate:ClientIdentity \
   AuthAppSupport/PersistentTokenStorage:KeychainTokenStorage AuthApple/SystemAppHandoff:AppKit \
   AuthApple/SignInButton:SwiftUI AuthApple/WebAuthenticationSessionUserAgent:AuthenticationServices AuthApple/AppleIDSignIn:AuthenticationServices
 

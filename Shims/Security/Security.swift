@@ -36,6 +36,9 @@ public var errSecSuccess: OSStatus { 0 }
 public var errSecAuthFailed: OSStatus { -25293 }
 /// https://developer.apple.com/documentation/security/errsecdecode — `var errSecDecode: OSStatus { get }`
 public var errSecDecode: OSStatus { -26275 }
+/// https://developer.apple.com/documentation/security/errsecpkcs12verifyfailure — `var errSecPkcs12VerifyFailure: OSStatus { get }`
+/// (MAC verification failed during PKCS12 import: wrong password?)
+public var errSecPkcs12VerifyFailure: OSStatus { -25264 }
 
 private func shimmed(_ name: String) -> Never {
     fatalError("\(name): the Security shim is for type-checking on Linux only")
@@ -162,5 +165,8 @@ nonisolated(unsafe) public let kSecUseDataProtectionKeychain: CFString = "nleg"
 nonisolated(unsafe) public let kSecImportExportPassphrase: CFString = "passphrase"
 /// https://developer.apple.com/documentation/security/ksecimportitemidentity
 nonisolated(unsafe) public let kSecImportItemIdentity: CFString = "identity"
+/// https://developer.apple.com/documentation/security/ksecimporttomemoryonly (iOS 18, macOS 15)
+@available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, *)
+nonisolated(unsafe) public let kSecImportToMemoryOnly: CFString = "memory"
 /// https://developer.apple.com/documentation/security/ksecimportitemcertchain
 nonisolated(unsafe) public let kSecImportItemCertChain: CFString = "chain"

@@ -12,8 +12,10 @@
     ///
     /// Give it to ``URLSessionTransport/init(configuration:clientIdentity:)``; the transport presents it whenever a
     /// server asks for a client certificate — the token, pushed authorization, revocation and introspection requests
-    /// of a `tls_client_auth` client and its certificate-bound tokens at user info and the app's resources. The key
-    /// stays in the Keychain item; the description names the certificate's subject only.
+    /// of a `tls_client_auth` client and its certificate-bound tokens at user info and the app's resources. Any server
+    /// that asks gets the certificate (not the key), so give that transport only to the provider and the resources
+    /// that bind tokens to it. The key stays in the Security framework; the description names the certificate's
+    /// subject only.
     ///
     /// Apple platforms only: on Linux, FoundationNetworking cannot present a client certificate, and servers use
     /// AuthAsyncHTTPClient's `AsyncHTTPClientTransport(mutualTLS:)`.
@@ -37,14 +39,20 @@
         /// Imports the identity from a PKCS #12 archive (a `.p12` or `.pfx` file's bytes) and its passphrase: the first
         /// identity in it, and the rest of its certificate chain as the intermediates.
         ///
+        /// Where the system allows it (iOS 18, macOS 15 and later), the import stays in memory; before that, macOS
+        /// also adds the identity to the user's login keychain, as `SecPKCS12Import` always did there.
+        ///
         /// - Throws: `invalid_configuration` saying whether the passphrase was wrong, the data is not PKCS #12, or it
         ///   holds no identity — never the passphrase or the key.
         public init(pkcs12 data: Data, passphrase: String) throws {
+            var options: [String: Any] = [kSecImportExportPassphrase as String: passphrase]
+            if #available(iOS 18.0, macOS 15.0, tvOS 18.0, watchOS 11.0, *) { options[kSecImportToMemoryOnly as String] = true }
             var items: CFArray?
-            let status = SecPKCS12Import(data as CFData, [kSecImportExportPassphrase as String: passphrase] as CFDictionary, &items)
+            let status = SecPKCS12Import(data as CFData, options as CFDictionary, &items)
             switch status {
             case errSecSuccess: break
-            case errSecAuthFailed:
+            // macOS reports a wrong passphrase as a failed MAC check; iOS as an authentication failure.
+            case errSecAuthFailed, errSecPkcs12VerifyFailure:
                 throw AuthError(.invalidConfiguration, "The PKCS #12 client identity cannot be opened with the passphrase given.")
             case errSecDecode:
                 throw AuthError(.invalidConfiguration, "The client identity data is not a PKCS #12 archive.")
@@ -75,8 +83,9 @@
             return "URLSessionClientIdentity(subject: \(subject as String), intermediates: \(intermediates.count))"
         }
 
-        /// The credential URLSession presents for a client certificate challenge; kept for the session only, never
-        /// stored in a credential storage.
+        /// The credential URLSession presents for a client certificate challenge, `.forSession`: kept in the session
+        /// configuration's credential storage only while the process runs (the transport's default ephemeral
+        /// configuration's storage is its own, in memory), never written to disk.
         var credential: URLCredential {
             URLCredential(identity: identity, certificates: intermediates, persistence: .forSession)
         }

@@ -23,9 +23,10 @@ public final class URLSessionTransport: HTTPTransport {
         self.init(configuration: configuration, clientCredential: nil)
     }
 
-    /// A transport whose session answers a server's client certificate challenge with `clientCredential` (mutual
-    /// TLS, `URLSessionTransport+ClientCertificate.swift`), or lets URLSession handle it when `nil`.
-    init(configuration: URLSessionConfiguration?, clientCredential: URLCredential?) {
+    /// A transport whose session answers a server's client certificate challenge with the credential
+    /// `clientCredential` makes (mutual TLS, `URLSessionTransport+ClientCertificate.swift`), or lets URLSession handle
+    /// it when `nil`. A closure, so the delegate holds only what is `Sendable` on every platform.
+    init(configuration: URLSessionConfiguration?, clientCredential: (@Sendable () -> URLCredential)?) {
         let configuration =
             configuration
             ?? {
@@ -91,9 +92,9 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let pending = LockedValue([Int: Pending]())
-    private let clientCredential: URLCredential?
+    private let clientCredential: (@Sendable () -> URLCredential)?
 
-    init(clientCredential: URLCredential?) {
+    init(clientCredential: (@Sendable () -> URLCredential)?) {
         self.clientCredential = clientCredential
     }
 
@@ -101,12 +102,12 @@ final class StreamingDelegate: NSObject, URLSessionDataDelegate, Sendable {
     /// the server's trust, a password realm — URLSession's default handling (the system's trust evaluation; no
     /// password, as the ephemeral session stores none).
     static func answer(
-        _ protectionSpace: URLProtectionSpace, clientCredential: URLCredential?
+        _ protectionSpace: URLProtectionSpace, clientCredential: (@Sendable () -> URLCredential)?
     ) -> (URLSession.AuthChallengeDisposition, URLCredential?) {
         guard let clientCredential, protectionSpace.authenticationMethod == clientCertificateAuthenticationMethod else {
             return (.performDefaultHandling, nil)
         }
-        return (.useCredential, clientCredential)
+        return (.useCredential, clientCredential())
     }
 
     func urlSession(

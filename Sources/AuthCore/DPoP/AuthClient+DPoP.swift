@@ -74,11 +74,14 @@ extension AuthClient {
         }
     }
 
-    /// Whether a 401's `WWW-Authenticate` holds a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9). The
-    /// fields are parsed as challenges: the words elsewhere — in another scheme's challenge, in an
-    /// `error_description` — are not a demand, and a field that does not parse demands nothing.
+    /// Whether a 401's `WWW-Authenticate` holds a `DPoP` challenge with `error="use_dpop_nonce"` (RFC 9449 §9). Each
+    /// field is parsed as challenges on its own: the words elsewhere — in another scheme's challenge, in an
+    /// `error_description` — are not a demand, and a field that does not parse demands nothing, without hiding the
+    /// demand of another field (another layer's challenge written loosely).
     package static func demandsDPoPNonce(_ response: HTTPResponse) -> Bool {
-        guard let challenges = try? AuthenticationChallenge.parse(response.headerFields[values: .wwwAuthenticate]) else { return false }
-        return challenges.contains { $0.scheme == "dpop" && $0.parameters["error"] == "use_dpop_nonce" }
+        response.headerFields[values: .wwwAuthenticate].contains { field in
+            guard let challenges = try? AuthenticationChallenge.parse([field]) else { return false }
+            return challenges.contains { $0.scheme == "dpop" && $0.parameters["error"] == "use_dpop_nonce" }
+        }
     }
 }

@@ -80,7 +80,10 @@ extension TestIdentityProvider {
         else { return .failure(.unsupportedAlgorithm) }
         guard let jwk = jws.header.members["jwk"]?.objectValue, jwk["d"] == nil, let x = jwk["x"]?.stringValue,
             algorithm == .es256
-                ? jwk["kty"]?.stringValue == "EC" && jwk["crv"]?.stringValue == "P-256" && jwk["y"]?.stringValue != nil
+                // RFC 7518 §6.2.1.2: full-size coordinates. JSONWebKey pads short ones back for interoperability,
+                // but the thumbprint below is taken over the strings, so a proof's key must be written in full.
+                ? jwk["kty"]?.stringValue == "EC" && jwk["crv"]?.stringValue == "P-256" && Base64URL.decode(x)?.count == 32
+                    && jwk["y"]?.stringValue.flatMap({ Base64URL.decode($0) })?.count == 32
                 : jwk["kty"]?.stringValue == "OKP" && jwk["crv"]?.stringValue == "Ed25519",
             let key = try? JSONWebKey(jwk)
         else { return .failure(.badKey) }

@@ -204,6 +204,15 @@ struct DPoPTests {
         #expect(refreshes == (isNonceDemand ? 0 : 1))
     }
 
+    @Test("Each WWW-Authenticate field is read on its own: a malformed one (another layer's) does not hide another field's nonce demand")
+    func nonceDemandPerField() {
+        var response = HTTPResponse(status: .unauthorized)
+        response.headerFields.append(HTTPField(name: .wwwAuthenticate, value: #"Basic realm="unterminated"#))
+        #expect(!AuthClient.demandsDPoPNonce(response))
+        response.headerFields.append(HTTPField(name: .wwwAuthenticate, value: #"DPoP error="use_dpop_nonce", algs="ES256""#))
+        #expect(AuthClient.demandsDPoPNonce(response))
+    }
+
     @Test("Hostile: a server that never settles on a nonce: dpop_proof_rejected after exactly one retry, nothing stored")
     func nonceNeverSettles() async throws {
         let fixture = DPoPFixture()
