@@ -37,14 +37,16 @@ public struct StepUpRequirement: Sendable, Hashable, Codable {
         guard response.status == .unauthorized else { return nil }
         let fields = response.headerFields[values: .wwwAuthenticate]
         guard !fields.isEmpty else { return nil }
-        let challenges: [AuthenticationChallenge]
-        do {
-            challenges = try AuthenticationChallenge.parse(fields)
-        } catch {
-            // Only a field that names the step-up error is this error's business; any other unreadable challenge is
-            // an ordinary 401, as before.
-            guard fields.contains(where: { $0.localizedCaseInsensitiveContains(insufficientUserAuthentication) }) else { return nil }
-            throw malformed("its WWW-Authenticate field does not follow RFC 9110's grammar (\(error.reason))")
+        // Each field on its own: an unreadable field that does not name the step-up error (another layer's challenge)
+        // is skipped and hides nothing; one that names it is this error's business.
+        var challenges: [AuthenticationChallenge] = []
+        for field in fields {
+            do {
+                challenges += try AuthenticationChallenge.parse([field])
+            } catch {
+                guard field.localizedCaseInsensitiveContains(insufficientUserAuthentication) else { continue }
+                throw malformed("its WWW-Authenticate field does not follow RFC 9110's grammar (\(error.reason))")
+            }
         }
         guard
             let challenge = challenges.first(where: {

@@ -58,6 +58,10 @@ struct StepUpChallengeTests {
             by: response([#"Basic realm="x""#, #"DPoP algs="ES256", error="insufficient_user_authentication", max_age=60, Bearer realm="y""#])
         )
         #expect(found == StepUpRequirement(maxAge: 60))
+        // An unreadable field of another layer beside it hides nothing.
+        let beside = try StepUpRequirement.required(
+            by: response([#"Basic realm="unterminated"#, #"Bearer error="insufficient_user_authentication", acr_values="urn:a""#]))
+        #expect(beside == StepUpRequirement(acrValues: ["urn:a"]))
     }
 
     @Test("Not a step-up: another error, no error, another scheme, another status, no field")
