@@ -116,8 +116,10 @@ done < <(find Sources -name '*.swift' -print0 | xargs -0 wc -l)
 #        `.userInfoSigningAlgorithm`, and the error codes `decryptionFailed`, `unsignedResponse`, `unencryptedResponse`.
 #   454  issue 54 item 1: `AuthorizationRequest.pushedRequestExpiresAt`, the short window in which a pushed request's URL
 #        works (RFC 9126 `expires_in`), for an app that prepares the request and opens the URL itself.
-authcore_public_ceiling=454
-authcore_public="$(grep -rhE '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+(static\s+|final\s+|override\s+|nonisolated\s+|mutating\s+|indirect\s+|convenience\s+|required\s+|lazy\s+)*(func|var|let|struct|class|enum|protocol|actor|init|case|subscript|typealias|extension)\b' \
+#   457  the count now includes `public private(set) var` and its kin (+3 that were always there: Session's
+#        `credential`, `idTokenClaims`, `isSignedIn`), so the ceiling is what it always held.
+authcore_public_ceiling=457
+authcore_public="$(grep -rhE '^\s*(@[A-Za-z_]+(\([^)]*\))?\s+)*(public|open)\s+((private|fileprivate|internal|package)\(set\)\s+|static\s+|final\s+|override\s+|nonisolated\s+|mutating\s+|indirect\s+|convenience\s+|required\s+|lazy\s+)*(func|var|let|struct|class|enum|protocol|actor|init|case|subscript|typealias|extension)\b' \
   Sources/AuthCore --include=*.swift | wc -l)"
 if [ "$authcore_public" -gt "$authcore_public_ceiling" ]; then
   fail "AuthCore has $authcore_public public declarations, over its ceiling of $authcore_public_ceiling: make what nothing outside this package needs \`package\`, or raise authcore_public_ceiling in Scripts/ci/check-boundaries.sh in the same change, with a comment saying why"

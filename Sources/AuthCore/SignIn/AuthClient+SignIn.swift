@@ -142,15 +142,15 @@ extension AuthClient {
                 "endpoint": metadata.authorizationEndpoint.host ?? "?",
                 "scopes": scopes.joined(separator: " ")
             ])
-        let authorization = AuthorizationRequest(
+        var authorization = AuthorizationRequest(
             providerID: provider.id,
             url: url,
             redirectURI: redirectURI,
             state: state,
             prefersEphemeralSession: options.prefersEphemeralSession ?? provider.behavior.prefersEphemeralWebSession,
-            expiresAt: expiresAt,
-            pushedRequestExpiresAt: pushedRequestExpiresAt
+            expiresAt: expiresAt
         )
+        authorization.pushedRequestExpiresAt = pushedRequestExpiresAt
         return (authorization, pending)
     }
 

@@ -27,7 +27,7 @@ public struct AuthorizationRequest: Sendable {
     /// two), or `nil` when the parameters travel in the URL. Open ``url`` before then: after it, the provider refuses
     /// the `request_uri` (`invalid_request_uri`) and a new request has to be prepared. Once the provider has shown
     /// its page, the sign-in may take until ``expiresAt``.
-    public let pushedRequestExpiresAt: Date?
+    public package(set) var pushedRequestExpiresAt: Date?
 
     /// Creates a request (the engine does this; user agents and tests read it).
     package init(
@@ -36,8 +36,7 @@ public struct AuthorizationRequest: Sendable {
         redirectURI: URL,
         state: String,
         prefersEphemeralSession: Bool,
-        expiresAt: Date,
-        pushedRequestExpiresAt: Date? = nil
+        expiresAt: Date
     ) {
         self.providerID = providerID
         self.url = url
@@ -45,6 +44,5 @@ public struct AuthorizationRequest: Sendable {
         self.state = state
         self.prefersEphemeralSession = prefersEphemeralSession
         self.expiresAt = expiresAt
-        self.pushedRequestExpiresAt = pushedRequestExpiresAt
     }
 }
