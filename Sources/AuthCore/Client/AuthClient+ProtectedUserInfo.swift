@@ -60,16 +60,8 @@ extension AuthClient {
             throw AuthError(.unsignedResponse, "The user info answer is an unsigned JWT (alg none); unsigned answers are refused always.")
         }
         let policy = provider.idTokenPolicy.pinned(for: client.profile)
-        let allowed = client.userInfoSigningAlgorithm.map { [$0] } ?? policy.allowedAlgorithms
-        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm), allowed.contains(algorithm) else {
-            throw AuthError(
-                .unsupportedAlgorithm,
-                "The user info answer is signed with '\(jws.header.algorithm)'; only \(allowed.map(\.rawValue).joined(separator: ", ")) \(allowed.count == 1 ? "is" : "are") accepted."
-            )
-        }
-        if jws.header.critical != nil {
-            throw AuthError(.unsupportedCriticalHeader, "The user info answer marks header extensions as critical, which this client does not understand.")
-        }
+        let algorithm = try jws.pinnedAlgorithm(
+            allowed: client.userInfoSigningAlgorithm.map { [$0] } ?? policy.allowedAlgorithms, tokenKind: "user info answer")
         let key = try await idTokenVerifier.providerKey(for: jws, algorithm: algorithm, metadata: metadata, now: clock.now(), tokenKind: "signed user info answers")
         let claims = try jws.verifiedClaims(with: key, algorithm: algorithm, tokenKind: "user info answer", malformed: .invalidResponse)
         if let issuer = claims["iss"] {

@@ -27,22 +27,7 @@ package struct IDTokenValidator: Sendable {
     /// - Returns: the parsed token and its algorithm, ready for key lookup.
     package func parse(_ token: String) throws -> (jws: CompactJWS, algorithm: JWSAlgorithm) {
         let jws = try CompactJWS(parsing: token)
-        guard let algorithm = JWSAlgorithm(rawValue: jws.header.algorithm),
-            policy.allowedAlgorithms.contains(algorithm)
-        else {
-            let allowed = policy.allowedAlgorithms.map(\.rawValue).joined(separator: ", ")
-            throw AuthError(
-                .unsupportedAlgorithm,
-                "The ID token is signed with '\(jws.header.algorithm)'; only \(allowed) are accepted."
-            )
-        }
-        if let critical = jws.header.critical {
-            throw AuthError(
-                .unsupportedCriticalHeader,
-                "The ID token marks header extensions as critical (\(critical.joined(separator: ", "))), which this client does not understand."
-            )
-        }
-        return (jws, algorithm)
+        return (jws, try jws.pinnedAlgorithm(allowed: policy.allowedAlgorithms, tokenKind: "ID token"))
     }
 
     /// Validates `token` completely, taking keys from `keySet`.

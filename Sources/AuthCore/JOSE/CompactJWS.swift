@@ -142,6 +142,27 @@ package struct JOSEHeader: Sendable, Hashable {
 }
 
 extension CompactJWS {
+    /// The token's algorithm, when it is one of `allowed` (the client's pinned list: never `none`, never a value from
+    /// the token's own say-so) and no header extension is marked critical (RFC 7515 §4.1.11: a recipient must refuse
+    /// one it does not understand, and this client understands none).
+    ///
+    /// - Throws: `unsupported_algorithm`, `unsupported_critical_header`. Messages name `tokenKind`.
+    package func pinnedAlgorithm(allowed: [JWSAlgorithm], tokenKind: String) throws -> JWSAlgorithm {
+        guard let algorithm = JWSAlgorithm(rawValue: header.algorithm), allowed.contains(algorithm) else {
+            throw AuthError(
+                .unsupportedAlgorithm,
+                "The \(tokenKind) is signed with '\(header.algorithm)'; only \(allowed.map(\.rawValue).joined(separator: ", ")) \(allowed.count == 1 ? "is" : "are") accepted."
+            )
+        }
+        if let critical = header.critical {
+            throw AuthError(
+                .unsupportedCriticalHeader,
+                "The \(tokenKind) marks header extensions as critical (\(critical.joined(separator: ", "))), which this client does not understand."
+            )
+        }
+        return algorithm
+    }
+
     /// The payload as a JSON object, once the signature has verified with `key`.
     ///
     /// - Throws: `invalid_signature`; `malformed` when the payload is not a JSON object. Messages name `tokenKind`.

@@ -237,10 +237,9 @@ struct TokenEndpoint: Sendable {
     ) throws {
         let client = provider.client
         switch client.authenticationMethod {
-        case .none:
-            parameters.append(("client_id", client.clientID))
-        case .tlsClientAuth, .selfSignedTLSClientAuth:
-            // RFC 8705 §2: the certificate on the connection authenticates; `client_id` names the client.
+        case .none, .tlsClientAuth, .selfSignedTLSClientAuth:
+            // A public client names itself; an mTLS client too, its certificate on the connection authenticating it
+            // (RFC 8705 §2).
             parameters.append(("client_id", client.clientID))
         case .clientSecretPost:
             parameters += [("client_id", client.clientID), ("client_secret", client.clientSecret?.reveal() ?? "")]
